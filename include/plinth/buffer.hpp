@@ -1,0 +1,64 @@
+#pragma once
+
+#include <plinth/context.hpp>
+#include <plinth/export.hpp>
+#include <plinth/queue.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+namespace plinth {
+
+namespace backend {
+class BufferAdapter;
+}
+
+namespace detail {
+struct BufferImpl;
+}
+
+/// A block of global memory on one device (or a region of one). Cheap to copy (shared
+/// handle); memory is freed with the last copy of the buffer and of its sub-regions.
+class PLINTH_EXPORT Buffer {
+ public:
+  /// Allocates `size` bytes on `device`. Throws LogicError for size 0, OutOfMemoryError.
+  static Buffer allocate(const BoundDevice& device, std::size_t size);
+  /// Wraps native memory (cl_mem, CUdeviceptr...) of `size` bytes on `device`; with
+  /// `take_ownership` it is freed with the last copy.
+  static Buffer from_backend_buffer(const BoundDevice& device, std::uintptr_t native_memory,
+                                    std::size_t size, bool take_ownership = false);
+
+  /// Copies the buffer into `dest` (of exactly size() bytes). With `async`, returns at once;
+  /// `dest` is valid after queue.synchronize(). Throws LogicError on a size mismatch or a
+  /// queue of another device.
+  void get(const Queue& queue, std::span<std::byte> dest, bool async = false) const;
+  /// Copies `src` (exactly size() bytes) into the buffer. Asynchronous unless `no_async`;
+  /// `src` must then stay valid until the queue is synchronized.
+  void set(const Queue& queue, std::span<const std::byte> src, bool no_async = false) const;
+  /// Copies another buffer of the same size and context (device to device; never blocks
+  /// unless `no_async`).
+  void set(const Queue& queue, const Buffer& src, bool no_async = false) const;
+  /// The bytes [origin, origin + size) of this buffer, sharing its memory.
+  /// Throws LogicError if out of bounds or empty. Origins not aligned to the device's
+  /// address_alignment are fine for transfers; on OpenCL such a region cannot be a kernel
+  /// argument (the launch throws LogicError, saying so).
+  Buffer get_sub_region(std::size_t origin, std::size_t size) const;
+
+  /// The offset from the root allocation (0 for an allocation).
+  std::size_t offset() const;
+  std::size_t size() const;
+  const BoundDevice& device() const;
+  /// cl_mem, CUdeviceptr (of this region's start), ...
+  std::uintptr_t native_handle() const;
+
+  /// For the implementation.
+  explicit Buffer(std::shared_ptr<detail::BufferImpl> impl) : impl_(std::move(impl)) {}
+  backend::BufferAdapter& adapter() const;
+
+ private:
+  std::shared_ptr<detail::BufferImpl> impl_;
+};
+
+}  // namespace plinth

@@ -1,0 +1,110 @@
+#pragma once
+
+#include <plinth/device.hpp>
+#include <plinth/export.hpp>
+#include <plinth/selection.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace plinth {
+
+namespace detail {
+struct ContextImpl;
+}
+
+class BoundMultiDevice;
+
+/// A context: devices of one platform that share memory objects and programs.
+/// Cheap to copy (shared handle); the devices' resources are released with the last copy.
+/// CUDA contexts are the devices' primary contexts, so plinth shares them with the CUDA
+/// runtime and vendor libraries in the same process.
+class PLINTH_EXPORT Context {
+ public:
+  /// A context on `devices` (at least one, all of one platform, no repeats).
+  /// Throws LogicError otherwise, BackendError if the API refuses.
+  static Context from_devices(const std::vector<Device>& devices);
+  /// Chooses devices as select_devices() does (or as PLINTH_DEVICE says, when no filter is
+  /// given and it has a term for `api`) and makes a context on them.
+  static Context from_criteria(const API& api, bool interactive = false,
+                               std::optional<std::size_t> devices_num = 1,
+                               const DeviceFilter& device_filter = {},
+                               const PlatformFilter& platform_filter = {});
+  /// Wraps an existing native context (cl_context, CUcontext...) that covers `devices`.
+  /// With `take_ownership` plinth releases it with the last copy.
+  static Context from_backend_context(std::uintptr_t native_context,
+                                      const std::vector<Device>& devices,
+                                      bool take_ownership = false);
+
+  API api() const;
+  Platform platform() const;
+  /// The context's devices, bound to it.
+  BoundMultiDevice devices() const;
+  /// The unbound devices, in context order.
+  const std::vector<Device>& unbound_devices() const;
+  /// Makes the context current on this thread where the API has that notion (CUDA).
+  void activate() const;
+  /// Undoes activate() (pops the CUDA context); a no-op elsewhere.
+  void deactivate() const;
+  /// The native context of device `index` (CUDA contexts are per device).
+  std::uintptr_t native_handle(std::size_t index = 0) const;
+
+  friend bool operator==(const Context& a, const Context& b) { return a.impl_ == b.impl_; }
+
+  /// For the implementation.
+  explicit Context(std::shared_ptr<detail::ContextImpl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<detail::ContextImpl>& impl() const { return impl_; }
+
+ private:
+  std::shared_ptr<detail::ContextImpl> impl_;
+};
+
+/// A device of a context: where memory is allocated and kernels run. Cheap to copy.
+class PLINTH_EXPORT BoundDevice {
+ public:
+  const Context& context() const { return context_; }
+  /// The index of this device in its context.
+  std::size_t index() const { return index_; }
+  const Device& device() const;
+  const std::string& name() const { return device().name(); }
+  const DeviceParameters& params() const { return device().params(); }
+
+  friend bool operator==(const BoundDevice& a, const BoundDevice& b) {
+    return a.context_ == b.context_ && a.index_ == b.index_;
+  }
+
+  /// For the implementation.
+  BoundDevice(Context context, std::size_t index) : context_(std::move(context)), index_(index) {}
+
+ private:
+  Context context_;
+  std::size_t index_;
+};
+
+/// An ordered set of devices of one context; sliceable by index lists.
+class PLINTH_EXPORT BoundMultiDevice {
+ public:
+  /// The devices with these indices (into this set). Throws LogicError if one is out of range.
+  BoundMultiDevice operator[](std::span<const std::size_t> indices) const;
+  BoundMultiDevice operator[](std::initializer_list<std::size_t> indices) const {
+    return (*this)[std::span<const std::size_t>(indices.begin(), indices.size())];
+  }
+  /// Device `i` of this set. Throws LogicError if out of range.
+  const BoundDevice& operator[](std::size_t i) const;
+  std::size_t size() const { return devices_.size(); }
+  auto begin() const { return devices_.begin(); }
+  auto end() const { return devices_.end(); }
+  const Context& context() const { return devices_.front().context(); }
+
+  /// For the implementation (non-empty, one context).
+  explicit BoundMultiDevice(std::vector<BoundDevice> devices);
+
+ private:
+  std::vector<BoundDevice> devices_;
+};
+
+}  // namespace plinth

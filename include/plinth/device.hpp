@@ -1,0 +1,56 @@
+#pragma once
+
+#include <plinth/device_parameters.hpp>
+#include <plinth/export.hpp>
+#include <plinth/platform.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace plinth {
+
+/// Selects devices: by name (regexes as in PlatformFilter), `unique_only` keeps the first of
+/// devices with equal names on a platform, and pure-parallel devices (max_total_local_size
+/// of 1) are dropped unless `exclude_pure_parallel` is false.
+struct DeviceFilter {
+  std::vector<std::string> include_masks;
+  std::vector<std::string> exclude_masks;
+  bool unique_only = false;
+  bool exclude_pure_parallel = false;
+};
+
+/// A device of a platform. Cheap to copy (shared handle).
+class PLINTH_EXPORT Device {
+ public:
+  /// All devices of `platform`.
+  static std::vector<Device> all(const Platform& platform);
+  /// The devices of `platform` that pass `filter`. Throws LogicError on an invalid regex.
+  static std::vector<Device> all_filtered(const Platform& platform, const DeviceFilter& filter);
+  /// Device `index` of `platform`. Throws LogicError if out of range.
+  static Device from_index(const Platform& platform, std::size_t index);
+
+  const Platform& platform() const { return platform_; }
+  API api() const { return platform_.api(); }
+  std::size_t index() const { return index_; }
+  const std::string& name() const;
+  const DeviceParameters& params() const;
+  /// cl_device_id, CUdevice, ... as an integer.
+  std::uintptr_t native_handle() const;
+  /// "<api>:<platform>.<device> <name>", e.g. "opencl:0.1 pthread-haswell".
+  std::string full_name() const;
+
+  friend bool operator==(const Device& a, const Device& b) {
+    return a.platform_ == b.platform_ && a.index_ == b.index_;
+  }
+
+  /// For the implementation.
+  Device(Platform platform, std::size_t index) : platform_(std::move(platform)), index_(index) {}
+
+ private:
+  Platform platform_;
+  std::size_t index_;
+};
+
+}  // namespace plinth

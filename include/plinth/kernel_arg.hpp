@@ -1,0 +1,39 @@
+#pragma once
+
+#include <plinth/buffer.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace plinth {
+
+/// One argument of a kernel call: a Buffer (the kernel receives a pointer to its first byte)
+/// or a scalar passed by value (its size must equal the parameter's). Built implicitly from
+/// the arguments of Kernel::operator() and PreparedKernel::operator(); it only refers to them,
+/// so it never outlives the call.
+class KernelArg {
+ public:
+  enum class Kind { buffer, scalar };
+
+  KernelArg(const Buffer& buffer) : kind_(Kind::buffer), buffer_(&buffer) {}  // NOLINT
+  /// A scalar: any trivially copyable value that is not a pointer (pass device memory as a
+  /// Buffer). Its bytes are copied into the kernel's parameter.
+  template <class T>
+    requires(std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> &&
+             !std::is_same_v<std::remove_cv_t<T>, Buffer>)
+  KernelArg(const T& value)  // NOLINT
+      : kind_(Kind::scalar), data_(&value), size_(sizeof(T)) {}
+
+  Kind kind() const { return kind_; }
+  const Buffer* buffer() const { return buffer_; }
+  const void* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  Kind kind_;
+  const Buffer* buffer_ = nullptr;
+  const void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace plinth

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <plinth/api.hpp>
+#include <plinth/export.hpp>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace plinth {
+
+class Device;
+
+/// Selects platforms by name: a platform passes if it matches any include mask (or there are
+/// none) and no exclude mask. Masks are ECMAScript regexes searched in the name,
+/// case-insensitively.
+struct PlatformFilter {
+  std::vector<std::string> include_masks;
+  std::vector<std::string> exclude_masks;
+};
+
+/// A platform of an API. Cheap to copy (shared handle).
+class PLINTH_EXPORT Platform {
+ public:
+  /// All platforms of `api`.
+  static std::vector<Platform> all(const API& api);
+  /// The platforms of `api` that pass `filter`. Throws LogicError on an invalid regex.
+  static std::vector<Platform> all_filtered(const API& api, const PlatformFilter& filter);
+  /// Platform `index` of `api`. Throws LogicError if out of range.
+  static Platform from_index(const API& api, std::size_t index);
+
+  API api() const { return api_; }
+  std::size_t index() const { return index_; }
+  const std::string& name() const;
+  const std::string& vendor() const;
+  const std::string& version() const;
+  /// This platform's devices.
+  std::vector<Device> devices() const;
+
+  friend bool operator==(const Platform& a, const Platform& b) {
+    return a.api_ == b.api_ && a.index_ == b.index_;
+  }
+
+  /// For the implementation.
+  Platform(API api, std::size_t index) : api_(std::move(api)), index_(index) {}
+
+ private:
+  API api_;
+  std::size_t index_;
+};
+
+}  // namespace plinth

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <plinth/export.hpp>
+
+#include <string>
+#include <vector>
+
+namespace plinth {
+
+/// How a plugin candidate ended (DESIGN.md, "Plugins").
+enum class PluginState {
+  excluded,        ///< not named by PLINTH_API; never opened
+  failed_to_load,  ///< the file could not be read or loaded; `reason` has the loader's text
+  refused,         ///< wrong SDK ABI major version; `reason` names both versions
+  shadowed,        ///< another plugin with the same shortcut was found first
+  init_failed,     ///< the backend's initialisation threw; `reason` has its error
+  no_devices,      ///< loaded and initialised, but it has no devices
+  ready,           ///< usable
+};
+
+/// "excluded", "failed to load", "refused", "shadowed", "init failed", "no devices", "ready".
+PLINTH_EXPORT const char* to_string(PluginState state) noexcept;
+
+/// One plugin file the loader considered.
+struct PluginInfo {
+  std::string path;      ///< the plugin file
+  std::string found_by;  ///< "PLINTH_PLUGIN_PATH", "manifest <file>" or "default directory"
+  std::string kind;      ///< "backend" or "layer"; empty if the file carried no metadata
+  std::string shortcut;  ///< e.g. "opencl"; empty if unknown
+  int abi_major = -1;    ///< the plugin's SDK ABI version; -1 if unknown
+  int abi_minor = -1;
+  PluginState state = PluginState::failed_to_load;
+  std::string reason;  ///< why it ended in `state` (empty for ready)
+};
+
+/// Every plugin candidate of this process, in search order, with its state. The first call
+/// discovers and loads the plugins (once per process, thread-safe). Never throws for a bad
+/// plugin: that is a candidate's state.
+PLINTH_EXPORT const std::vector<PluginInfo>& plugins();
+
+/// A table of `candidates` (one per line: state, shortcut, path, reason) for messages.
+PLINTH_EXPORT std::string describe_plugins(const std::vector<PluginInfo>& candidates);
+
+}  // namespace plinth

@@ -1,0 +1,142 @@
+#pragma once
+
+#include <plinth/context.hpp>
+#include <plinth/export.hpp>
+#include <plinth/kernel_arg.hpp>
+#include <plinth/queue.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace plinth {
+
+namespace detail {
+struct ProgramImpl;
+struct KernelImpl;
+}
+
+/// A constant-memory array a program declares (see Program::set_constant_array).
+struct ConstantArray {
+  std::string name;
+  std::string ctype;       ///< element C type, e.g. "float"
+  std::size_t length = 0;  ///< elements
+  std::size_t itemsize = 0;
+};
+
+/// How a Program is built.
+struct ProgramOptions {
+  /// Do not prepend the backend's prelude (KERNEL, GLOBAL_MEM, ... are then undefined).
+  bool no_prelude = false;
+  /// Let the compiler trade accuracy for speed; defines PLINTH_FAST_MATH in the prelude.
+  bool fast_math = false;
+  /// Passed to the backend's compiler as they are.
+  std::vector<std::string> compiler_options;
+  /// Keep the source and the compiler's intermediate files in a new temporary directory,
+  /// whose path Program::kept_directory() returns (and PLINTH_DEBUG=compile prints).
+  bool keep = false;
+  /// Constant-memory arrays the program declares (CUDA: __constant__ globals).
+  std::vector<ConstantArray> constant_arrays;
+};
+
+class Kernel;
+class PreparedKernel;
+
+/// Source code built for some devices of a context. Cheap to copy (shared handle).
+class PLINTH_EXPORT Program {
+ public:
+  /// Builds `source` for `devices` (the backend's prelude first, unless options.no_prelude).
+  /// Throws CompileError with the compiler's log, the options and the numbered source.
+  Program(const BoundMultiDevice& devices, const std::string& source,
+          const ProgramOptions& options = {});
+  /// Builds for every device of `context`.
+  Program(const Context& context, const std::string& source, const ProgramOptions& options = {});
+
+  /// The kernel `name`. Throws LogicError if the program has no such kernel.
+  Kernel kernel(const std::string& name) const;
+  /// The full source as compiled (prelude included).
+  const std::string& source() const;
+  const BoundMultiDevice& devices() const;
+  /// Where `keep` left the files; empty unless ProgramOptions::keep.
+  const std::string& kept_directory() const;
+  /// Copies `src` (exactly the array's size in bytes) into constant array `name` on `queue`'s
+  /// device. Throws LogicError for an unknown name or a size mismatch.
+  void set_constant_array(const Queue& queue, const std::string& name, const Buffer& src) const;
+  std::uintptr_t native_handle(const BoundDevice& device) const;
+
+  /// For the implementation.
+  explicit Program(std::shared_ptr<detail::ProgramImpl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<detail::ProgramImpl>& impl() const { return impl_; }
+
+ private:
+  std::shared_ptr<detail::ProgramImpl> impl_;
+};
+
+/// A kernel of a program, callable on any of the program's devices. Calls on one Kernel
+/// object must not overlap in time (prepare() one PreparedKernel per thread instead).
+class PLINTH_EXPORT Kernel {
+ public:
+  /// Fixes the launch shape: `global_size` work items (1 to 3 dimensions, dimension 0 is
+  /// get_global_id(0)), `local_size` per group (empty: chosen automatically, dividing the
+  /// global size and within the device's and kernel's limits), `local_mem` bytes of dynamic
+  /// local memory. Throws LogicError if a local size does not divide the global size or
+  /// exceeds a limit.
+  PreparedKernel prepare(const std::vector<std::size_t>& global_size,
+                         const std::vector<std::size_t>& local_size = {},
+                         std::size_t local_mem = 0) const;
+
+  /// Prepares and launches in one go on `queue` (see prepare() and PreparedKernel).
+  template <class... Args>
+  void operator()(const Queue& queue, const std::vector<std::size_t>& global_size,
+                  const std::vector<std::size_t>& local_size, const Args&... args) const;
+
+  const std::string& name() const;
+  /// The largest work-group size the kernel can run with, per program device.
+  std::vector<std::size_t> max_total_local_sizes() const;
+  const Program& program() const;
+
+  /// For the implementation.
+  explicit Kernel(std::shared_ptr<detail::KernelImpl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<detail::KernelImpl> impl_;
+};
+
+/// A kernel with a fixed launch shape: the hot path. Calling it checks the arguments against
+/// the kernel's parameters (count; scalar sizes; buffers on the queue's device) and enqueues
+/// it, with no heap allocation. Calls on one PreparedKernel must not overlap in time.
+class PLINTH_EXPORT PreparedKernel {
+ public:
+  /// Enqueues the kernel on `queue` with `args` (Buffers and scalars, in parameter order).
+  /// Throws LogicError naming the kernel and the argument if they do not match its
+  /// parameters, or if the queue is not on a device of the program; BackendError.
+  template <class... Args>
+  void operator()(const Queue& queue, const Args&... args) const {
+    const std::array<KernelArg, sizeof...(Args)> packed{KernelArg(args)...};
+    launch(queue, packed);
+  }
+  /// As operator(), with the arguments already packed.
+  void launch(const Queue& queue, std::span<const KernelArg> args) const;
+
+  /// The global and local sizes on `device` (as chosen, when the local size was automatic).
+  std::vector<std::size_t> global_size(const BoundDevice& device) const;
+  std::vector<std::size_t> local_size(const BoundDevice& device) const;
+
+  /// For the implementation.
+  explicit PreparedKernel(std::shared_ptr<detail::KernelImpl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<detail::KernelImpl> impl_;
+};
+
+template <class... Args>
+void Kernel::operator()(const Queue& queue, const std::vector<std::size_t>& global_size,
+                        const std::vector<std::size_t>& local_size, const Args&... args) const {
+  prepare(global_size, local_size)(queue, args...);
+}
+
+}  // namespace plinth

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <plinth/context.hpp>
+#include <plinth/event.hpp>
+#include <plinth/export.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace plinth {
+
+namespace backend {
+class QueueAdapter;
+}
+
+namespace detail {
+struct QueueImpl;
+}
+
+/// An in-order queue of work on one device. Cheap to copy (shared handle).
+class PLINTH_EXPORT Queue {
+ public:
+  /// A new queue on `device`.
+  explicit Queue(const BoundDevice& device);
+  /// Wraps a native queue (cl_command_queue, CUstream...) of `device`.
+  static Queue from_backend_queue(const BoundDevice& device, std::uintptr_t native_queue,
+                                  bool take_ownership = false);
+
+  const BoundDevice& device() const;
+  /// Blocks until all work enqueued so far is done. Throws BackendError.
+  void synchronize() const;
+  /// Marks the current end of this queue's work.
+  Event record_event() const;
+  /// Makes work enqueued later wait for `event` (from any queue of the same context).
+  void wait_for(const Event& event) const;
+  std::uintptr_t native_handle() const;
+
+  friend bool operator==(const Queue& a, const Queue& b) { return a.impl_ == b.impl_; }
+
+  /// For the implementation.
+  explicit Queue(std::shared_ptr<detail::QueueImpl> impl) : impl_(std::move(impl)) {}
+  backend::QueueAdapter& adapter() const;
+
+ private:
+  std::shared_ptr<detail::QueueImpl> impl_;
+};
+
+/// One queue on each of several devices of a context.
+class PLINTH_EXPORT MultiQueue {
+ public:
+  /// Takes queues of distinct devices of one context. Throws LogicError otherwise.
+  explicit MultiQueue(std::vector<Queue> queues);
+  /// A new queue on each of `devices`.
+  static MultiQueue on_devices(const BoundMultiDevice& devices);
+
+  const std::vector<Queue>& queues() const { return queues_; }
+  BoundMultiDevice devices() const;
+  /// The queue of `device`. Throws LogicError if this MultiQueue has none on it.
+  const Queue& operator[](const BoundDevice& device) const;
+  /// Synchronizes every queue.
+  void synchronize() const;
+
+ private:
+  std::vector<Queue> queues_;
+};
+
+}  // namespace plinth
