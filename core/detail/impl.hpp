@@ -1,0 +1,101 @@
+#pragma once
+
+// The state behind the public handles. Internal to the core.
+
+#include <plinth/backend/sdk.hpp>
+#include <plinth/buffer.hpp>
+#include <plinth/context.hpp>
+#include <plinth/device.hpp>
+#include <plinth/program.hpp>
+#include <plinth/queue.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace plinth::detail {
+
+/// Wraps an adapter created by a plugin so that the plugin stays loaded until it is deleted.
+template <class T>
+std::shared_ptr<T> adopt(std::unique_ptr<T> adapter, std::shared_ptr<const void> plugin) {
+  return std::shared_ptr<T>(adapter.release(), [plugin = std::move(plugin)](T* p) { delete p; });
+}
+
+struct DeviceData {
+  std::shared_ptr<backend::DeviceAdapter> adapter;
+  std::string name;
+  DeviceParameters params;
+};
+
+struct PlatformData {
+  std::shared_ptr<backend::PlatformAdapter> adapter;
+  std::string name;
+  std::string vendor;
+  std::string version;
+  std::vector<DeviceData> devices;
+};
+
+/// A loaded, initialised backend: what an API handle points to.
+struct LoadedApi {
+  APIID id;
+  std::string name;
+  int abi_minor = 0;
+  std::shared_ptr<const void> plugin;  // the loaded library; adapters keep it alive too
+  std::shared_ptr<backend::ApiAdapter> adapter;
+  std::vector<PlatformData> platforms;
+
+  template <class T>
+  std::shared_ptr<T> adopt(std::unique_ptr<T> p) const {
+    return detail::adopt(std::move(p), plugin);
+  }
+};
+
+const PlatformData& platform_data(const Platform& platform);
+const DeviceData& device_data(const Device& device);
+
+struct ContextImpl {
+  API api;
+  std::size_t platform_index;
+  std::vector<Device> devices;
+  std::shared_ptr<backend::ContextAdapter> adapter;
+};
+
+struct QueueImpl {
+  BoundDevice device;  // first: outlives the adapter
+  std::shared_ptr<backend::QueueAdapter> adapter;
+};
+
+struct BufferImpl {
+  BoundDevice device;
+  std::shared_ptr<BufferImpl> parent;  // keeps the root allocation of a sub-region alive
+  std::shared_ptr<backend::BufferAdapter> adapter;
+  std::size_t offset = 0;
+  std::size_t size = 0;
+};
+
+struct ProgramImpl {
+  BoundMultiDevice devices;
+  std::vector<std::size_t> context_indices;  // devices' indices in the context
+  std::string source;
+  std::string kept_directory;
+  std::vector<ConstantArray> constant_arrays;
+  std::shared_ptr<backend::ProgramAdapter> adapter;
+  const LoadedApi& api() const;
+};
+
+/// A kernel on every device of its program; with a launch shape per device once prepared.
+struct KernelImpl {
+  Program program;
+  std::string name;
+  /// One per program device.
+  std::vector<std::shared_ptr<backend::KernelAdapter>> adapters;
+  std::vector<backend::LaunchShape> shapes;
+  /// For each context device index: its program slot, or npos.
+  std::vector<std::size_t> slot_of_context_device;
+};
+
+/// The adapters of public handles.
+inline backend::ContextAdapter& adapter(const Context& c) { return *c.impl()->adapter; }
+const LoadedApi& loaded(const API& api);
+
+}  // namespace plinth::detail

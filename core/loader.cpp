@@ -1,0 +1,278 @@
+#include "detail/loader.hpp"
+
+#include "detail/debug.hpp"
+
+#include <plinth/errors.hpp>
+#include <plinth/version.hpp>
+
+#include <boost/dll/library_info.hpp>
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/dll/shared_library.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <set>
+
+namespace plinth::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Candidate {
+  fs::path path;
+  std::string found_by;
+  std::string error;  // a manifest that could not be read
+};
+
+bool is_plugin_file_name(const std::string& name) {
+  return (name.starts_with("libplinth-backend-") || name.starts_with("libplinth-layer-")) &&
+         name.ends_with(".so");
+}
+
+void scan_directory(const fs::path& dir, const std::string& found_by, std::vector<Candidate>& out) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    debug(DebugTopic::loader, "{}: not a directory, skipped ({})", dir.string(), found_by);
+    return;
+  }
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (is_plugin_file_name(entry.path().filename().string())) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (auto& file : files) out.push_back({std::move(file), found_by, {}});
+}
+
+void scan_manifests(const fs::path& dir, std::vector<Candidate>& out) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  std::vector<fs::path> manifests;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".json") manifests.push_back(entry.path());
+  }
+  std::sort(manifests.begin(), manifests.end());
+  for (const auto& manifest : manifests) {
+    const std::string found_by = "manifest " + manifest.string();
+    try {
+      std::ifstream in(manifest);
+      const auto json = nlohmann::json::parse(in);
+      fs::path file = json.at("file").get<std::string>();
+      if (file.is_relative()) file = manifest.parent_path() / file;
+      out.push_back({file, found_by, {}});
+    } catch (const std::exception& e) {
+      out.push_back({manifest, found_by, fmt::format("unreadable manifest: {}", e.what())});
+    }
+  }
+}
+
+std::vector<Candidate> find_candidates(const LoaderSettings& settings) {
+  std::vector<Candidate> out;
+  for (const auto& dir : settings.plugin_path) scan_directory(dir, "PLINTH_PLUGIN_PATH", out);
+  for (const auto& dir : settings.manifest_dirs) scan_manifests(dir, out);
+  if (!settings.default_dir.empty()) scan_directory(settings.default_dir, "default directory", out);
+  return out;
+}
+
+/// Reads the metadata names without loading the file.
+std::vector<PluginSymbol> read_metadata(const fs::path& path) {
+  boost::dll::library_info info(boost::dll::fs::path(path.string()));
+  std::vector<PluginSymbol> symbols;
+  for (const auto& name : info.symbols("plinth")) {
+    if (auto symbol = parse_plugin_symbol(name)) symbols.push_back(*symbol);
+  }
+  return symbols;
+}
+
+std::size_t device_total(const LoadedApi& api) {
+  std::size_t total = 0;
+  for (const auto& platform : api.platforms) total += platform.devices.size();
+  return total;
+}
+
+/// Loads the file, runs the factory and initialize(), enumerates platforms and devices.
+/// Fills in `info.state` and `info.reason`.
+std::shared_ptr<LoadedApi> load(const PluginSymbol& symbol, PluginInfo& info) {
+  std::shared_ptr<boost::dll::shared_library> library;
+  try {
+    library = std::make_shared<boost::dll::shared_library>(
+        boost::dll::fs::path(info.path),
+        boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+  } catch (const std::exception& e) {
+    info.state = PluginState::failed_to_load;
+    info.reason = e.what();
+    return nullptr;
+  }
+  auto api = std::make_shared<LoadedApi>();
+  api->id = APIID{symbol.shortcut};
+  api->abi_minor = std::min(symbol.abi_minor, PLINTH_ABI_MINOR);
+  api->plugin = library;
+  try {
+    auto& factory = library->get_alias<backend::PluginFactory>(symbol.name);
+    api->adapter = api->adopt(factory());
+    if (!api->adapter) throw Error("the plugin's factory returned no adapter");
+    api->name = api->adapter->name();
+    api->adapter->initialize();
+    const std::size_t platform_count = api->adapter->platform_count();
+    for (std::size_t p = 0; p < platform_count; ++p) {
+      PlatformData platform;
+      platform.adapter = api->adopt(api->adapter->platform(p));
+      platform.name = platform.adapter->name();
+      platform.vendor = platform.adapter->vendor();
+      platform.version = platform.adapter->version();
+      const std::size_t device_count = platform.adapter->device_count();
+      for (std::size_t d = 0; d < device_count; ++d) {
+        DeviceData device;
+        device.adapter = api->adopt(platform.adapter->device(d));
+        device.name = device.adapter->name();
+        device.params = device.adapter->parameters();
+        platform.devices.push_back(std::move(device));
+      }
+      api->platforms.push_back(std::move(platform));
+    }
+  } catch (const std::exception& e) {
+    info.state = PluginState::init_failed;
+    info.reason = e.what();
+    return nullptr;
+  } catch (...) {
+    info.state = PluginState::init_failed;
+    info.reason = "the plugin threw something that is not a std::exception";
+    return nullptr;
+  }
+  if (device_total(*api) == 0) {
+    info.state = PluginState::no_devices;
+    info.reason = fmt::format("{} found no devices ({} platform(s))", api->name,
+                              api->platforms.size());
+  } else {
+    info.state = PluginState::ready;
+  }
+  return api;
+}
+
+}  // namespace
+
+std::vector<std::string> split_list(const std::string& text, char separator) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(separator, start);
+    if (end == std::string::npos) end = text.size();
+    std::string item = text.substr(start, end - start);
+    const auto first = item.find_first_not_of(" \t");
+    const auto last = item.find_last_not_of(" \t");
+    if (first != std::string::npos) items.push_back(item.substr(first, last - first + 1));
+    start = end + 1;
+  }
+  return items;
+}
+
+std::optional<PluginSymbol> parse_plugin_symbol(const std::string& name) {
+  static const std::regex pattern("plinth_(backend|layer)__([A-Za-z0-9_]+?)__abi_([0-9]+)_([0-9]+)");
+  std::smatch match;
+  if (!std::regex_match(name, match, pattern)) return std::nullopt;
+  return PluginSymbol{name, match[1], match[2], std::stoi(match[3]), std::stoi(match[4])};
+}
+
+LoaderSettings settings_from_env() {
+  LoaderSettings settings;
+  if (const char* path = std::getenv("PLINTH_PLUGIN_PATH")) {
+    for (const auto& dir : split_list(path, ':')) settings.plugin_path.emplace_back(dir);
+  }
+  if (const char* config = std::getenv("XDG_CONFIG_HOME"); config != nullptr && *config != 0) {
+    settings.manifest_dirs.push_back(fs::path(config) / "plinth" / "plugins.d");
+  } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != 0) {
+    settings.manifest_dirs.push_back(fs::path(home) / ".config" / "plinth" / "plugins.d");
+  }
+  settings.manifest_dirs.emplace_back("/etc/plinth/plugins.d");
+  const auto self = boost::dll::this_line_location();
+  settings.default_dir = fs::path(self.parent_path().string()) / PLINTH_PLUGIN_SUBDIR;
+  if (const char* api = std::getenv("PLINTH_API"); api != nullptr && *api != 0) {
+    settings.api_filter = split_list(api, ',');
+  }
+  return settings;
+}
+
+std::vector<LoadedPlugin> load_plugins(const LoaderSettings& settings) {
+  std::vector<LoadedPlugin> plugins;
+  std::set<std::string> claimed;  // shortcuts taken by an earlier candidate
+  for (const auto& candidate : find_candidates(settings)) {
+    LoadedPlugin plugin;
+    PluginInfo& info = plugin.info;
+    info.path = candidate.path.string();
+    info.found_by = candidate.found_by;
+    const auto finish = [&](const char* action) {
+      debug(DebugTopic::loader, "{} (found by {}): {}{}{}; {}", info.path, info.found_by,
+            to_string(info.state), info.reason.empty() ? "" : ": ", info.reason, action);
+      plugins.push_back(std::move(plugin));
+    };
+    if (!candidate.error.empty()) {
+      info.reason = candidate.error;
+      finish("skipped");
+      continue;
+    }
+    std::vector<PluginSymbol> symbols;
+    try {
+      symbols = read_metadata(candidate.path);
+    } catch (const std::exception& e) {
+      info.reason = fmt::format("cannot read the file's symbols: {}", e.what());
+      finish("skipped");
+      continue;
+    }
+    if (symbols.size() != 1) {
+      info.reason = symbols.empty()
+                        ? "no plinth plugin metadata (plinth_backend__<shortcut>__abi_<M>_<m>) "
+                          "in its 'plinth' section"
+                        : "more than one plinth plugin metadata symbol";
+      finish("skipped");
+      continue;
+    }
+    const PluginSymbol& symbol = symbols.front();
+    info.kind = symbol.kind;
+    info.shortcut = symbol.shortcut;
+    info.abi_major = symbol.abi_major;
+    info.abi_minor = symbol.abi_minor;
+    if (symbol.abi_major != PLINTH_ABI_MAJOR) {
+      info.state = PluginState::refused;
+      info.reason = fmt::format("{} was built for plugin ABI {}.{}, this core has ABI {}.{}",
+                                info.path, symbol.abi_major, symbol.abi_minor, PLINTH_ABI_MAJOR,
+                                PLINTH_ABI_MINOR);
+      finish("not opened");
+      continue;
+    }
+    if (symbol.kind != "backend") {
+      info.state = PluginState::refused;
+      info.reason = fmt::format("plugin kind '{}' is not supported by this core", symbol.kind);
+      finish("not opened");
+      continue;
+    }
+    if (claimed.count(symbol.shortcut) != 0) {
+      info.state = PluginState::shadowed;
+      const auto winner = std::find_if(plugins.begin(), plugins.end(), [&](const LoadedPlugin& p) {
+        return p.info.shortcut == symbol.shortcut && p.info.state != PluginState::refused &&
+               p.info.state != PluginState::shadowed;
+      });
+      info.reason = fmt::format("'{}' is provided by {}, found earlier", symbol.shortcut,
+                                winner != plugins.end() ? winner->info.path : "another plugin");
+      finish("not opened");
+      continue;
+    }
+    claimed.insert(symbol.shortcut);
+    if (settings.api_filter &&
+        std::find(settings.api_filter->begin(), settings.api_filter->end(), symbol.shortcut) ==
+            settings.api_filter->end()) {
+      info.state = PluginState::excluded;
+      info.reason = "not named in PLINTH_API";
+      finish("not opened");
+      continue;
+    }
+    plugin.api = load(symbol, info);
+    finish(plugin.api ? "loaded" : "unloaded");
+  }
+  return plugins;
+}
+
+}  // namespace plinth::detail
