@@ -1,0 +1,121 @@
+// Buffers: allocation, round trips, asynchronous transfers, device-to-device copies,
+// sub-regions aligned and not.
+
+#include "fixture.hpp"
+
+namespace plinth::conformance {
+namespace {
+
+using BufferTest = DeviceTest;
+
+void round_trip(const Queue& queue, std::size_t size) {
+  const auto data = pattern(size, 7);
+  auto buffer = Buffer::allocate(queue.device(), size);
+  EXPECT_EQ(buffer.size(), size);
+  EXPECT_EQ(buffer.offset(), 0u);
+  buffer.set(queue, data, true);
+  std::vector<std::byte> back(size);
+  buffer.get(queue, back);
+  EXPECT_EQ(back, data) << size << " bytes";
+}
+
+TEST_P(BufferTest, RoundTripsOneByte) { round_trip(queue(), 1); }
+TEST_P(BufferTest, RoundTripsOddSizes) {
+  for (const std::size_t size : {3u, 17u, 1001u, 65537u}) round_trip(queue(), size);
+}
+TEST_P(BufferTest, RoundTrips64MiB) { round_trip(queue(), 64u << 20); }
+
+TEST_P(BufferTest, AsyncTransfersCompleteAtSynchronize) {
+  const std::size_t size = 4u << 20;
+  const auto data = pattern(size, 3);
+  auto buffer = Buffer::allocate(device(), size);
+  buffer.set(queue(), data);  // asynchronous by default
+  std::vector<std::byte> back(size);
+  buffer.get(queue(), back, true);
+  queue().synchronize();
+  EXPECT_EQ(back, data);
+}
+
+TEST_P(BufferTest, CopiesBufferToBuffer) {
+  const auto data = pattern(10000, 11);
+  auto a = Buffer::allocate(device(), data.size());
+  auto b = Buffer::allocate(device(), data.size());
+  a.set(queue(), data, true);
+  b.set(queue(), a);
+  std::vector<std::byte> back(data.size());
+  b.get(queue(), back);
+  EXPECT_EQ(back, data);
+}
+
+TEST_P(BufferTest, RejectsMisuse) {
+  EXPECT_THROW(Buffer::allocate(device(), 0), LogicError);
+  auto buffer = Buffer::allocate(device(), 100);
+  std::vector<std::byte> wrong(99);
+  EXPECT_THROW(buffer.set(queue(), wrong), LogicError);
+  EXPECT_THROW(buffer.get(queue(), wrong), LogicError);
+  auto other = Buffer::allocate(device(), 50);
+  EXPECT_THROW(buffer.set(queue(), other), LogicError);
+  EXPECT_THROW(buffer.get_sub_region(90, 11), LogicError);
+  EXPECT_THROW(buffer.get_sub_region(0, 0), LogicError);
+  EXPECT_THROW(buffer.get_sub_region(101, 1), LogicError);
+  EXPECT_THROW(buffer.get_sub_region(static_cast<std::size_t>(-1), 2), LogicError);
+  // The buffer is still usable after the errors.
+  const auto data = pattern(100);
+  buffer.set(queue(), data, true);
+  std::vector<std::byte> back(100);
+  buffer.get(queue(), back);
+  EXPECT_EQ(back, data);
+}
+
+void check_sub_region(const Queue& queue, std::size_t origin, std::size_t size) {
+  const std::size_t total = origin + size + 64;
+  auto buffer = Buffer::allocate(queue.device(), total);
+  const auto zeros = std::vector<std::byte>(total);
+  buffer.set(queue, zeros, true);
+  auto region = buffer.get_sub_region(origin, size);
+  EXPECT_EQ(region.offset(), origin);
+  EXPECT_EQ(region.size(), size);
+  const auto data = pattern(size, 5);
+  region.set(queue, data, true);
+  std::vector<std::byte> back(size);
+  region.get(queue, back);
+  EXPECT_EQ(back, data);
+  std::vector<std::byte> whole(total);
+  buffer.get(queue, whole);
+  for (std::size_t i = 0; i < total; ++i) {
+    const auto expected = i >= origin && i < origin + size ? data[i - origin] : std::byte{0};
+    ASSERT_EQ(whole[i], expected) << "byte " << i << " of a region at " << origin;
+  }
+  // A region of a region adds the origins.
+  if (size > 2) {
+    auto inner = region.get_sub_region(1, size - 2);
+    EXPECT_EQ(inner.offset(), origin + 1);
+    std::vector<std::byte> inner_back(size - 2);
+    inner.get(queue, inner_back);
+    EXPECT_TRUE(std::equal(inner_back.begin(), inner_back.end(), data.begin() + 1));
+  }
+}
+
+TEST_P(BufferTest, AlignedSubRegionsShareMemory) {
+  check_sub_region(queue(), device().params().address_alignment, 1000);
+}
+
+TEST_P(BufferTest, UnalignedSubRegionsTransfer) { check_sub_region(queue(), 3, 1001); }
+
+TEST_P(BufferTest, SubRegionOutlivesItsParent) {
+  std::optional<Buffer> region;
+  const auto data = pattern(256, 9);
+  {
+    auto buffer = Buffer::allocate(device(), 1024);
+    region = buffer.get_sub_region(device().params().address_alignment % 1024, 256);
+  }
+  region->set(queue(), data, true);
+  std::vector<std::byte> back(256);
+  region->get(queue(), back);
+  EXPECT_EQ(back, data);
+}
+
+PLINTH_INSTANTIATE_DEVICE_TEST(BufferTest);
+
+}  // namespace
+}  // namespace plinth::conformance

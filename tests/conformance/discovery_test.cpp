@@ -1,0 +1,135 @@
+// Discovery and selection: platforms, devices, filters, PLINTH_DEVICE specifications.
+
+#include "fixture.hpp"
+
+namespace plinth::conformance {
+namespace {
+
+using Discovery = DeviceTest;
+
+TEST_P(Discovery, DeviceIsListedByItsPlatform) {
+  const Device& device = GetParam();
+  const auto devices = device.platform().devices();
+  ASSERT_LT(device.index(), devices.size());
+  EXPECT_EQ(devices[device.index()], device);
+  EXPECT_EQ(Device::from_index(device.platform(), device.index()), device);
+  EXPECT_THROW(Device::from_index(device.platform(), devices.size()), LogicError);
+  EXPECT_THROW(Platform::from_index(device.api(), device.api().platforms().size()), LogicError);
+  EXPECT_FALSE(device.name().empty());
+  EXPECT_FALSE(device.platform().name().empty());
+}
+
+TEST_P(Discovery, ParametersAreSane) {
+  const auto& p = GetParam().params();
+  EXPECT_TRUE(p.type == DeviceType::cpu || p.type == DeviceType::gpu ||
+              p.type == DeviceType::accelerator || p.type == DeviceType::other);
+  EXPECT_GE(p.compute_units, 1u);
+  EXPECT_GE(p.max_total_local_size, 1u);
+  ASSERT_EQ(p.max_local_sizes.size(), 3u);
+  ASSERT_EQ(p.max_num_groups.size(), 3u);
+  EXPECT_GE(p.max_local_sizes[0], 1u);
+  EXPECT_GE(p.warp_size, 1u);
+  EXPECT_GE(p.local_mem_banks, 1u);
+  EXPECT_GT(p.local_mem_size, 0u);
+  EXPECT_GT(p.global_mem_size, 0u);
+  EXPECT_GE(p.address_alignment, 1u);
+}
+
+TEST_P(Discovery, MasksFilterPlatformsAndDevices) {
+  const Device& device = GetParam();
+  const auto api = device.api();
+  const auto platform_name = device.platform().name();
+  EXPECT_FALSE(Platform::all_filtered(api, {{"^$definitely-not-a-platform"}, {}}).size() ==
+               api.platforms().size() + 1);
+  EXPECT_TRUE(Platform::all_filtered(api, {{"definitely-not-a-platform"}, {}}).empty());
+  const auto excluded = Platform::all_filtered(api, {{}, {"."}});
+  EXPECT_TRUE(excluded.empty());
+  EXPECT_EQ(Platform::all_filtered(api, {}).size(), api.platforms().size());
+
+  const auto by_name = Device::all_filtered(device.platform(), {{device.name()}, {}});
+  EXPECT_FALSE(by_name.empty());
+  EXPECT_TRUE(Device::all_filtered(device.platform(), {{}, {"."}}).empty());
+  // Case-insensitive.
+  std::string upper = device.name();
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  EXPECT_FALSE(Device::all_filtered(device.platform(), {{upper}, {}}).empty());
+
+  DeviceFilter unique;
+  unique.unique_only = true;
+  const auto uniques = Device::all_filtered(device.platform(), unique);
+  for (std::size_t i = 0; i < uniques.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) EXPECT_NE(uniques[i].name(), uniques[j].name());
+  }
+  EXPECT_THROW(Device::all_filtered(device.platform(), {{"("}, {}}), LogicError);
+}
+
+TEST_P(Discovery, SelectDevicesHonoursQuantity) {
+  const auto api = GetParam().api();
+  const auto one = select_devices(api, false, 1);
+  ASSERT_EQ(one.size(), 1u);
+  const auto many = select_devices(api, false, std::nullopt);
+  EXPECT_GE(many.size(), 1u);
+  EXPECT_THROW(select_devices(api, false, 100000), LogicError);
+  EXPECT_THROW(select_devices(api, false, 1, {{"definitely-not-a-device"}, {}}), LogicError);
+  const auto pairs = platforms_and_devices_by_mask(api, 1);
+  EXPECT_FALSE(pairs.empty());
+  auto context = Context::from_criteria(api, false, 1);
+  EXPECT_EQ(context.devices().size(), 1u);
+}
+
+TEST_P(Discovery, DeviceSpecificationsSelect) {
+  const Device& device = GetParam();
+  const auto api = device.api();
+  const std::string me = std::to_string(device.platform().index()) + "." + std::to_string(device.index());
+
+  auto chosen = devices_from_spec(api, api.shortcut() + ":" + me);
+  ASSERT_TRUE(chosen.has_value());
+  ASSERT_EQ(chosen->size(), 1u);
+  EXPECT_EQ(chosen->front(), device);
+
+  // Terms for other APIs do not apply.
+  EXPECT_FALSE(devices_from_spec(api, "nonesuch:*").has_value());
+  // '*' matches everything; a discard term wins.
+  const auto all = devices_from_spec(api, "*:*");
+  ASSERT_TRUE(all.has_value());
+  auto but_me = devices_from_spec(api, api.shortcut() + ":*;!" + api.shortcut() + ":" + me);
+  if (all->size() == 1) {
+    EXPECT_THROW(devices_from_spec(api, "*:*;!*:" + me), LogicError);
+  } else {
+    ASSERT_TRUE(but_me.has_value());
+    EXPECT_EQ(but_me->size(), all->size() - 1);
+    // Only discard terms mean "all but".
+    auto only_discard = devices_from_spec(api, "!" + api.shortcut() + ":" + me);
+    ASSERT_TRUE(only_discard.has_value());
+    EXPECT_EQ(only_discard->size(), all->size() - 1);
+  }
+  // By type and by name.
+  const std::string type = device.params().type == DeviceType::gpu ? "gpu" : "cpu";
+  if (device.params().type == DeviceType::gpu || device.params().type == DeviceType::cpu) {
+    auto typed = devices_from_spec(api, "*:" + type);
+    ASSERT_TRUE(typed.has_value());
+    EXPECT_NE(std::find(typed->begin(), typed->end(), device), typed->end());
+  }
+  auto named = devices_from_spec(api, "*:~" + device.name().substr(0, 3));
+  ASSERT_TRUE(named.has_value());
+  EXPECT_NE(std::find(named->begin(), named->end(), device), named->end());
+  // Nothing matching is an error, and so is a malformed term.
+  EXPECT_THROW(devices_from_spec(api, "*:~definitely-not-a-device"), LogicError);
+  EXPECT_THROW(devices_from_spec(api, "no-colon"), LogicError);
+  EXPECT_THROW(devices_from_spec(api, "*:banana"), LogicError);
+}
+
+TEST_P(Discovery, ContextRejectsBadDeviceLists) {
+  EXPECT_THROW(Context::from_devices({}), LogicError);
+  EXPECT_THROW(Context::from_devices({GetParam(), GetParam()}), LogicError);
+  const auto ctx = Context::from_devices({GetParam()});
+  EXPECT_EQ(ctx.devices().size(), 1u);
+  EXPECT_EQ(ctx.devices()[0].device(), GetParam());
+  EXPECT_THROW(ctx.devices()[1], LogicError);
+  EXPECT_EQ(ctx.api(), GetParam().api());
+}
+
+PLINTH_INSTANTIATE_DEVICE_TEST(Discovery);
+
+}  // namespace
+}  // namespace plinth::conformance

@@ -1,0 +1,259 @@
+// Kernels: 1 to 3 dimensions, explicit and automatic local sizes, scalars, local memory,
+// argument checking.
+
+#include "fixture.hpp"
+
+#include <cstdint>
+#include <numeric>
+
+namespace plinth::conformance {
+namespace {
+
+using KernelTest = DeviceTest;
+
+const char* const index_source = R"(
+KERNEL void index1(GLOBAL_MEM int *out)
+{
+    const int i = get_global_id(0);
+    out[i] = i * 3 + (int)get_local_size(0) * 0;
+}
+
+KERNEL void index2(GLOBAL_MEM int *out, int width)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    out[y * width + x] = y * 1000 + x;
+}
+
+KERNEL void index3(GLOBAL_MEM int *out, int nx, int ny)
+{
+    const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+    out[(z * ny + y) * nx + x] = z * 1000000 + y * 1000 + x;
+}
+
+KERNEL void groups(GLOBAL_MEM int *out)
+{
+    const int i = get_global_id(0);
+    out[i] = get_group_id(0) * 10000 + get_local_id(0) + 0 * get_num_groups(0) + 0 * get_global_size(0);
+}
+
+KERNEL void scalars(GLOBAL_MEM double *out, char c, short s, int i, long l, float f, double d)
+{
+    out[0] = c; out[1] = s; out[2] = i; out[3] = (double)l; out[4] = f; out[5] = d;
+}
+
+KERNEL void scalars_single(GLOBAL_MEM float *out, char c, short s, int i, long l, float f)
+{
+    out[0] = c; out[1] = s; out[2] = i; out[3] = (float)l; out[4] = f;
+}
+
+KERNEL void reverse_in_groups(GLOBAL_MEM int *data)
+{
+    LOCAL_MEM int scratch[64];
+    const int l = get_local_id(0);
+    const int g = get_global_id(0);
+    scratch[l] = data[g];
+    LOCAL_BARRIER;
+    data[g] = scratch[get_local_size(0) - 1 - l];
+}
+
+KERNEL void fill(GLOBAL_MEM int *out, int value)
+{
+    out[get_global_id(0)] = value;
+}
+)";
+
+class KernelTestWithProgram : public KernelTest {
+ protected:
+  void SetUp() override {
+    KernelTest::SetUp();
+    program_.emplace(context(), index_source);
+  }
+  const Program& program() const { return *program_; }
+
+  std::vector<int> read_ints(const Buffer& buffer) const {
+    std::vector<int> out(buffer.size() / sizeof(int));
+    buffer.get(queue(), std::as_writable_bytes(std::span(out)));
+    return out;
+  }
+
+ private:
+  std::optional<Program> program_;
+};
+
+TEST_P(KernelTestWithProgram, OneDimensionExplicitAndAutomatic) {
+  const std::size_t n = 1000;
+  auto out = Buffer::allocate(device(), n * sizeof(int));
+  for (const auto& local : {std::vector<std::size_t>{8}, std::vector<std::size_t>{}}) {
+    out.set(queue(), std::vector<std::byte>(out.size()), true);
+    program().kernel("index1")(queue(), {n}, local, out);
+    const auto values = read_ints(out);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(values[i], static_cast<int>(i * 3)) << i;
+  }
+}
+
+TEST_P(KernelTestWithProgram, TwoDimensions) {
+  const std::size_t w = 48, h = 20;
+  auto out = Buffer::allocate(device(), w * h * sizeof(int));
+  for (const auto& local : {std::vector<std::size_t>{8, 2}, std::vector<std::size_t>{}}) {
+    out.set(queue(), std::vector<std::byte>(out.size()), true);
+    program().kernel("index2")(queue(), {w, h}, local, out, static_cast<int>(w));
+    const auto values = read_ints(out);
+    for (std::size_t y = 0; y < h; ++y) {
+      for (std::size_t x = 0; x < w; ++x) ASSERT_EQ(values[y * w + x], static_cast<int>(y * 1000 + x));
+    }
+  }
+}
+
+TEST_P(KernelTestWithProgram, ThreeDimensions) {
+  const std::size_t nx = 16, ny = 6, nz = 5;
+  auto out = Buffer::allocate(device(), nx * ny * nz * sizeof(int));
+  for (const auto& local : {std::vector<std::size_t>{4, 2, 1}, std::vector<std::size_t>{}}) {
+    out.set(queue(), std::vector<std::byte>(out.size()), true);
+    program().kernel("index3")(queue(), {nx, ny, nz}, local, out, static_cast<int>(nx),
+                               static_cast<int>(ny));
+    const auto values = read_ints(out);
+    for (std::size_t z = 0; z < nz; ++z) {
+      for (std::size_t y = 0; y < ny; ++y) {
+        for (std::size_t x = 0; x < nx; ++x) {
+          ASSERT_EQ(values[(z * ny + y) * nx + x], static_cast<int>(z * 1000000 + y * 1000 + x));
+        }
+      }
+    }
+  }
+}
+
+TEST_P(KernelTestWithProgram, LocalSizeIsHonouredAndChosen) {
+  const std::size_t n = 96;
+  auto out = Buffer::allocate(device(), n * sizeof(int));
+  auto prepared = program().kernel("groups").prepare({n}, {16});
+  EXPECT_EQ(prepared.local_size(device()), std::vector<std::size_t>{16});
+  prepared(queue(), out);
+  auto values = read_ints(out);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(values[i], static_cast<int>((i / 16) * 10000 + i % 16));
+
+  auto automatic = program().kernel("groups").prepare({n});
+  const std::size_t chosen = automatic.local_size(device())[0];
+  EXPECT_EQ(n % chosen, 0u);
+  EXPECT_LE(chosen, device().params().max_total_local_size);
+  automatic(queue(), out);
+  values = read_ints(out);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(values[i], static_cast<int>((i / chosen) * 10000 + i % chosen));
+  }
+}
+
+TEST_P(KernelTestWithProgram, ScalarsArriveIntact) {
+  const signed char c = -5;
+  const std::int16_t s = -1234;
+  const std::int32_t i = 123456789;
+  const std::int64_t l = 1LL << 40;
+  const float f = 1.5f;
+  if (device().params().supports_double) {
+    auto out = Buffer::allocate(device(), 6 * sizeof(double));
+    const double d = 0.1;
+    program().kernel("scalars")(queue(), {1}, {1}, out, c, s, i, l, f, d);
+    std::vector<double> back(6);
+    out.get(queue(), std::as_writable_bytes(std::span(back)));
+    EXPECT_EQ(back, (std::vector<double>{-5, -1234, 123456789, static_cast<double>(l), 1.5, 0.1}));
+  }
+  auto out = Buffer::allocate(device(), 5 * sizeof(float));
+  program().kernel("scalars_single")(queue(), {1}, {1}, out, c, s, i, l, f);
+  std::vector<float> back(5);
+  out.get(queue(), std::as_writable_bytes(std::span(back)));
+  EXPECT_EQ(back, (std::vector<float>{-5, -1234, 123456789.f, static_cast<float>(l), 1.5f}));
+}
+
+TEST_P(KernelTestWithProgram, LocalMemoryAndBarrier) {
+  const std::size_t n = 256, local = 64;
+  if (device().params().max_total_local_size < local) GTEST_SKIP() << "needs 64 work items per group";
+  std::vector<int> data(n);
+  std::iota(data.begin(), data.end(), 0);
+  auto buffer = Buffer::allocate(device(), n * sizeof(int));
+  buffer.set(queue(), std::as_bytes(std::span(data)), true);
+  program().kernel("reverse_in_groups")(queue(), {n}, {local}, buffer);
+  const auto values = read_ints(buffer);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(values[i], static_cast<int>((i / local) * local + (local - 1 - i % local))) << i;
+  }
+}
+
+TEST_P(KernelTestWithProgram, PreparedKernelRunsRepeatedly) {
+  auto out = Buffer::allocate(device(), 64 * sizeof(int));
+  auto fill = program().kernel("fill").prepare({64});
+  for (int value = 0; value < 20; ++value) fill(queue(), out, value);
+  const auto values = read_ints(out);
+  for (const int v : values) EXPECT_EQ(v, 19);
+}
+
+TEST_P(KernelTestWithProgram, AlignedSubRegionIsAKernelArgument) {
+  const std::size_t align = device().params().address_alignment;
+  const std::size_t n = 32;
+  auto buffer = Buffer::allocate(device(), align + n * sizeof(int));
+  buffer.set(queue(), std::vector<std::byte>(buffer.size()), true);
+  auto region = buffer.get_sub_region(align, n * sizeof(int));
+  program().kernel("fill")(queue(), {n}, {}, region, 42);
+  const auto values = read_ints(region);
+  for (const int v : values) EXPECT_EQ(v, 42);
+  std::vector<std::byte> head(align);
+  buffer.get_sub_region(0, align).get(queue(), head);
+  for (const auto b : head) ASSERT_EQ(b, std::byte{0});
+}
+
+TEST_P(KernelTestWithProgram, UnalignedSubRegionWorksOrIsExplained) {
+  const std::size_t align = device().params().address_alignment;
+  if (align <= sizeof(int)) GTEST_SKIP() << "every int offset is aligned on this device";
+  auto buffer = Buffer::allocate(device(), 64 * sizeof(int));
+  auto region = buffer.get_sub_region(sizeof(int), 32 * sizeof(int));
+  try {
+    program().kernel("fill")(queue(), {32}, {}, region, 7);
+    for (const int v : read_ints(region)) EXPECT_EQ(v, 7);
+  } catch (const LogicError& e) {
+    EXPECT_NE(std::string(e.what()).find("align"), std::string::npos) << e.what();
+  }
+}
+
+TEST_P(KernelTestWithProgram, WrongArgumentsAreRejected) {
+  auto out = Buffer::allocate(device(), 64 * sizeof(int));
+  auto fill = program().kernel("fill").prepare({64});
+  const auto expect_error = [](auto&& call, const std::string& needle) {
+    try {
+      call();
+      ADD_FAILURE() << "accepted; expected an error mentioning '" << needle << "'";
+    } catch (const LogicError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("fill"), std::string::npos) << what;
+      EXPECT_NE(what.find(needle), std::string::npos) << what;
+    }
+  };
+  expect_error([&] { fill(queue(), out); }, "2 argument(s), 1 given");
+  expect_error([&] { fill(queue(), out, 1, 2); }, "3 given");
+  expect_error([&] { fill(queue(), out, std::int64_t{1}); }, "argument 1");
+  expect_error([&] { fill(queue(), out, 1.0); }, "argument 1");
+  expect_error([&] { fill(queue(), out, out); }, "argument 1");
+  expect_error([&] { fill(queue(), 1, 1); }, "argument 0");
+  // Bad launch shapes.
+  EXPECT_THROW(program().kernel("fill").prepare({64}, {7}), LogicError);
+  EXPECT_THROW(program().kernel("fill").prepare({}), LogicError);
+  EXPECT_THROW(program().kernel("fill").prepare({1, 1, 1, 1}), LogicError);
+  EXPECT_THROW(program().kernel("fill").prepare({64}, {1, 1}), LogicError);
+  EXPECT_THROW(program().kernel("fill").prepare({0}), LogicError);
+  EXPECT_THROW(program().kernel("fill").prepare({1u << 20}, {1u << 20}), LogicError);
+  // Still usable.
+  fill(queue(), out, 5);
+  for (const int v : read_ints(out)) EXPECT_EQ(v, 5);
+}
+
+TEST_P(KernelTestWithProgram, BufferOfAnotherContextIsRejected) {
+  auto other_context = Context::from_devices({GetParam()});
+  auto foreign = Buffer::allocate(other_context.devices()[0], 64 * sizeof(int));
+  auto fill = program().kernel("fill").prepare({64});
+  EXPECT_THROW(fill(queue(), foreign, 1), LogicError);
+  Queue foreign_queue(other_context.devices()[0]);
+  auto out = Buffer::allocate(device(), 64 * sizeof(int));
+  EXPECT_THROW(fill(foreign_queue, out, 1), LogicError);
+}
+
+PLINTH_INSTANTIATE_DEVICE_TEST(KernelTestWithProgram);
+
+}  // namespace
+}  // namespace plinth::conformance

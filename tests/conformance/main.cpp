@@ -1,0 +1,62 @@
+// The conformance runner: selects devices with pytest-grunnur's options, then runs every
+// test on each of them.
+
+#include "fixture.hpp"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+
+namespace po = boost::program_options;
+
+int main(int argc, char** argv) {
+  using namespace plinth;
+  std::optional<std::string> api_shortcut;
+  PlatformFilter platform_filter;
+  DeviceFilter device_filter;
+  bool include_duplicates = false;
+  bool include_pure_parallel = false;
+  po::options_description description("Device selection");
+  description.add_options()
+      ("api", po::value<std::string>(), "run on this API only (a shortcut); default: every available API")
+      ("platform-include-mask", po::value(&platform_filter.include_masks)->composing(), "regex")
+      ("platform-exclude-mask", po::value(&platform_filter.exclude_masks)->composing(), "regex")
+      ("device-include-mask", po::value(&device_filter.include_masks)->composing(), "regex")
+      ("device-exclude-mask", po::value(&device_filter.exclude_masks)->composing(), "regex")
+      ("include-duplicate-devices", po::bool_switch(&include_duplicates),
+       "run on every device, also those with the same name as another")
+      ("include-pure-parallel-devices", po::bool_switch(&include_pure_parallel),
+       "include devices whose max total local size is 1");
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(description).allow_unregistered().run(), vm);
+    po::notify(vm);
+    if (vm.count("api") != 0) api_shortcut = vm["api"].as<std::string>();
+    device_filter.exclude_pure_parallel = !include_pure_parallel;
+    auto& chosen = conformance::selection();
+    for (const auto& api : API::all_by_shortcut(api_shortcut)) {
+      DeviceFilter all = device_filter;
+      all.unique_only = false;
+      DeviceFilter unique = device_filter;
+      unique.unique_only = !include_duplicates;
+      for (const auto& [platform, devices] :
+           platforms_and_devices_by_mask(api, std::nullopt, all, platform_filter)) {
+        conformance::selection().platforms.push_back(devices);
+        for (const auto& device : Device::all_filtered(platform, unique)) chosen.devices.push_back(device);
+      }
+    }
+    if (chosen.devices.empty()) {
+      std::cerr << "plinth-conformance: no device matches the options\nplugins:\n"
+                << describe_plugins(plugins());
+      return 1;
+    }
+    std::cout << "plinth-conformance: running on\n";
+    for (const auto& device : chosen.devices) std::cout << "  " << device.full_name() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "plinth-conformance: " << e.what() << "\n" << description << "\n";
+    return 1;
+  }
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

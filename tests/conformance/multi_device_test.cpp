@@ -1,0 +1,76 @@
+// Several devices of one context: buffers, queues and one program on all of them.
+
+#include "fixture.hpp"
+
+namespace plinth::conformance {
+namespace {
+
+using MultiDevice = MultiDeviceTest;
+
+const char* const add_source = R"(
+KERNEL void add_index(GLOBAL_MEM int *data, int bias)
+{
+    const int i = get_global_id(0);
+    data[i] = data[i] + i + bias;
+}
+)";
+
+TEST_P(MultiDevice, ProgramRunsOnEveryDevice) {
+  const auto devices = context().devices();
+  auto queues = MultiQueue::on_devices(devices);
+  Program program(devices, add_source);
+  auto kernel = program.kernel("add_index").prepare({128});
+  std::vector<Buffer> buffers;
+  for (const auto& device : devices) {
+    buffers.push_back(Buffer::allocate(device, 128 * sizeof(int)));
+    buffers.back().set(queues[device], std::vector<std::byte>(128 * sizeof(int)), true);
+  }
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    kernel(queues[devices[d]], buffers[d], static_cast<int>(d * 1000));
+  }
+  queues.synchronize();
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    std::vector<int> values(128);
+    buffers[d].get(queues[devices[d]], std::as_writable_bytes(std::span(values)));
+    for (int i = 0; i < 128; ++i) ASSERT_EQ(values[i], i + static_cast<int>(d) * 1000);
+  }
+  // A buffer of one device is rejected on another.
+  EXPECT_THROW(kernel(queues[devices[1]], buffers[0], 0), LogicError);
+  EXPECT_THROW(buffers[0].set(queues[devices[1]], std::vector<std::byte>(128 * sizeof(int))),
+               LogicError);
+}
+
+TEST_P(MultiDevice, ProgramOnASubsetRejectsOtherDevices) {
+  const auto devices = context().devices();
+  Program program(devices[{0}], add_source);
+  auto kernel = program.kernel("add_index").prepare({16});
+  Queue other(devices[1]);
+  auto buffer = Buffer::allocate(devices[1], 16 * sizeof(int));
+  try {
+    kernel(other, buffer, 0);
+    FAIL() << "ran on a device the program was not built for";
+  } catch (const LogicError& e) {
+    EXPECT_NE(std::string(e.what()).find("not one the program was built for"), std::string::npos);
+  }
+}
+
+TEST_P(MultiDevice, CopiesBetweenDevicesOfAContext) {
+  const auto devices = context().devices();
+  Queue q0(devices[0]);
+  Queue q1(devices[1]);
+  const auto data = pattern(4096, 2);
+  auto a = Buffer::allocate(devices[0], data.size());
+  a.set(q0, data, true);
+  std::vector<std::byte> staging(data.size());
+  a.get(q0, staging);
+  auto b = Buffer::allocate(devices[1], data.size());
+  b.set(q1, staging, true);
+  std::vector<std::byte> back(data.size());
+  b.get(q1, back);
+  EXPECT_EQ(back, data);
+}
+
+PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(MultiDevice);
+
+}  // namespace
+}  // namespace plinth::conformance

@@ -1,0 +1,92 @@
+// Programs: the prelude, options, compile errors.
+
+#include "fixture.hpp"
+
+#include <filesystem>
+
+namespace plinth::conformance {
+namespace {
+
+using ProgramTest = DeviceTest;
+
+const char* const flag_source = R"(
+KERNEL void flags(GLOBAL_MEM int *out)
+{
+#ifdef PLINTH_FAST_MATH
+    out[0] = 1;
+#else
+    out[0] = 0;
+#endif
+}
+)";
+
+int run_flags(const Context& context, const Queue& queue, const ProgramOptions& options) {
+  Program program(context, flag_source, options);
+  auto out = Buffer::allocate(queue.device(), sizeof(int));
+  program.kernel("flags")(queue, {1}, {1}, out);
+  int value = -1;
+  out.get(queue, std::as_writable_bytes(std::span(&value, 1)));
+  return value;
+}
+
+TEST_P(ProgramTest, PreludeDefinesTheDialect) {
+  EXPECT_EQ(run_flags(context(), queue(), {}), 0);
+  ProgramOptions fast;
+  fast.fast_math = true;
+  EXPECT_EQ(run_flags(context(), queue(), fast), 1);
+  Program program(context(), flag_source);
+  EXPECT_NE(program.source().find("flags"), std::string::npos);
+  EXPECT_GT(program.source().size(), std::string(flag_source).size());
+}
+
+TEST_P(ProgramTest, NoPreludeLeavesTheDialectUndefined) {
+  ProgramOptions options;
+  options.no_prelude = true;
+  EXPECT_THROW(Program(context(), flag_source, options), CompileError);
+}
+
+TEST_P(ProgramTest, CompileErrorCarriesLogOptionsAndSource) {
+  const std::string source = "KERNEL void broken(GLOBAL_MEM int *out)\n{\n    out[0] = undefined_name;\n}\n";
+  ProgramOptions options;
+  options.compiler_options = {"-DPLINTH_TEST_OPTION=1"};
+  try {
+    Program program(context(), source, options);
+    FAIL() << "the program compiled";
+  } catch (const CompileError& e) {
+    EXPECT_NE(e.log().find("undefined_name"), std::string::npos) << e.log();
+    EXPECT_NE(e.source().find("undefined_name"), std::string::npos);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("-DPLINTH_TEST_OPTION=1"), std::string::npos) << what;
+    EXPECT_NE(what.find("|     out[0] = undefined_name;"), std::string::npos) << what;
+  }
+  // The context is still usable.
+  EXPECT_EQ(run_flags(context(), queue(), {}), 0);
+}
+
+TEST_P(ProgramTest, UnknownKernelIsALogicError) {
+  Program program(context(), flag_source);
+  try {
+    program.kernel("nonesuch");
+    FAIL() << "found a kernel that does not exist";
+  } catch (const LogicError& e) {
+    EXPECT_NE(std::string(e.what()).find("nonesuch"), std::string::npos) << e.what();
+  }
+}
+
+TEST_P(ProgramTest, KeepLeavesTheFiles) {
+  ProgramOptions options;
+  options.keep = true;
+  Program program(context(), flag_source, options);
+  const std::filesystem::path dir = program.kept_directory();
+  ASSERT_FALSE(dir.empty());
+  ASSERT_TRUE(std::filesystem::is_directory(dir));
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++files;
+  EXPECT_GE(files, 1u);
+  std::filesystem::remove_all(dir);
+}
+
+PLINTH_INSTANTIATE_DEVICE_TEST(ProgramTest);
+
+}  // namespace
+}  // namespace plinth::conformance

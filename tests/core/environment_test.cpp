@@ -1,0 +1,145 @@
+// PLINTH_API, PLINTH_DEVICE, PLINTH_PLUGIN_PATH and PLINTH_DEBUG, end to end through
+// plinth-info in a child process.
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status;
+  std::string output;  // stdout and stderr
+};
+
+Result run(const std::string& environment, const std::string& arguments = {},
+           const std::string& program = PLINTH_INFO_PATH) {
+  const std::string command = "env " + environment + " " + program + " " + arguments + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return {-1, "popen failed"};
+  std::string output;
+  std::array<char, 4096> chunk{};
+  while (const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), pipe)) output.append(chunk.data(), n);
+  const int status = ::pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+nlohmann::json info_json(const std::string& environment = {}) {
+  const auto result = run(environment, "--json");
+  return nlohmann::json::parse(result.output.substr(result.output.find('{')));
+}
+
+/// Shortcuts of the plugins in a given state.
+std::vector<std::string> shortcuts(const nlohmann::json& info, bool ready) {
+  std::vector<std::string> out;
+  for (const auto& plugin : info["plugins"]) {
+    if ((plugin["state"] == "ready") == ready && !plugin["shortcut"].get<std::string>().empty() &&
+        plugin["state"] != "shadowed") {
+      out.push_back(plugin["shortcut"]);
+    }
+  }
+  return out;
+}
+
+TEST(PlinthApi, ValidShortcutSelectsThatApiOnly) {
+  const auto ready = shortcuts(info_json(), true);
+  if (ready.empty()) GTEST_SKIP() << "no API is ready on this machine";
+  for (const auto& shortcut : ready) {
+    const auto info = info_json("PLINTH_API=" + shortcut);
+    ASSERT_EQ(info["apis"].size(), 1u) << info.dump();
+    EXPECT_EQ(info["apis"][0]["shortcut"], shortcut);
+    for (const auto& plugin : info["plugins"]) {
+      if (plugin["shortcut"] != shortcut && plugin["state"] != "failed to load" &&
+          plugin["state"] != "shadowed") {
+        EXPECT_EQ(plugin["state"], "excluded") << plugin.dump();
+      }
+    }
+  }
+}
+
+TEST(PlinthApi, UnknownShortcutFailsListingTheCandidates) {
+  const auto result = run("PLINTH_API=nonesuch", "--api nonesuch");
+  EXPECT_NE(result.status, 0);
+  EXPECT_NE(result.output.find("unknown API 'nonesuch'"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("plugin candidates"), std::string::npos) << result.output;
+  // Every plugin found is listed, with its state.
+  for (const auto& shortcut : shortcuts(info_json(), true)) {
+    EXPECT_NE(result.output.find(shortcut), std::string::npos) << result.output;
+  }
+}
+
+TEST(PlinthApi, UnavailableShortcutFailsWithItsState) {
+  const auto unavailable = shortcuts(info_json(), false);
+  if (unavailable.empty()) GTEST_SKIP() << "every plugin found here is ready";
+  for (const auto& shortcut : unavailable) {
+    const auto result = run("PLINTH_API=" + shortcut, "--api " + shortcut);
+    EXPECT_NE(result.status, 0);
+    EXPECT_NE(result.output.find("'" + shortcut + "' is not available"), std::string::npos)
+        << result.output;
+  }
+}
+
+TEST(PlinthDevice, MalformedValueIsAnError) {
+  // plinth-info ignores PLINTH_DEVICE (it lists everything); the multiply example honours it.
+  const auto info = info_json("PLINTH_DEVICE='*:banana'");
+  EXPECT_TRUE(info.contains("plugins"));
+}
+
+TEST(PlinthInfo, ListsEveryPluginWithItsState) {
+  const auto info = info_json();
+  ASSERT_TRUE(info["plugins"].is_array());
+  for (const auto& plugin : info["plugins"]) {
+    EXPECT_FALSE(plugin["path"].get<std::string>().empty());
+    EXPECT_FALSE(plugin["state"].get<std::string>().empty());
+    if (plugin["state"] != "ready") {
+      EXPECT_FALSE(plugin["reason"].get<std::string>().empty()) << plugin.dump();
+    }
+  }
+}
+
+TEST(PlinthInfo, NoMatchingDeviceExitsNonZero) {
+  const auto result = run("", "--device-include-mask definitely-not-a-device");
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find("no device matches"), std::string::npos) << result.output;
+}
+
+TEST(PlinthInfo, BadOptionIsReported) {
+  const auto result = run("", "--no-such-option");
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.output.find("no-such-option"), std::string::npos) << result.output;
+}
+
+TEST(PlinthDebug, LoaderSaysWhatItDid) {
+  const auto result = run("PLINTH_DEBUG=loader");
+  const auto info = info_json();
+  if (info["plugins"].empty()) GTEST_SKIP() << "no plugins found";
+  EXPECT_NE(result.output.find("plinth[loader]:"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("found by"), std::string::npos) << result.output;
+}
+
+TEST(PluginDirectory, WithoutPluginsPlinthInfoReportsNoApiAndExitsCleanly) {
+  // A copy of the core with an empty plugin directory next to it: no backend at all.
+  const fs::path root = fs::temp_directory_path() / ("plinth-no-plugins-" + std::to_string(::getpid()));
+  fs::create_directories(root / "lib" / "plinth");
+  fs::copy_file(PLINTH_CORE_LIBRARY_PATH, root / "lib" / PLINTH_CORE_SONAME,
+                fs::copy_options::overwrite_existing);
+  const auto result = run("LD_LIBRARY_PATH=" + (root / "lib").string() + " XDG_CONFIG_HOME=" + root.string());
+  const auto json_result =
+      run("LD_LIBRARY_PATH=" + (root / "lib").string() + " XDG_CONFIG_HOME=" + root.string(), "--json");
+  fs::remove_all(root);
+  EXPECT_EQ(result.status, 1) << result.output;
+  EXPECT_NE(result.output.find("no API with devices is available"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("libplinth-backend-opencl"), std::string::npos) << result.output;
+  EXPECT_EQ(json_result.output.find("Sanitizer"), std::string::npos) << json_result.output;
+}
+
+}  // namespace

@@ -1,0 +1,43 @@
+#include <plinth/errors.hpp>
+
+#include <gtest/gtest.h>
+
+namespace plinth {
+namespace {
+
+TEST(Errors, HierarchyIsRootedAtError) {
+  EXPECT_THROW(throw LogicError("x"), Error);
+  EXPECT_THROW(throw PluginError("x"), Error);
+  EXPECT_THROW(throw RenderError("x"), Error);
+  EXPECT_THROW(throw OutOfMemoryError("CUDA", "cuMemAlloc", 2, "CUDA_ERROR_OUT_OF_MEMORY"),
+               BackendError);
+  EXPECT_THROW(throw CompileError("log", {}, "src"), std::runtime_error);
+}
+
+TEST(Errors, BackendErrorNamesTheCallAndCode) {
+  const BackendError e("OpenCL", "clCreateBuffer", -61, "CL_INVALID_BUFFER_SIZE", "size 0");
+  EXPECT_EQ(e.api(), "OpenCL");
+  EXPECT_EQ(e.call(), "clCreateBuffer");
+  EXPECT_EQ(e.code(), -61);
+  EXPECT_EQ(e.code_name(), "CL_INVALID_BUFFER_SIZE");
+  EXPECT_STREQ(e.what(), "OpenCL: clCreateBuffer failed: CL_INVALID_BUFFER_SIZE (-61): size 0");
+}
+
+TEST(Errors, CompileErrorShowsLogOptionsAndNumberedSource) {
+  const CompileError e("3:5: error: oops", {"-O3", "-DX=1"}, "a\nb\nc = oops;\n", "dev0");
+  const std::string what = e.what();
+  EXPECT_NE(what.find("for dev0"), std::string::npos) << what;
+  EXPECT_NE(what.find("options: -O3 -DX=1"), std::string::npos) << what;
+  EXPECT_NE(what.find("3:5: error: oops"), std::string::npos) << what;
+  EXPECT_NE(what.find("    3 | c = oops;"), std::string::npos) << what;
+  EXPECT_EQ(e.log(), "3:5: error: oops");
+  EXPECT_EQ(e.options().size(), 2u);
+}
+
+TEST(Errors, NumberLines) {
+  EXPECT_EQ(number_lines("x\ny"), "    1 | x\n    2 | y\n");
+  EXPECT_EQ(number_lines(""), "");
+}
+
+}  // namespace
+}  // namespace plinth

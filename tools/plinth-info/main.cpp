@@ -1,0 +1,189 @@
+// plinth-info: what plinth found on this machine — every plugin candidate with its state,
+// and each API's platforms and devices with their parameters.
+
+#include <plinth/plinth.hpp>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace po = boost::program_options;
+
+namespace {
+
+struct Options {
+  std::optional<std::string> api;
+  plinth::PlatformFilter platform_filter;
+  plinth::DeviceFilter device_filter;
+  bool json = false;
+};
+
+nlohmann::json to_json(const plinth::DeviceParameters& p) {
+  return {{"type", plinth::to_string(p.type)},
+          {"compute_units", p.compute_units},
+          {"local_mem_banks", p.local_mem_banks},
+          {"local_mem_size", p.local_mem_size},
+          {"max_local_sizes", p.max_local_sizes},
+          {"max_num_groups", p.max_num_groups},
+          {"max_total_local_size", p.max_total_local_size},
+          {"warp_size", p.warp_size},
+          {"global_mem_size", p.global_mem_size},
+          {"address_alignment", p.address_alignment},
+          {"supports_double", p.supports_double},
+          {"compute_capability", p.compute_capability},
+          {"driver_version", p.driver_version}};
+}
+
+nlohmann::json plugins_json() {
+  auto list = nlohmann::json::array();
+  for (const auto& info : plinth::plugins()) {
+    list.push_back({{"path", info.path},
+                    {"found_by", info.found_by},
+                    {"kind", info.kind},
+                    {"shortcut", info.shortcut},
+                    {"abi", info.abi_major < 0 ? "" : fmt::format("{}.{}", info.abi_major, info.abi_minor)},
+                    {"state", plinth::to_string(info.state)},
+                    {"reason", info.reason}});
+  }
+  return list;
+}
+
+/// The APIs, platforms and devices that pass the options; throws plinth::Error.
+nlohmann::json apis_json(const Options& options) {
+  auto list = nlohmann::json::array();
+  for (const auto& api : plinth::API::all_by_shortcut(options.api)) {
+    auto platforms = nlohmann::json::array();
+    for (const auto& [platform, devices] : plinth::platforms_and_devices_by_mask(
+             api, std::nullopt, options.device_filter, options.platform_filter)) {
+      auto device_list = nlohmann::json::array();
+      for (const auto& device : devices) {
+        device_list.push_back({{"index", device.index()},
+                               {"name", device.name()},
+                               {"parameters", to_json(device.params())}});
+      }
+      platforms.push_back({{"index", platform.index()},
+                           {"name", platform.name()},
+                           {"vendor", platform.vendor()},
+                           {"version", platform.version()},
+                           {"devices", device_list}});
+    }
+    list.push_back({{"shortcut", api.shortcut()}, {"name", api.name()}, {"platforms", platforms}});
+  }
+  return list;
+}
+
+std::string human_size(std::size_t bytes) {
+  if (bytes >= (1ULL << 30)) return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1ULL << 30));
+  if (bytes >= (1ULL << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1ULL << 20));
+  if (bytes >= (1ULL << 10)) return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / (1ULL << 10));
+  return fmt::format("{} B", bytes);
+}
+
+void print_text(const nlohmann::json& apis) {
+  fmt::print("Plugins:\n{}", plinth::describe_plugins(plinth::plugins()));
+  for (const auto& api : apis) {
+    fmt::print("\nAPI {} ({})\n", api["shortcut"].get<std::string>(), api["name"].get<std::string>());
+    for (const auto& platform : api["platforms"]) {
+      fmt::print("  Platform {}: {} ({}, {})\n", platform["index"].get<std::size_t>(),
+                 platform["name"].get<std::string>(), platform["vendor"].get<std::string>(),
+                 platform["version"].get<std::string>());
+      for (const auto& device : platform["devices"]) {
+        const auto& p = device["parameters"];
+        fmt::print("    Device {}: {}\n", device["index"].get<std::size_t>(),
+                   device["name"].get<std::string>());
+        fmt::print("      type {}, {} compute units, {} global memory{}\n",
+                   p["type"].get<std::string>(), p["compute_units"].get<std::size_t>(),
+                   human_size(p["global_mem_size"].get<std::size_t>()),
+                   p["compute_capability"].get<std::string>().empty()
+                       ? ""
+                       : ", compute capability " + p["compute_capability"].get<std::string>());
+        fmt::print("      local memory {} in {} bank(s), warp size {}, doubles {}\n",
+                   human_size(p["local_mem_size"].get<std::size_t>()),
+                   p["local_mem_banks"].get<std::size_t>(), p["warp_size"].get<std::size_t>(),
+                   p["supports_double"].get<bool>() ? "yes" : "no");
+        fmt::print("      max local sizes {}, max total local size {}, max groups {}\n",
+                   fmt::join(p["max_local_sizes"].get<std::vector<std::size_t>>(), "x"),
+                   p["max_total_local_size"].get<std::size_t>(),
+                   fmt::join(p["max_num_groups"].get<std::vector<std::size_t>>(), "x"));
+        fmt::print("      sub-buffer alignment {} B, driver {}\n",
+                   p["address_alignment"].get<std::size_t>(), p["driver_version"].get<std::string>());
+      }
+    }
+  }
+}
+
+std::optional<Options> parse(int argc, char** argv) {
+  Options options;
+  bool include_duplicates = false;
+  bool include_pure_parallel = false;
+  po::options_description description("Usage: plinth-info [options]\nOptions");
+  description.add_options()
+      ("help,h", "show this help")
+      ("api", po::value<std::string>(), "only this API (a shortcut: cuda, opencl, ...)")
+      ("platform-include-mask", po::value(&options.platform_filter.include_masks)->composing(),
+       "keep platforms whose name matches this regex (repeatable)")
+      ("platform-exclude-mask", po::value(&options.platform_filter.exclude_masks)->composing(),
+       "drop platforms whose name matches this regex (repeatable)")
+      ("device-include-mask", po::value(&options.device_filter.include_masks)->composing(),
+       "keep devices whose name matches this regex (repeatable)")
+      ("device-exclude-mask", po::value(&options.device_filter.exclude_masks)->composing(),
+       "drop devices whose name matches this regex (repeatable)")
+      ("include-duplicate-devices", po::bool_switch(&include_duplicates),
+       "list devices with the same name on a platform more than once")
+      ("include-pure-parallel-devices", po::bool_switch(&include_pure_parallel),
+       "list devices whose max total local size is 1")
+      ("json", po::bool_switch(&options.json), "print JSON for scripts");
+  po::variables_map vm;
+  po::store(po::parse_command_line(argc, argv, description), vm);
+  po::notify(vm);
+  if (vm.count("help") != 0) {
+    std::cout << description << "\n";
+    return std::nullopt;
+  }
+  if (vm.count("api") != 0) options.api = vm["api"].as<std::string>();
+  options.device_filter.unique_only = !include_duplicates;
+  options.device_filter.exclude_pure_parallel = !include_pure_parallel;
+  return options;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::optional<Options> options;
+  try {
+    options = parse(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "plinth-info: " << e.what() << "\n";
+    return 2;
+  }
+  if (!options) return 0;
+  nlohmann::json apis;
+  std::string error;
+  try {
+    apis = apis_json(*options);
+    std::size_t devices = 0;
+    for (const auto& api : apis) {
+      for (const auto& platform : api["platforms"]) devices += platform["devices"].size();
+    }
+    if (devices == 0) {
+      error = apis.empty() ? "no API with devices is available"
+                           : "no device matches the given options";
+    }
+  } catch (const plinth::Error& e) {
+    error = e.what();
+  }
+  if (options->json) {
+    nlohmann::json out{{"plugins", plugins_json()}, {"apis", apis.is_null() ? nlohmann::json::array() : apis}};
+    if (!error.empty()) out["error"] = error;
+    std::cout << out.dump(2) << "\n";
+  } else {
+    print_text(apis.is_null() ? nlohmann::json::array() : apis);
+    if (!error.empty()) std::cerr << "\nplinth-info: " << error << "\n";
+  }
+  return error.empty() ? 0 : 1;
+}
