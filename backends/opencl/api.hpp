@@ -1,0 +1,33 @@
+#pragma once
+
+#include <plinth/backend/api.hpp>
+
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace plinth::opencl {
+
+/// The OpenCL API: the platforms of the ICD loader.
+class Api final : public backend::ApiAdapter {
+ public:
+  std::string name() const override;
+  void initialize() override;
+  std::size_t platform_count() const override;
+  std::unique_ptr<backend::PlatformAdapter> platform(std::size_t index) const override;
+  std::unique_ptr<backend::ContextAdapter> create_context(
+      std::span<const backend::DeviceAdapter* const> devices) override;
+  std::unique_ptr<backend::ContextAdapter> wrap_context(
+      backend::NativeHandle context, std::span<const backend::DeviceAdapter* const> devices,
+      bool take_ownership) override;
+  std::string prelude(bool fast_math) const override;
+};
+
+/// The plugin's factory (exported by plugin.cpp).
+std::unique_ptr<backend::ApiAdapter> create_api();
+
+}  // namespace plinth::opencl

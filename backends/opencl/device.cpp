@@ -1,0 +1,100 @@
+#include "device.hpp"
+
+#include <CL/cl_ext.h>
+
+namespace plinth::opencl {
+
+namespace {
+
+constexpr cl_uint vendor_id_amd = 0x1002;
+
+DeviceType device_type(cl_device_type type) {
+  if ((type & CL_DEVICE_TYPE_GPU) != 0) return DeviceType::gpu;
+  if ((type & CL_DEVICE_TYPE_CPU) != 0) return DeviceType::cpu;
+  if ((type & CL_DEVICE_TYPE_ACCELERATOR) != 0) return DeviceType::accelerator;
+  return DeviceType::other;
+}
+
+bool has_extension(const std::string& extensions, const std::string& name) {
+  return (" " + extensions + " ").find(" " + name + " ") != std::string::npos;
+}
+
+// Warp size and local memory banks, which OpenCL 1.2 does not report.
+void set_simd_width(cl_device_id device, DeviceParameters& params) {
+  if (params.type != DeviceType::gpu) {
+    // A CPU work item is a thread of its own: no lockstep, no banked local memory.
+    params.warp_size = 1;
+    params.local_mem_banks = 1;
+    return;
+  }
+  const auto vendor = device_value<cl_uint>(device, CL_DEVICE_VENDOR_ID);
+  const auto vendor_name = device_string(device, CL_DEVICE_VENDOR);
+  if (vendor == vendor_id_amd || vendor_name.find("Advanced Micro Devices") != std::string::npos ||
+      vendor_name.find("AMD") != std::string::npos) {
+    params.warp_size = 64;  // GCN and CDNA wavefronts; RDNA runs wave64 too
+    params.local_mem_banks = 32;
+    return;
+  }
+  // NVIDIA: 32-wide warps, 32 banks. Other GPUs (Intel, Mali...): 32 is a safe guess, since
+  // kernels only use these as tuning hints and for bank-conflict padding.
+  params.warp_size = 32;
+  params.local_mem_banks = 32;
+}
+
+}  // namespace
+
+std::string device_string(cl_device_id device, cl_device_info param) {
+  return info_string(
+      [&](std::size_t size, void* value, std::size_t* size_ret) {
+        return clGetDeviceInfo(device, param, size, value, size_ret);
+      },
+      "clGetDeviceInfo");
+}
+
+std::string Device::name() const { return device_string(device_, CL_DEVICE_NAME); }
+
+DeviceParameters Device::parameters() const {
+  DeviceParameters params;
+  params.type = device_type(device_value<cl_device_type>(device_, CL_DEVICE_TYPE));
+  params.compute_units = device_value<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS);
+  params.local_mem_size = device_value<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE);
+
+  const auto dims = device_value<cl_uint>(device_, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
+  const auto sizes = info_array<std::size_t>(
+      [&](std::size_t size, void* value, std::size_t* size_ret) {
+        return clGetDeviceInfo(device_, CL_DEVICE_MAX_WORK_ITEM_SIZES, size, value, size_ret);
+      },
+      "clGetDeviceInfo");
+  params.max_local_sizes.assign(3, 1);
+  for (std::size_t d = 0; d < 3 && d < dims && d < sizes.size(); ++d)
+    params.max_local_sizes[d] = sizes[d];
+  // OpenCL sets no limit on the number of groups; this one fits every index type.
+  params.max_num_groups.assign(3, std::size_t{2147483647});  // 2^31 - 1
+  params.max_total_local_size = device_value<std::size_t>(device_, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+
+  set_simd_width(device_, params);
+  params.global_mem_size = device_value<cl_ulong>(device_, CL_DEVICE_GLOBAL_MEM_SIZE);
+  params.address_alignment = device_value<cl_uint>(device_, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
+
+  const auto extensions = device_string(device_, CL_DEVICE_EXTENSIONS);
+  cl_device_fp_config fp64 = 0;
+  // Not every 1.1 driver knows CL_DEVICE_DOUBLE_FP_CONFIG: an error means "no".
+  if (clGetDeviceInfo(device_, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(fp64), &fp64, nullptr) !=
+      CL_SUCCESS)
+    fp64 = 0;
+  params.supports_double = fp64 != 0 || has_extension(extensions, "cl_khr_fp64");
+
+  if (has_extension(extensions, "cl_nv_device_attribute_query")) {
+    params.compute_capability =
+        std::to_string(device_value<cl_uint>(device_, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV)) +
+        "." + std::to_string(device_value<cl_uint>(device_, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV));
+  }
+  params.driver_version = device_string(device_, CL_DRIVER_VERSION);
+  return params;
+}
+
+backend::NativeHandle Device::native_handle() const {
+  return reinterpret_cast<backend::NativeHandle>(device_);
+}
+
+}  // namespace plinth::opencl

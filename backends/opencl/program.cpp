@@ -1,0 +1,151 @@
+#include "program.hpp"
+
+#include "device.hpp"
+#include "error.hpp"
+#include "kernel.hpp"
+
+#include <plinth/errors.hpp>
+
+#include <algorithm>
+#include <fstream>
+
+namespace plinth::opencl {
+
+namespace {
+
+std::vector<std::string> build_options(const backend::BuildOptions& options) {
+  std::vector<std::string> result{"-cl-kernel-arg-info"};  // for Kernel::parameters()
+  if (options.fast_math) result.emplace_back("-cl-fast-relaxed-math");
+  result.insert(result.end(), options.compiler_options.begin(), options.compiler_options.end());
+  return result;
+}
+
+std::string join(const std::vector<std::string>& parts, const char* separator) {
+  std::string result;
+  for (const auto& part : parts) {
+    if (!result.empty()) result += separator;
+    result += part;
+  }
+  return result;
+}
+
+void write_file(const std::filesystem::path& path, const char* data, std::size_t size) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(data, static_cast<std::streamsize>(size));
+  if (!out) throw Error("cannot write " + path.string());
+}
+
+}  // namespace
+
+std::unique_ptr<Program> Program::build(cl_context context, std::vector<cl_device_id> devices,
+                                        const std::string& source,
+                                        const backend::BuildOptions& options) {
+  if (!options.keep_dir.empty())
+    write_file(options.keep_dir / "program.cl", source.data(), source.size());
+  const char* text = source.c_str();
+  const std::size_t length = source.size();
+  cl_int code = CL_SUCCESS;
+  cl_program handle = clCreateProgramWithSource(context, 1, &text, &length, &code);
+  check_alloc(code, "clCreateProgramWithSource");
+  auto program = std::make_unique<Program>(handle, std::move(devices));
+
+  const auto opts = build_options(options);
+  code = clBuildProgram(handle, static_cast<cl_uint>(program->devices_.size()),
+                        program->devices_.data(), join(opts, " ").c_str(), nullptr, nullptr);
+  if (code == CL_BUILD_PROGRAM_FAILURE || code == CL_INVALID_BUILD_OPTIONS)
+    program->throw_compile_error(opts, source);
+  check(code, "clBuildProgram");
+  if (!options.keep_dir.empty()) program->keep_binaries(options.keep_dir);
+  return program;
+}
+
+Program::Program(cl_program program, std::vector<cl_device_id> devices) noexcept
+    : program_(program), devices_(std::move(devices)) {}
+
+Program::~Program() { check_release(clReleaseProgram(program_), "clReleaseProgram"); }
+
+std::string Program::build_log(cl_device_id device) const {
+  return info_string(
+      [&](std::size_t size, void* value, std::size_t* size_ret) {
+        return clGetProgramBuildInfo(program_, device, CL_PROGRAM_BUILD_LOG, size, value, size_ret);
+      },
+      "clGetProgramBuildInfo");
+}
+
+void Program::throw_compile_error(const std::vector<std::string>& options,
+                                  const std::string& source) const {
+  // The logs of the devices whose build failed (all of them if none says so).
+  std::vector<std::size_t> failed;
+  for (std::size_t d = 0; d < devices_.size(); ++d) {
+    cl_build_status status = CL_BUILD_NONE;
+    clGetProgramBuildInfo(program_, devices_[d], CL_PROGRAM_BUILD_STATUS, sizeof(status), &status,
+                          nullptr);
+    if (status == CL_BUILD_ERROR) failed.push_back(d);
+  }
+  if (failed.empty())
+    for (std::size_t d = 0; d < devices_.size(); ++d) failed.push_back(d);
+  std::string log;
+  std::vector<std::string> names;
+  for (auto d : failed) {
+    auto name = device_string(devices_[d], CL_DEVICE_NAME);
+    const auto text = build_log(devices_[d]);
+    if (failed.size() > 1 && !text.empty())
+      log += "--- device " + std::to_string(d) + " (" + name + ")\n";
+    log += text;
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  if (log.find_first_not_of(" \n") == std::string::npos)
+    log = "(the compiler gave no log; it rejected the options?)";
+  throw CompileError(log, options, source, join(names, ", "));
+}
+
+void Program::keep_binaries(const std::filesystem::path& dir) const {
+  // CL_PROGRAM_BINARIES lists the context's devices, not only those built for.
+  const auto all = info_array<cl_device_id>(
+      [&](std::size_t size, void* value, std::size_t* size_ret) {
+        return clGetProgramInfo(program_, CL_PROGRAM_DEVICES, size, value, size_ret);
+      },
+      "clGetProgramInfo");
+  std::vector<std::size_t> sizes(all.size());
+  check(clGetProgramInfo(program_, CL_PROGRAM_BINARY_SIZES, sizes.size() * sizeof(std::size_t),
+                         sizes.data(), nullptr),
+        "clGetProgramInfo");
+  std::vector<std::vector<unsigned char>> binaries(all.size());
+  std::vector<unsigned char*> pointers(all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    binaries[i].resize(sizes[i]);
+    pointers[i] = binaries[i].data();
+  }
+  check(clGetProgramInfo(program_, CL_PROGRAM_BINARIES, pointers.size() * sizeof(unsigned char*),
+                         pointers.data(), nullptr),
+        "clGetProgramInfo");
+  for (std::size_t d = 0; d < devices_.size(); ++d) {
+    const auto it = std::find(all.begin(), all.end(), devices_[d]);
+    if (it == all.end()) continue;
+    const auto& binary = binaries[static_cast<std::size_t>(it - all.begin())];
+    if (binary.empty()) continue;
+    write_file(dir / ("program." + std::to_string(d) + ".bin"),
+               reinterpret_cast<const char*>(binary.data()), binary.size());
+  }
+}
+
+std::unique_ptr<backend::KernelAdapter> Program::create_kernel(std::size_t device,
+                                                               const std::string& name) {
+  cl_int code = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program_, name.c_str(), &code);
+  if (code == CL_INVALID_KERNEL_NAME) throw LogicError("program has no kernel '" + name + "'");
+  check_alloc(code, "clCreateKernel");
+  return Kernel::create(kernel, devices_[device], name);
+}
+
+void Program::set_constant_array(std::size_t, backend::QueueAdapter&, const std::string& name,
+                                 backend::BufferAdapter&, std::size_t) {
+  throw LogicError("cannot set constant array '" + name +
+                   "': OpenCL passes constant arrays as kernel arguments (not supported yet)");
+}
+
+backend::NativeHandle Program::native_handle(std::size_t) const {
+  return reinterpret_cast<backend::NativeHandle>(program_);
+}
+
+}  // namespace plinth::opencl
