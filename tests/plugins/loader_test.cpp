@@ -10,9 +10,12 @@
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
+#include <elf.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -26,8 +29,8 @@ namespace {
 namespace fs = std::filesystem;
 using plinth::PluginState;
 using plinth::detail::LoadedPlugin;
-using plinth::detail::LoaderSettings;
 using plinth::detail::load_plugins;
+using plinth::detail::LoaderSettings;
 
 const fs::path scenarios = PLINTH_TEST_PLUGIN_DIR;
 
@@ -50,6 +53,28 @@ std::string take_opened() {
   std::string tags = opened != nullptr ? opened : "";
   unsetenv("PLINTH_TEST_OPENED");
   return tags;
+}
+
+/// A copy of a fake plugin, corrupt/libplinth-backend-<name>.so, whose symbol tables claim
+/// to be 2^62 bytes long.
+std::string corrupt_copy(const std::string& name) {
+  fs::create_directories(dir("corrupt"));
+  const std::string path = plugin("corrupt", name);
+  fs::copy_file(plugin("ready", "fakea"), path, fs::copy_options::overwrite_existing);
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  Elf64_Ehdr header{};
+  file.read(reinterpret_cast<char*>(&header), sizeof header);
+  for (unsigned i = 0; i < header.e_shnum; ++i) {
+    const auto offset = static_cast<std::streamoff>(header.e_shoff + i * header.e_shentsize);
+    Elf64_Shdr section{};
+    file.seekg(offset);
+    file.read(reinterpret_cast<char*>(&section), sizeof section);
+    if (section.sh_type != SHT_SYMTAB && section.sh_type != SHT_DYNSYM) continue;
+    section.sh_size = std::uint64_t{1} << 62;
+    file.seekp(offset);
+    file.write(reinterpret_cast<const char*>(&section), sizeof section);
+  }
+  return path;
 }
 
 testing::AssertionResult contains(const std::string& text, const std::string& part) {
@@ -157,6 +182,29 @@ TEST(LoaderStates, DISABLED_UnreadableFilesSayWhy) {
   EXPECT_TRUE(contains(plugins[1].info.reason, "No such file or directory"));
 }
 
+// Disabled: boost::dll::library_info (Boost 1.74) reads only .symtab, which strip removes;
+// the exported metadata symbol is still in .dynsym (`nm -D`), yet the loader reports "no
+// plinth plugin metadata", so every stripped (packaged) plugin fails to load.
+TEST(LoaderStates, DISABLED_StrippedPluginIsReady) {
+  const auto plugins = load_from({"stripped"});
+  ASSERT_EQ(plugins.size(), 1u);
+  EXPECT_EQ(plugins[0].info.state, PluginState::ready) << plugins[0].info.reason;
+  EXPECT_EQ(plugins[0].info.shortcut, "fakestrip");
+}
+
+// Disabled: library_info trusts the section sizes in the file: here it asks for 2^62 bytes
+// (std::bad_alloc; under AddressSanitizer the process aborts), and a 2^31 bytes claim makes
+// it allocate and zero 2 GiB for a 15 kB file. A corrupt file must get a reason, nothing more.
+TEST(LoaderStates, DISABLED_CorruptSectionSizesAreNotTrusted) {
+  const std::string path = corrupt_copy("hugesymtab");
+  const auto plugins = load_from({"corrupt"});
+  ASSERT_EQ(plugins.size(), 1u);
+  EXPECT_EQ(plugins[0].info.path, path);
+  EXPECT_EQ(plugins[0].info.state, PluginState::failed_to_load);
+  EXPECT_NE(plugins[0].info.reason, "");
+  EXPECT_FALSE(contains(plugins[0].info.reason, "bad_alloc"));
+}
+
 TEST(LoaderStates, EveryScenarioInOnePass) {
   const auto plugins =
       load_from({"ready", "nodevices", "initfail", "missingdep", "broken", "badabi", "filter"});
@@ -165,10 +213,13 @@ TEST(LoaderStates, EveryScenarioInOnePass) {
     seen.push_back(std::string(to_string(p.info.state)) + " " + p.info.shortcut);
   }
   const std::vector<std::string> expected{
-      "ready fakea",          "no devices fakenone",      "init failed fakeinit",
-      "init failed fakethrow", "failed to load missingdep", "failed to load ",
-      "failed to load ",       "failed to load ",          "failed to load ",
-      "refused badabi",        "shadowed fakea",           "ready fakeb"};
+      "ready fakea",           "no devices fakenone",
+      "init failed fakeinit",  "init failed fakethrow",
+      "failed to load missingdep",
+      "failed to load ",       "failed to load ",  // broken: empty, garbage
+      "failed to load ",       "failed to load ",  // broken: nometa, truncated
+      "refused badabi",        "shadowed fakea",  // filter/fakea: ready/fakea came first
+      "ready fakeb"};
   EXPECT_EQ(seen, expected);
 }
 
@@ -185,8 +236,9 @@ TEST(LoaderAbi, RefusesAnotherMajorVersionWithoutOpeningIt) {
   EXPECT_EQ(info.abi_minor, 0);
   EXPECT_TRUE(contains(info.reason, plugin("badabi", "badabi")));
   EXPECT_TRUE(contains(info.reason, "99.0"));
-  EXPECT_TRUE(contains(info.reason, std::to_string(PLINTH_ABI_MAJOR) + "." +
-                                        std::to_string(PLINTH_ABI_MINOR)));
+  const std::string core_abi =
+      std::to_string(PLINTH_ABI_MAJOR) + "." + std::to_string(PLINTH_ABI_MINOR);
+  EXPECT_TRUE(contains(info.reason, core_abi));
   EXPECT_EQ(plugins[0].api, nullptr);
   EXPECT_FALSE(contains(take_opened(), "badabi/badabi"));
 }
