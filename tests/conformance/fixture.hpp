@@ -32,7 +32,7 @@ class DeviceTest : public ::testing::TestWithParam<Device> {
  protected:
   void SetUp() override;
   const Context& context() const { return *context_; }
-  const BoundDevice& device() const { return context_->devices()[0]; }
+  const BoundDevice& device() const { return queue_->device(); }
   const Queue& queue() const { return *queue_; }
 
  private:
