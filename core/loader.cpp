@@ -1,11 +1,11 @@
 #include "detail/loader.hpp"
 
 #include "detail/debug.hpp"
+#include "detail/elf_symbols.hpp"
 
 #include <plinth/errors.hpp>
 #include <plinth/version.hpp>
 
-#include <boost/dll/library_info.hpp>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <fmt/format.h>
@@ -80,9 +80,8 @@ std::vector<Candidate> find_candidates(const LoaderSettings& settings) {
 
 /// Reads the metadata names without loading the file.
 std::vector<PluginSymbol> read_metadata(const fs::path& path) {
-  boost::dll::library_info info(boost::dll::fs::path(path.string()));
   std::vector<PluginSymbol> symbols;
-  for (const auto& name : info.symbols("plinth")) {
+  for (const auto& name : elf_section_symbols(path, "plinth")) {
     if (auto symbol = parse_plugin_symbol(name)) symbols.push_back(*symbol);
   }
   return symbols;
@@ -174,7 +173,12 @@ std::optional<PluginSymbol> parse_plugin_symbol(const std::string& name) {
   static const std::regex pattern("plinth_(backend|layer)__([A-Za-z0-9_]+?)__abi_([0-9]+)_([0-9]+)");
   std::smatch match;
   if (!std::regex_match(name, match, pattern)) return std::nullopt;
-  return PluginSymbol{name, match[1], match[2], std::stoi(match[3]), std::stoi(match[4])};
+  const auto version = [](const std::string& digits) {
+    return digits.size() > 6 ? -1 : std::stoi(digits);  // no ABI version has 7 digits
+  };
+  const int major = version(match[3]), minor = version(match[4]);
+  if (major < 0 || minor < 0) return std::nullopt;
+  return PluginSymbol{name, match[1], match[2], major, minor};
 }
 
 LoaderSettings settings_from_env() {
@@ -218,7 +222,7 @@ std::vector<LoadedPlugin> load_plugins(const LoaderSettings& settings) {
     try {
       symbols = read_metadata(candidate.path);
     } catch (const std::exception& e) {
-      info.reason = fmt::format("cannot read the file's symbols: {}", e.what());
+      info.reason = e.what();
       finish("skipped");
       continue;
     }
