@@ -17,7 +17,8 @@ class ElfFile {
  public:
   explicit ElfFile(const std::filesystem::path& path) : path_(path.string()) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) fail("no such file");
+    if (!std::filesystem::exists(path, ec)) fail("No such file or directory");
+    if (!std::filesystem::is_regular_file(path, ec)) fail("not a regular file");
     size_ = std::filesystem::file_size(path, ec);
     if (ec) fail(ec.message());
     if (size_ == 0) fail("the file is empty");
