@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -96,16 +98,26 @@ std::size_t device_total(const LoadedApi& api) {
 /// Loads the file, runs the factory and initialize(), enumerates platforms and devices.
 /// Fills in `info.state` and `info.reason`.
 std::shared_ptr<LoadedApi> load(const PluginSymbol& symbol, PluginInfo& info) {
+  // dlopen first for the loader's own words (Boost wraps them in its own text).
+  void* probe = ::dlopen(info.path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (probe == nullptr) {
+    info.state = PluginState::failed_to_load;
+    const char* error = ::dlerror();
+    info.reason = error != nullptr ? error : "dlopen failed";
+    return nullptr;
+  }
   std::shared_ptr<boost::dll::shared_library> library;
   try {
     library = std::make_shared<boost::dll::shared_library>(
         boost::dll::fs::path(info.path),
         boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
   } catch (const std::exception& e) {
+    ::dlclose(probe);
     info.state = PluginState::failed_to_load;
     info.reason = e.what();
     return nullptr;
   }
+  ::dlclose(probe);  // Boost's handle keeps the library loaded
   auto api = std::make_shared<LoadedApi>();
   api->id = APIID{symbol.shortcut};
   api->abi_minor = std::min(symbol.abi_minor, PLINTH_ABI_MINOR);
