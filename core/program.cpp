@@ -5,6 +5,7 @@
 #include "detail/launch_shape.hpp"
 
 #include <plinth/errors.hpp>
+#include <plinth/render.hpp>
 
 #include <fmt/format.h>
 
@@ -28,8 +29,9 @@ std::string make_kept_directory() {
   return pattern;
 }
 
-std::shared_ptr<ProgramImpl> build(const BoundMultiDevice& devices, const std::string& source,
+std::shared_ptr<ProgramImpl> build(const BoundMultiDevice& devices, const ProgramSource& template_source,
                                    const ProgramOptions& options) {
+  const std::string source = template_source.render(options.render_args, options.render_globals);
   auto impl = std::make_shared<ProgramImpl>(ProgramImpl{devices, {}, {}, {}, {}, {}});
   const auto& api = impl->api();
   for (const auto& device : devices) impl->context_indices.push_back(device.index());
@@ -135,11 +137,18 @@ constexpr std::size_t max_args_on_stack = 64;
 
 }  // namespace detail
 
-Program::Program(const BoundMultiDevice& devices, const std::string& source,
+std::string ProgramSource::render(const std::vector<RenderValue>& args,
+                                  const RenderGlobals& globals) const {
+  return std::visit([&](const auto& source) { return render_source(source, args, globals); },
+                    source_);
+}
+
+Program::Program(const BoundMultiDevice& devices, const ProgramSource& source,
                  const ProgramOptions& options)
     : impl_(detail::build(devices, source, options)) {}
 
-Program::Program(const Context& context, const std::string& source, const ProgramOptions& options)
+Program::Program(const Context& context, const ProgramSource& source,
+                 const ProgramOptions& options)
     : Program(context.devices(), source, options) {}
 
 Kernel Program::kernel(const std::string& name) const {

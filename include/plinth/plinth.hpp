@@ -7,12 +7,16 @@
 #include <plinth/context.hpp>
 #include <plinth/device.hpp>
 #include <plinth/device_parameters.hpp>
+#include <plinth/dtype.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/event.hpp>
 #include <plinth/kernel_arg.hpp>
+#include <plinth/module.hpp>
 #include <plinth/platform.hpp>
 #include <plinth/plugins.hpp>
 #include <plinth/program.hpp>
 #include <plinth/queue.hpp>
+#include <plinth/render.hpp>
 #include <plinth/selection.hpp>
+#include <plinth/template.hpp>
 #include <plinth/version.hpp>

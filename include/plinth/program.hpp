@@ -4,6 +4,7 @@
 #include <plinth/export.hpp>
 #include <plinth/kernel_arg.hpp>
 #include <plinth/queue.hpp>
+#include <plinth/template.hpp>
 
 #include <array>
 #include <cstddef>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace plinth {
@@ -28,6 +30,26 @@ struct ConstantArray {
   std::size_t itemsize = 0;
 };
 
+/// What a Program is built from: source text or a template, rendered with
+/// ProgramOptions::render_args and render_globals before it is compiled (so `${name}`
+/// placeholders and Modules work in every form; plain source renders to itself).
+class PLINTH_EXPORT ProgramSource {
+ public:
+  /// Source text, rendered as Template::from_string(text): its `<%def>`s are available.
+  ProgramSource(std::string text) : source_(std::move(text)) {}  // NOLINT: implicit by design
+  ProgramSource(const char* text) : source_(std::string(text)) {}  // NOLINT
+  /// A template's top-level text (its defs are available to it).
+  ProgramSource(Template tmpl) : source_(std::move(tmpl)) {}  // NOLINT
+  /// A def, rendered with render_args bound to its parameters.
+  ProgramSource(DefTemplate def) : source_(std::move(def)) {}  // NOLINT
+
+  /// The final source. Throws RenderError.
+  std::string render(const std::vector<RenderValue>& args, const RenderGlobals& globals) const;
+
+ private:
+  std::variant<std::string, Template, DefTemplate> source_;
+};
+
 /// How a Program is built.
 struct ProgramOptions {
   /// Do not prepend the backend's prelude (KERNEL, GLOBAL_MEM, ... are then undefined).
@@ -41,6 +63,10 @@ struct ProgramOptions {
   bool keep = false;
   /// Constant-memory arrays the program declares (CUDA: __constant__ globals).
   std::vector<ConstantArray> constant_arrays;
+  /// Bound to the parameters of a DefTemplate source (must be empty for other sources).
+  std::vector<RenderValue> render_args;
+  /// Names a template's placeholders may use, besides its parameters and defs.
+  RenderGlobals render_globals;
 };
 
 class Kernel;
@@ -49,16 +75,17 @@ class PreparedKernel;
 /// Source code built for some devices of a context. Cheap to copy (shared handle).
 class PLINTH_EXPORT Program {
  public:
-  /// Builds `source` for `devices` (the backend's prelude first, unless options.no_prelude).
-  /// Throws CompileError with the compiler's log, the options and the numbered source.
-  Program(const BoundMultiDevice& devices, const std::string& source,
+  /// Renders `source` with options.render_args and render_globals, then builds it for
+  /// `devices` (the backend's prelude first, unless options.no_prelude). Throws RenderError,
+  /// or CompileError with the compiler's log, the options and the numbered source.
+  Program(const BoundMultiDevice& devices, const ProgramSource& source,
           const ProgramOptions& options = {});
   /// Builds for every device of `context`.
-  Program(const Context& context, const std::string& source, const ProgramOptions& options = {});
+  Program(const Context& context, const ProgramSource& source, const ProgramOptions& options = {});
 
   /// The kernel `name`. Throws LogicError if the program has no such kernel.
   Kernel kernel(const std::string& name) const;
-  /// The full source as compiled (prelude included).
+  /// The full source as compiled (rendered, prelude included).
   const std::string& source() const;
   const BoundMultiDevice& devices() const;
   /// Where `keep` left the files; empty unless ProgramOptions::keep.

@@ -86,6 +86,39 @@ TEST_P(ProgramTest, KeepLeavesTheFiles) {
   std::filesystem::remove_all(dir);
 }
 
+TEST_P(ProgramTest, TemplatesAreRenderedWithArgsAndGlobals) {
+  const auto scale = Module::from_string(
+      "FUNCTION int ${prefix}(int x) { return x * ${factor}; }", "scale", {{"factor", 3}});
+  const auto kernel = Template::from_string(R"(<%def name="body(offset)">
+KERNEL void templated(GLOBAL_MEM int *out)
+{
+    const int i = get_global_id(0);
+    out[i] = ${scale}(i) + ${offset};
+}
+</%def>)").get_def("body");
+  ProgramOptions options;
+  options.render_args = {100};
+  options.render_globals = {{"scale", scale}};
+  Program program(context(), kernel, options);
+  EXPECT_NE(program.source().find("_mod_scale_0_(i) + 100"), std::string::npos) << program.source();
+  auto out = Buffer::allocate(device(), 8 * sizeof(int));
+  program.kernel("templated")(queue(), {8}, {}, out);
+  std::vector<int> values(8);
+  out.get(queue(), std::as_writable_bytes(std::span(values)));
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(values[i], i * 3 + 100);
+}
+
+TEST_P(ProgramTest, RenderErrorsSurfaceBeforeCompiling) {
+  ProgramOptions options;
+  options.render_globals = {{"known", 1}};
+  try {
+    Program(context(), "KERNEL void k(GLOBAL_MEM int *out) { out[0] = ${unknown}; }", options);
+    FAIL() << "rendered an unknown name";
+  } catch (const RenderError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown"), std::string::npos) << e.what();
+  }
+}
+
 PLINTH_INSTANTIATE_DEVICE_TEST(ProgramTest);
 
 }  // namespace
