@@ -89,13 +89,13 @@ TEST_P(ProgramTest, KeepLeavesTheFiles) {
 TEST_P(ProgramTest, TemplatesAreRenderedWithArgsAndGlobals) {
   const auto scale = Module::from_string(
       "FUNCTION int ${prefix}(int x) { return x * ${factor}; }", "scale", {{"factor", 3}});
-  const auto kernel = Template::from_string(R"(<%def name="body(offset)">
+  const auto kernel = Template::from_string(R"~(<%def name="body(offset)">
 KERNEL void templated(GLOBAL_MEM int *out)
 {
     const int i = get_global_id(0);
     out[i] = ${scale}(i) + ${offset};
 }
-</%def>)").get_def("body");
+</%def>)~").get_def("body");
   ProgramOptions options;
   options.render_args = {100};
   options.render_globals = {{"scale", scale}};
