@@ -18,7 +18,7 @@ run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/plugins/example-backend -B ${WORK_DIR}/exa
     -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/example)
 execute_process(COMMAND ${CMAKE_COMMAND} -E env PLINTH_PLUGIN_PATH=${WORK_DIR}/example
-                  ${WORK_DIR}/prefix/bin/plinth-info --api example
+                  ${WORK_DIR}/prefix/bin/plinth-info --api example --include-pure-parallel-devices
                 RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT result EQUAL 0 OR NOT out MATCHES "ready +example" OR NOT out MATCHES "Example host-memory device")
   message(FATAL_ERROR "the example backend is not ready (${result}):\n${out}\n${err}")
