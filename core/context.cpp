@@ -80,6 +80,24 @@ Context Context::from_criteria(const API& api, bool interactive,
   return from_devices(select_devices(api, interactive, devices_num, device_filter, platform_filter));
 }
 
+Context Context::from_backend_devices(const API& api,
+                                      const std::vector<std::uintptr_t>& native_devices) {
+  std::vector<Device> devices;
+  for (const auto native : native_devices) {
+    std::optional<Device> found;
+    for (const auto& platform : api.platforms()) {
+      for (const auto& device : platform.devices()) {
+        if (device.native_handle() == native) found = device;
+      }
+    }
+    if (!found) {
+      throw LogicError(fmt::format("native device {:#x} is not a device of {}", native, api.name()));
+    }
+    devices.push_back(*found);
+  }
+  return from_devices(devices);
+}
+
 Context Context::from_backend_context(std::uintptr_t native_context,
                                       const std::vector<Device>& devices, bool take_ownership) {
   check_devices(devices);

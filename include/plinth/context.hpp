@@ -34,6 +34,10 @@ class PLINTH_EXPORT Context {
                                std::optional<std::size_t> devices_num = 1,
                                const DeviceFilter& device_filter = {},
                                const PlatformFilter& platform_filter = {});
+  /// A context on the devices of `api` with these native handles (cl_device_id, CUdevice...).
+  /// Throws LogicError if one is not a device of `api`.
+  static Context from_backend_devices(const API& api,
+                                      const std::vector<std::uintptr_t>& native_devices);
   /// Wraps an existing native context (cl_context, CUcontext...) that covers `devices`.
   /// With `take_ownership` plinth releases it with the last copy.
   static Context from_backend_context(std::uintptr_t native_context,

@@ -129,6 +129,23 @@ TEST_P(Discovery, ContextRejectsBadDeviceLists) {
   EXPECT_EQ(ctx.api(), GetParam().api());
 }
 
+TEST_P(Discovery, ContextFromNativeHandles) {
+  const Device& device = GetParam();
+  const auto ctx = Context::from_backend_devices(device.api(), {device.native_handle()});
+  EXPECT_EQ(ctx.unbound_devices().front(), device);
+  EXPECT_THROW(Context::from_backend_devices(device.api(), {0xdead0000u}), LogicError);
+  // Wrapping the native context of another gives a context on the same device.
+  const auto wrapped = Context::from_backend_context(ctx.native_handle(0), {device});
+  EXPECT_EQ(wrapped.native_handle(0), ctx.native_handle(0));
+  auto buffer = Buffer::allocate(wrapped.devices()[0], 16);
+  Queue queue(wrapped.devices()[0]);
+  const auto data = pattern(16);
+  buffer.set(queue, data, true);
+  std::vector<std::byte> back(16);
+  buffer.get(queue, back);
+  EXPECT_EQ(back, data);
+}
+
 PLINTH_INSTANTIATE_DEVICE_TEST(Discovery);
 
 }  // namespace
