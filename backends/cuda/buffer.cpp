@@ -1,0 +1,18 @@
+#include "buffer.hpp"
+
+#include "context.hpp"
+#include "error.hpp"
+
+namespace plinth::cuda {
+
+Buffer::~Buffer() {
+  if (!owned_) return;
+  ScopedContext current((*state_)[device_].context, std::nothrow);
+  check_noexcept(cuMemFree(pointer_), "cuMemFree");
+}
+
+std::unique_ptr<backend::BufferAdapter> Buffer::sub_region(std::size_t origin, std::size_t size) {
+  return std::make_unique<Buffer>(state_, device_, pointer_ + origin, size, false);
+}
+
+}  // namespace plinth::cuda

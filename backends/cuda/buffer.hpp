@@ -1,0 +1,45 @@
+#pragma once
+
+#include <plinth/backend/buffer.hpp>
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <memory>
+
+namespace plinth::cuda {
+
+class ContextState;
+
+/// Device memory from cuMemAlloc (or wrapped). A sub-region is a plain pointer offset, so any
+/// origin works, for transfers and as a kernel argument alike.
+class Buffer final : public backend::BufferAdapter {
+ public:
+  Buffer(std::shared_ptr<ContextState> state, std::size_t device, CUdeviceptr pointer,
+         std::size_t size, bool owned)
+      : state_(std::move(state)), device_(device), pointer_(pointer), size_(size), owned_(owned) {}
+  ~Buffer() override;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  std::size_t size() const override { return size_; }
+  std::unique_ptr<backend::BufferAdapter> sub_region(std::size_t origin, std::size_t size) override;
+  backend::ArgValue kernel_arg() const override { return {&pointer_, sizeof(pointer_)}; }
+  backend::NativeHandle native_handle() const override { return pointer_; }
+
+  CUdeviceptr pointer() const { return pointer_; }
+
+ private:
+  std::shared_ptr<ContextState> state_;
+  std::size_t device_;
+  CUdeviceptr pointer_;
+  std::size_t size_;
+  bool owned_;
+};
+
+/// The device pointer of a buffer adapter of this backend (the core only hands us ours).
+inline CUdeviceptr device_pointer(const backend::BufferAdapter& buffer) {
+  return static_cast<const Buffer&>(buffer).pointer();
+}
+
+}  // namespace plinth::cuda

@@ -1,0 +1,110 @@
+#include "context.hpp"
+
+#include "buffer.hpp"
+#include "error.hpp"
+#include "program.hpp"
+#include "queue.hpp"
+
+#include <array>
+
+namespace plinth::cuda {
+
+ContextState::ContextState(Ownership ownership) : ownership_(ownership) {}
+
+ContextState::~ContextState() {
+  copier_.reset();  // joins its threads before the contexts go
+  for (const auto& entry : devices_) {
+    if (ownership_ == Ownership::primary)
+      check_noexcept(cuDevicePrimaryCtxRelease(entry.device), "cuDevicePrimaryCtxRelease");
+    else if (ownership_ == Ownership::owned)
+      check_noexcept(cuCtxDestroy(entry.context), "cuCtxDestroy");
+  }
+}
+
+void ContextState::add(CUdevice device, CUcontext context) {
+  DeviceContext entry{device, context, {}, 0, 0};
+  devices_.push_back(entry);  // owned from here on, even if a query below throws
+  std::array<char, 256> name{};
+  check(cuDeviceGetName(name.data(), static_cast<int>(name.size()), device), "cuDeviceGetName");
+  auto& added = devices_.back();
+  added.name = name.data();
+  check(cuDeviceGetAttribute(&added.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+        "cuDeviceGetAttribute");
+  check(cuDeviceGetAttribute(&added.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+        "cuDeviceGetAttribute");
+}
+
+HostCopier& ContextState::copier() {
+  std::call_once(copier_once_, [this] { copier_ = std::make_unique<HostCopier>(); });
+  return *copier_;
+}
+
+ScopedContext::ScopedContext(CUcontext context) {
+  check(cuCtxGetCurrent(&previous_), "cuCtxGetCurrent");
+  if (previous_ != context) {
+    check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
+    switched_ = true;
+  }
+}
+
+ScopedContext::ScopedContext(CUcontext context, std::nothrow_t) noexcept {
+  if (cuCtxGetCurrent(&previous_) != CUDA_SUCCESS || previous_ == context) return;
+  auto result = cuCtxSetCurrent(context);
+  check_noexcept(result, "cuCtxSetCurrent");
+  switched_ = result == CUDA_SUCCESS;
+}
+
+ScopedContext::~ScopedContext() {
+  if (switched_) check_noexcept(cuCtxSetCurrent(previous_), "cuCtxSetCurrent");
+}
+
+std::unique_ptr<backend::BufferAdapter> Context::allocate(std::size_t device, std::size_t size) {
+  ScopedContext current((*state_)[device].context);
+  CUdeviceptr pointer = 0;
+  check(cuMemAlloc(&pointer, size), "cuMemAlloc");
+  return std::make_unique<Buffer>(state_, device, pointer, size, true);
+}
+
+std::unique_ptr<backend::BufferAdapter> Context::wrap_buffer(std::size_t device,
+                                                             backend::NativeHandle memory,
+                                                             std::size_t size,
+                                                             bool take_ownership) {
+  return std::make_unique<Buffer>(state_, device, static_cast<CUdeviceptr>(memory), size,
+                                  take_ownership);
+}
+
+std::unique_ptr<backend::QueueAdapter> Context::create_queue(std::size_t device) {
+  ScopedContext current((*state_)[device].context);
+  CUstream stream = nullptr;
+  // Non-blocking: plinth's queues never wait for the legacy default stream.
+  check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  return std::make_unique<Queue>(state_, device, stream, true);
+}
+
+std::unique_ptr<backend::QueueAdapter> Context::wrap_queue(std::size_t device,
+                                                           backend::NativeHandle queue,
+                                                           bool take_ownership) {
+  return std::make_unique<Queue>(state_, device, reinterpret_cast<CUstream>(queue),
+                                 take_ownership);
+}
+
+std::unique_ptr<backend::ProgramAdapter> Context::build_program(
+    std::span<const std::size_t> devices, const std::string& source,
+    const backend::BuildOptions& options) {
+  return std::make_unique<Program>(state_, devices, source, options);
+}
+
+void Context::activate() {
+  check(cuCtxPushCurrent((*state_)[0].context), "cuCtxPushCurrent");
+}
+
+void Context::deactivate() {
+  CUcontext popped = nullptr;
+  check(cuCtxPopCurrent(&popped), "cuCtxPopCurrent");
+}
+
+backend::NativeHandle Context::native_handle(std::size_t device) const {
+  return reinterpret_cast<backend::NativeHandle>((*state_)[device].context);
+}
+
+}  // namespace plinth::cuda

@@ -1,0 +1,97 @@
+#pragma once
+
+#include <plinth/backend/context.hpp>
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace plinth::cuda {
+
+class HostCopier;
+
+/// A device of a context and the CUDA context plinth uses on it.
+struct DeviceContext {
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  std::string name;
+  int cc_major = 0;
+  int cc_minor = 0;
+};
+
+/// What a context's buffers, queues, events and programs share and keep alive: the CUDA
+/// contexts (released with the last of them, whatever order the core destroys adapters in)
+/// and the host copier of staged transfers.
+class ContextState {
+ public:
+  /// primary: retained primary contexts (released); owned: destroyed; borrowed: left alone.
+  enum class Ownership { primary, owned, borrowed };
+
+  explicit ContextState(Ownership ownership);
+  ~ContextState();
+  ContextState(const ContextState&) = delete;
+  ContextState& operator=(const ContextState&) = delete;
+
+  /// Adds a device whose context is already retained/created; from then on it is released
+  /// with the state.
+  void add(CUdevice device, CUcontext context);
+  std::size_t size() const { return devices_.size(); }
+  const DeviceContext& operator[](std::size_t index) const { return devices_[index]; }
+  /// The copier of staged transfers, created on first use (its threads start then).
+  HostCopier& copier();
+
+ private:
+  Ownership ownership_;
+  std::vector<DeviceContext> devices_;
+  std::once_flag copier_once_;
+  std::unique_ptr<HostCopier> copier_;
+};
+
+/// Makes `context` current on this thread for a scope and restores the previous one after.
+/// Costs one cuCtxGetCurrent (~40 ns) when the context already is current, the common case
+/// (one device, or after Context::activate()); two cuCtxSetCurrent more otherwise. Restoring
+/// means plinth never changes which context the CUDA runtime or the user's code sees.
+class ScopedContext {
+ public:
+  explicit ScopedContext(CUcontext context);
+  /// For destructors: failures are reported, not thrown.
+  ScopedContext(CUcontext context, std::nothrow_t) noexcept;
+  ~ScopedContext();
+  ScopedContext(const ScopedContext&) = delete;
+  ScopedContext& operator=(const ScopedContext&) = delete;
+
+ private:
+  CUcontext previous_ = nullptr;
+  bool switched_ = false;
+};
+
+class Context final : public backend::ContextAdapter {
+ public:
+  explicit Context(std::shared_ptr<ContextState> state) : state_(std::move(state)) {}
+
+  std::size_t device_count() const override { return state_->size(); }
+  std::unique_ptr<backend::BufferAdapter> allocate(std::size_t device, std::size_t size) override;
+  std::unique_ptr<backend::BufferAdapter> wrap_buffer(std::size_t device,
+                                                      backend::NativeHandle memory,
+                                                      std::size_t size,
+                                                      bool take_ownership) override;
+  std::unique_ptr<backend::QueueAdapter> create_queue(std::size_t device) override;
+  std::unique_ptr<backend::QueueAdapter> wrap_queue(std::size_t device, backend::NativeHandle queue,
+                                                    bool take_ownership) override;
+  std::unique_ptr<backend::ProgramAdapter> build_program(
+      std::span<const std::size_t> devices, const std::string& source,
+      const backend::BuildOptions& options) override;
+  void activate() override;
+  void deactivate() override;
+  backend::NativeHandle native_handle(std::size_t device) const override;
+
+ private:
+  std::shared_ptr<ContextState> state_;
+};
+
+}  // namespace plinth::cuda

@@ -1,0 +1,49 @@
+#include "device.hpp"
+
+#include "error.hpp"
+
+#include <array>
+
+namespace plinth::cuda {
+
+std::string Device::name() const {
+  std::array<char, 256> name{};
+  check(cuDeviceGetName(name.data(), static_cast<int>(name.size()), device_), "cuDeviceGetName");
+  return name.data();
+}
+
+DeviceParameters Device::parameters() const {
+  auto get = [this](CUdevice_attribute attribute) {
+    int value = 0;
+    check(cuDeviceGetAttribute(&value, attribute, device_), "cuDeviceGetAttribute");
+    return static_cast<std::size_t>(value);
+  };
+  DeviceParameters params;
+  params.type = DeviceType::gpu;
+  params.compute_units = get(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  params.local_mem_banks = 32;
+  // Without opting in (which the kernel does for larger dynamic shared memory), a block
+  // gets 48 KiB; static __shared__ arrays can never have more.
+  params.local_mem_size = get(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  params.max_local_sizes = {get(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X),
+                            get(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y),
+                            get(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)};
+  params.max_num_groups = {get(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X),
+                           get(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
+                           get(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)};
+  params.max_total_local_size = get(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  params.warp_size = get(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  std::size_t total = 0;
+  check(cuDeviceTotalMem(&total, device_), "cuDeviceTotalMem");
+  params.global_mem_size = total;
+  // cuMemAlloc aligns to 256 bytes; sub-regions are pointer offsets, so any origin works.
+  params.address_alignment = 256;
+  params.supports_double = true;
+  params.compute_capability =
+      std::to_string(get(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)) + "." +
+      std::to_string(get(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
+  params.driver_version = driver_version_;
+  return params;
+}
+
+}  // namespace plinth::cuda
