@@ -92,10 +92,10 @@ TEST_P(Discovery, DeviceSpecificationsSelect) {
   // '*' matches everything; a discard term wins.
   const auto all = devices_from_spec(api, "*:*");
   ASSERT_TRUE(all.has_value());
-  auto but_me = devices_from_spec(api, api.shortcut() + ":*;!" + api.shortcut() + ":" + me);
   if (all->size() == 1) {
     EXPECT_THROW(devices_from_spec(api, "*:*;!*:" + me), LogicError);
   } else {
+    auto but_me = devices_from_spec(api, api.shortcut() + ":*;!" + api.shortcut() + ":" + me);
     ASSERT_TRUE(but_me.has_value());
     EXPECT_EQ(but_me->size(), all->size() - 1);
     // Only discard terms mean "all but".
