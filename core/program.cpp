@@ -106,13 +106,14 @@ backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backen
   if (arg.kind() == KernelArg::Kind::buffer) {
     const Buffer& buffer = *arg.buffer();
     if (param.kind == ParamKind::scalar || param.kind == ParamKind::local_ptr) {
-      bad_argument(kernel, index, param, fmt::format("expected {}, got a Buffer", kind_name(param.kind)));
+      bad_argument(kernel, index, param, fmt::format("expected {}, got a{}", kind_name(param.kind),
+                                                     arg.is_array() ? "n Array" : " Buffer"));
     }
     if (!(buffer.device() == device)) {
       bad_argument(kernel, index, param,
-                   fmt::format("the Buffer is on device {} ('{}'), the queue on device {} ('{}')",
-                               buffer.device().index(), buffer.device().name(), device.index(),
-                               device.name()));
+                   fmt::format("the {} is on device {} ('{}'), the queue on device {} ('{}')",
+                               arg.is_array() ? "Array" : "Buffer", buffer.device().index(),
+                               buffer.device().name(), device.index(), device.name()));
     }
     value = buffer.adapter().kernel_arg();
   } else {
@@ -231,6 +232,11 @@ void PreparedKernel::launch(const Queue& queue, std::span<const KernelArg> args)
       program_slot(*kernel.program.impl(), kernel.slot_of_context_device, device, "kernel call");
   auto& adapter = *kernel.adapters[slot];
   const auto& shape = kernel.shapes[slot];
+  if (shape.dims == 0) [[unlikely]] {  // prepared with per-device global sizes, not this one
+    throw LogicError(fmt::format("kernel '{}' was prepared with no global size for device {} "
+                                 "('{}')",
+                                 kernel.name, device.index(), device.name()));
+  }
   const auto params = adapter.parameters();
   // With dynamic local memory, OpenCL binds a trailing local pointer parameter itself.
   const bool trailing_local = shape.local_mem > 0 && params.size() == args.size() + 1 &&
@@ -264,6 +270,29 @@ std::vector<std::size_t> PreparedKernel::local_size(const BoundDevice& device) c
       program_slot(*impl_->program.impl(), impl_->slot_of_context_device, device, "local_size");
   const auto& shape = impl_->shapes[slot];
   return {shape.local.begin(), shape.local.begin() + shape.dims};
+}
+
+// ---------------------------------------------------------------------------------------
+// Multi-device calls: kernels on a MultiQueue (the templates are in program.hpp).
+// ---------------------------------------------------------------------------------------
+
+PreparedKernel Kernel::prepare_per_device(
+    const PerDevice<std::vector<std::size_t>>& global_sizes,
+    const std::vector<std::size_t>& local_size, std::size_t local_mem) const {
+  auto prepared = detail::make_kernel(impl_->program, impl_->name);
+  const auto& program = *impl_->program.impl();
+  // dims == 0 marks the devices without a global size; launching on them throws.
+  backend::LaunchShape unprepared;
+  unprepared.dims = 0;
+  prepared->shapes.assign(prepared->adapters.size(), unprepared);
+  for (const auto& [device, global_size] : global_sizes) {
+    const std::size_t slot =
+        program_slot(program, prepared->slot_of_context_device, device, "prepare_per_device");
+    prepared->shapes[slot] = detail::make_launch_shape(
+        impl_->name, global_size, local_size, local_mem, program.devices[slot].params(),
+        prepared->adapters[slot]->max_total_local_size());
+  }
+  return PreparedKernel(std::move(prepared));
 }
 
 }  // namespace plinth

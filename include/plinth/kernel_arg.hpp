@@ -7,25 +7,33 @@
 
 namespace plinth {
 
-/// One argument of a kernel call: a Buffer (the kernel receives a pointer to its first byte)
-/// or a scalar passed by value (its size must equal the parameter's). Built implicitly from
-/// the arguments of Kernel::operator() and PreparedKernel::operator(); it only refers to them,
-/// so it never outlives the call.
+class Array;
+
+/// One argument of a kernel call: a Buffer (the kernel receives a pointer to its first byte),
+/// an Array (a pointer to its first element: see Array) or a scalar passed by value (its
+/// size must equal the parameter's). Built implicitly from the arguments of
+/// Kernel::operator() and PreparedKernel::operator(); it only refers to them, so it never
+/// outlives the call.
 class KernelArg {
  public:
   enum class Kind { buffer, scalar };
 
   KernelArg(const Buffer& buffer) : kind_(Kind::buffer), buffer_(&buffer) {}  // NOLINT
+  /// An Array: its Array::first_element_buffer(). Defined in <plinth/array.hpp>.
+  inline KernelArg(const Array& array);  // NOLINT
   /// A scalar: any trivially copyable value that is not a pointer (pass device memory as a
   /// Buffer). Its bytes are copied into the kernel's parameter.
   template <class T>
-    requires(std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> &&
-             !std::is_same_v<std::remove_cv_t<T>, Buffer>)
+    requires(!std::is_same_v<std::remove_cv_t<T>, Buffer> &&
+             !std::is_same_v<std::remove_cv_t<T>, Array> && std::is_trivially_copyable_v<T> &&
+             !std::is_pointer_v<T>)
   KernelArg(const T& value)  // NOLINT
       : kind_(Kind::scalar), data_(&value), size_(sizeof(T)) {}
 
   Kind kind() const { return kind_; }
   const Buffer* buffer() const { return buffer_; }
+  /// True if the buffer is an Array's first element (for error messages).
+  bool is_array() const { return is_array_; }
   const void* data() const { return data_; }
   std::size_t size() const { return size_; }
 
@@ -34,6 +42,7 @@ class KernelArg {
   const Buffer* buffer_ = nullptr;
   const void* data_ = nullptr;
   std::size_t size_ = 0;
+  bool is_array_ = false;
 };
 
 }  // namespace plinth

@@ -3,6 +3,7 @@
 #include <plinth/context.hpp>
 #include <plinth/export.hpp>
 #include <plinth/kernel_arg.hpp>
+#include <plinth/per_device.hpp>
 #include <plinth/queue.hpp>
 #include <plinth/template.hpp>
 
@@ -12,6 +13,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -121,6 +123,24 @@ class PLINTH_EXPORT Kernel {
   void operator()(const Queue& queue, const std::vector<std::size_t>& global_size,
                   const std::vector<std::size_t>& local_size, const Args&... args) const;
 
+  // Multi-device calls (definitions in the "Multi-device calls" block below).
+  /// As prepare(), with a global size per device: the PreparedKernel runs only on the
+  /// devices of `global_sizes` (a launch on another throws LogicError).
+  /// Throws LogicError for a bad shape, or a device the program was not built for.
+  PreparedKernel prepare_per_device(const PerDevice<std::vector<std::size_t>>& global_sizes,
+                                    const std::vector<std::size_t>& local_size = {},
+                                    std::size_t local_mem = 0) const;
+  /// Prepares and launches on every queue of `queues` (see PreparedKernel's MultiQueue call),
+  /// with the same global size on each device...
+  template <class... Args>
+  void operator()(const MultiQueue& queues, const std::vector<std::size_t>& global_size,
+                  const std::vector<std::size_t>& local_size, const Args&... args) const;
+  /// ...or with each device's own.
+  template <class... Args>
+  void operator()(const MultiQueue& queues,
+                  const PerDevice<std::vector<std::size_t>>& global_sizes,
+                  const std::vector<std::size_t>& local_size, const Args&... args) const;
+
   const std::string& name() const;
   /// The largest work-group size the kernel can run with, per program device.
   std::vector<std::size_t> max_total_local_sizes() const;
@@ -149,6 +169,17 @@ class PLINTH_EXPORT PreparedKernel {
   /// As operator(), with the arguments already packed.
   void launch(const Queue& queue, std::span<const KernelArg> args) const;
 
+  /// Enqueues the kernel on every queue of `queues`, so that it runs on all their devices
+  /// at once. Each argument is, on each device: for a MultiArray, its part on that device;
+  /// for a PerDevice<T>, that device's value (a scalar, Buffer or Array); for anything else
+  /// (a scalar, Buffer, Array), the argument itself. Each launch goes through the
+  /// single-queue call (same checks; no heap allocation).
+  /// Throws LogicError if a MultiArray or PerDevice lacks a device of `queues` (before
+  /// anything is enqueued), and as the single-queue call (on the first device whose
+  /// arguments fail, after the launches on the devices before it).
+  template <class... Args>
+  void operator()(const MultiQueue& queues, const Args&... args) const;
+
   /// The global and local sizes on `device` (as chosen, when the local size was automatic).
   std::vector<std::size_t> global_size(const BoundDevice& device) const;
   std::vector<std::size_t> local_size(const BoundDevice& device) const;
@@ -164,6 +195,57 @@ template <class... Args>
 void Kernel::operator()(const Queue& queue, const std::vector<std::size_t>& global_size,
                         const std::vector<std::size_t>& local_size, const Args&... args) const {
   prepare(global_size, local_size)(queue, args...);
+}
+
+// ---------------------------------------------------------------------------------------
+// Multi-device calls: kernels on a MultiQueue, with MultiArray and PerDevice arguments.
+// ---------------------------------------------------------------------------------------
+
+class MultiArray;
+
+namespace detail {
+
+template <class T>
+struct is_per_device : std::false_type {};
+template <class T>
+struct is_per_device<PerDevice<T>> : std::true_type {};
+
+/// What `arg` is on `device`: a MultiArray's part, a PerDevice's value, or `arg` itself.
+template <class T>
+decltype(auto) argument_on(const T& arg, const BoundDevice& device) {
+  if constexpr (std::is_same_v<T, MultiArray> || is_per_device<T>::value) {
+    return arg[device];  // a const reference; throws LogicError if the device has none
+  } else {
+    return (arg);
+  }
+}
+
+}  // namespace detail
+
+template <class... Args>
+void PreparedKernel::operator()(const MultiQueue& queues, const Args&... args) const {
+  // Every per-device argument has a value on every device before anything is enqueued.
+  for (const auto& queue : queues.queues()) {
+    (static_cast<void>(detail::argument_on(args, queue.device())), ...);
+  }
+  for (const auto& queue : queues.queues()) {
+    const std::array<KernelArg, sizeof...(Args)> packed{
+        KernelArg(detail::argument_on(args, queue.device()))...};
+    launch(queue, packed);
+  }
+}
+
+template <class... Args>
+void Kernel::operator()(const MultiQueue& queues, const std::vector<std::size_t>& global_size,
+                        const std::vector<std::size_t>& local_size, const Args&... args) const {
+  prepare(global_size, local_size)(queues, args...);
+}
+
+template <class... Args>
+void Kernel::operator()(const MultiQueue& queues,
+                        const PerDevice<std::vector<std::size_t>>& global_sizes,
+                        const std::vector<std::size_t>& local_size, const Args&... args) const {
+  prepare_per_device(global_sizes, local_size)(queues, args...);
 }
 
 }  // namespace plinth

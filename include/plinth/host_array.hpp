@@ -1,0 +1,161 @@
+#pragma once
+
+#include <plinth/array_metadata.hpp>
+#include <plinth/dtype.hpp>
+#include <plinth/export.hpp>
+
+#include <cstddef>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+namespace plinth {
+
+/// An array in host memory: an ArrayMetadata (shape, dtype, strides in bytes, first element
+/// offset) over a block of bytes — what numpy's ndarray is to grunnur. It is what Array and
+/// MultiArray transfer from and to.
+///
+/// A shared handle, like a numpy array or std::span: copying a HostArray or taking a view()
+/// never copies the elements, and a `const HostArray&` still lets you change them (the
+/// constness is the handle's). The block is either owned (empty(), from_values(), copy():
+/// freed with the last handle) or the caller's (wrap(): it must outlive every handle).
+///
+///     std::vector<float> values(12);
+///     auto host = HostArray::wrap(std::span(values), {3, 4});     // no copy
+///     auto column = host.view({Slice::all(), 1});                  // shape (3), stride 16
+///     auto back = HostArray::empty({3, 4}, DType::float32());      // zero-filled
+class PLINTH_EXPORT HostArray {
+ public:
+  /// A new zero-filled C-order array. Throws LogicError if the size overflows.
+  static HostArray empty(std::vector<std::size_t> shape, const DType& dtype);
+  /// A new zero-filled block of metadata.buffer_size() bytes laid out as `metadata`.
+  static HostArray empty(const ArrayMetadata& metadata);
+  /// A new C-order array holding a copy of `bytes` (exactly the array's nbytes).
+  /// Throws LogicError on a size mismatch.
+  static HostArray from_bytes(std::span<const std::byte> bytes, std::vector<std::size_t> shape,
+                              const DType& dtype);
+  /// A new C-order array of dtype_of<T>() holding a copy of `values`, of shape `shape`.
+  /// Throws LogicError if the shape's size is not values.size().
+  template <class T>
+  static HostArray from_values(std::span<const T> values, std::vector<std::size_t> shape) {
+    const ArrayMetadata metadata(std::move(shape), dtype_of<T>());
+    check_count(metadata, values.size());
+    return from_bytes(std::as_bytes(values), metadata.shape(), metadata.dtype());
+  }
+  /// As above, one-dimensional.
+  template <class T>
+  static HostArray from_values(std::span<const T> values) {
+    return from_values(values, {values.size()});
+  }
+  template <class T>
+  static HostArray from_values(const std::vector<T>& values, std::vector<std::size_t> shape) {
+    return from_values(std::span<const T>(values), std::move(shape));
+  }
+  template <class T>
+  static HostArray from_values(const std::vector<T>& values) {
+    return from_values(std::span<const T>(values), {values.size()});
+  }
+  /// Refers to the caller's `memory` (at least metadata.buffer_size() bytes) laid out as
+  /// `metadata`; no copy. Throws LogicError if `memory` is too small.
+  static HostArray wrap(std::span<std::byte> memory, const ArrayMetadata& metadata);
+  /// Refers to the caller's `values` as a C-order array of dtype_of<T>() and shape
+  /// `shape`; no copy. Throws LogicError if the shape's size is not values.size().
+  template <class T>
+    requires(!std::is_const_v<T>)
+  static HostArray wrap(std::span<T> values, std::vector<std::size_t> shape) {
+    const ArrayMetadata metadata(std::move(shape), dtype_of<T>());
+    check_count(metadata, values.size());
+    return wrap(std::as_writable_bytes(values), metadata);
+  }
+  /// As above, one-dimensional.
+  template <class T>
+    requires(!std::is_const_v<T>)
+  static HostArray wrap(std::span<T> values) {
+    return wrap(values, {values.size()});
+  }
+
+  const ArrayMetadata& metadata() const noexcept { return metadata_; }
+  const std::vector<std::size_t>& shape() const noexcept { return metadata_.shape(); }
+  const std::vector<std::ptrdiff_t>& strides() const noexcept { return metadata_.strides(); }
+  const DType& dtype() const noexcept { return metadata_.dtype(); }
+  std::size_t ndim() const noexcept { return metadata_.ndim(); }
+  /// Number of elements.
+  std::size_t size() const noexcept { return metadata_.size(); }
+  /// size() * itemsize.
+  std::size_t nbytes() const noexcept { return metadata_.nbytes(); }
+  bool is_contiguous() const noexcept { return metadata_.is_contiguous(); }
+
+  /// The first element (the one whose indices are all 0).
+  std::byte* data() const noexcept { return block_.get() + metadata_.first_element_offset(); }
+  /// The whole block the elements lie in (for a view: its parent's block).
+  std::span<std::byte> block() const noexcept { return {block_.get(), metadata_.buffer_size()}; }
+
+  /// The element at `indices` (one per dimension, each within its extent).
+  /// Throws LogicError otherwise.
+  std::byte* element(std::span<const std::size_t> indices) const;
+  /// The element at `indices` as a T. Throws LogicError for bad indices, or if T does not
+  /// match the dtype (see values()).
+  template <class T>
+  T& at(std::initializer_list<std::size_t> indices) const {
+    check_type(sizeof(T), alignof(T), element_dtype<T>(), false);
+    return *reinterpret_cast<T*>(element(std::span(indices.begin(), indices.size())));
+  }
+  /// The elements of a contiguous array as T, in C order. T must be the dtype's type
+  /// (dtype_of<T>() == dtype()) or, for struct dtypes, a trivially copyable type of the
+  /// same size. Throws LogicError if T does not match, the array is not contiguous, or the
+  /// elements are not aligned for T.
+  template <class T>
+  std::span<T> values() const {
+    check_type(sizeof(T), alignof(T), element_dtype<T>(), true);
+    return {reinterpret_cast<T*>(data()), size()};
+  }
+  /// A copy of the elements as T, in C order (any layout). Throws LogicError as values().
+  template <class T>
+  std::vector<T> to_vector() const {
+    const HostArray contiguous = is_contiguous() ? *this : copy();
+    const auto elements = contiguous.template values<const T>();
+    return std::vector<T>(elements.begin(), elements.end());
+  }
+
+  /// A view by numpy's basic indexing (see ArrayMetadata::view), sharing the elements.
+  /// Throws LogicError as ArrayMetadata::view.
+  HostArray view(std::span<const Index> indices) const;
+  HostArray view(std::initializer_list<Index> indices) const {
+    return view(std::span<const Index>(indices.begin(), indices.size()));
+  }
+  /// A new owning C-order array with a copy of the elements.
+  HostArray copy() const;
+  /// Copies the elements of `src` (same shape and dtype, any layout, possibly overlapping
+  /// this array) into this array.
+  /// Throws LogicError on a shape or dtype mismatch.
+  void assign(const HostArray& src) const;
+
+ private:
+  HostArray(std::shared_ptr<std::byte[]> block, ArrayMetadata metadata)
+      : block_(std::move(block)), metadata_(std::move(metadata)) {}
+
+  template <class T>
+  static std::optional<DType> element_dtype() {
+    using U = std::remove_cv_t<T>;
+    if constexpr (std::is_arithmetic_v<U> && sizeof(U) <= 8) {
+      return dtype_of<U>();
+    } else if constexpr (std::is_same_v<U, std::complex<float>> ||
+                         std::is_same_v<U, std::complex<double>>) {
+      return dtype_of<U>();
+    } else {
+      static_assert(std::is_trivially_copyable_v<U>, "HostArray: T must be trivially copyable");
+      return std::nullopt;
+    }
+  }
+  void check_type(std::size_t size, std::size_t alignment, const std::optional<DType>& dtype,
+                  bool contiguous) const;
+  static void check_count(const ArrayMetadata& metadata, std::size_t count);
+
+  std::shared_ptr<std::byte[]> block_;
+  ArrayMetadata metadata_;
+};
+
+}  // namespace plinth
