@@ -9,6 +9,10 @@
 #include <numeric>
 #include <utility>
 
+// GCC 12 reports std::optional's disengaged payload as maybe-uninitialized once the
+// Index/Slice copies are inlined (GCC bug 80635); the payload is only read when engaged.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
 namespace plinth {
 
 namespace {
@@ -42,7 +46,7 @@ std::pair<std::ptrdiff_t, std::size_t> resolve(const Slice& slice, std::size_t l
   // direction of `step` can take: [0, n] forwards, [-1, n - 1] backwards.
   const std::ptrdiff_t low = step > 0 ? 0 : -1;
   const std::ptrdiff_t high = step > 0 ? n : n - 1;
-  const auto normalize = [&](std::optional<std::ptrdiff_t> value, std::ptrdiff_t absent) {
+  const auto normalize = [&](const std::optional<std::ptrdiff_t>& value, std::ptrdiff_t absent) {
     if (!value) return absent;
     std::ptrdiff_t v = *value;
     if (v < 0) v = v < -n ? -n - 1 : v + n;  // avoid overflow for huge negatives
