@@ -1,0 +1,404 @@
+#include "common.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <new>
+#include <stdexcept>
+
+#include <unistd.h>
+
+// ---------------------------------------------------------------------------------------------
+// Heap allocation counting. The executable's operator new replaces the C++ library's for the
+// whole process, libplinth and the dlopen'ed plugins included (they resolve operator new in
+// the global scope, where the executable comes first), so a benchmark can count what one
+// plinth call allocates. Only operator new is counted, not malloc: plinth is C++, the vendor
+// libraries' own C allocations are theirs. Deletes are replaced too, so every block is
+// malloc'ed and free'd by the same pair.
+
+namespace {
+
+thread_local std::uint64_t allocation_count = 0;
+
+void* allocate(std::size_t size) {
+  ++allocation_count;
+  if (size == 0) size = 1;
+  for (;;) {
+    if (void* memory = std::malloc(size)) return memory;
+    const std::new_handler handler = std::get_new_handler();
+    if (handler == nullptr) throw std::bad_alloc();
+    handler();
+  }
+}
+
+void* allocate_aligned(std::size_t size, std::align_val_t alignment) {
+  ++allocation_count;
+  const auto align = std::max(static_cast<std::size_t>(alignment), sizeof(void*));
+  const std::size_t rounded = (std::max<std::size_t>(size, 1) + align - 1) / align * align;
+  for (;;) {
+    if (void* memory = std::aligned_alloc(align, rounded)) return memory;
+    const std::new_handler handler = std::get_new_handler();
+    if (handler == nullptr) throw std::bad_alloc();
+    handler();
+  }
+}
+
+}  // namespace
+
+#define PLINTH_BENCH_EXPORT __attribute__((visibility("default")))
+
+PLINTH_BENCH_EXPORT void* operator new(std::size_t size) { return allocate(size); }
+PLINTH_BENCH_EXPORT void* operator new[](std::size_t size) { return allocate(size); }
+PLINTH_BENCH_EXPORT void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+PLINTH_BENCH_EXPORT void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+PLINTH_BENCH_EXPORT void* operator new(std::size_t size, std::align_val_t alignment) {
+  return allocate_aligned(size, alignment);
+}
+PLINTH_BENCH_EXPORT void* operator new[](std::size_t size, std::align_val_t alignment) {
+  return allocate_aligned(size, alignment);
+}
+PLINTH_BENCH_EXPORT void* operator new(std::size_t size, std::align_val_t alignment,
+                                       const std::nothrow_t&) noexcept {
+  try {
+    return allocate_aligned(size, alignment);
+  } catch (...) {
+    return nullptr;
+  }
+}
+PLINTH_BENCH_EXPORT void* operator new[](std::size_t size, std::align_val_t alignment,
+                                         const std::nothrow_t&) noexcept {
+  try {
+    return allocate_aligned(size, alignment);
+  } catch (...) {
+    return nullptr;
+  }
+}
+PLINTH_BENCH_EXPORT void operator delete(void* memory) noexcept { std::free(memory); }
+PLINTH_BENCH_EXPORT void operator delete[](void* memory) noexcept { std::free(memory); }
+PLINTH_BENCH_EXPORT void operator delete(void* memory, std::size_t) noexcept { std::free(memory); }
+PLINTH_BENCH_EXPORT void operator delete[](void* memory, std::size_t) noexcept {
+  std::free(memory);
+}
+PLINTH_BENCH_EXPORT void operator delete(void* memory, const std::nothrow_t&) noexcept {
+  std::free(memory);
+}
+PLINTH_BENCH_EXPORT void operator delete[](void* memory, const std::nothrow_t&) noexcept {
+  std::free(memory);
+}
+PLINTH_BENCH_EXPORT void operator delete(void* memory, std::align_val_t) noexcept {
+  std::free(memory);
+}
+PLINTH_BENCH_EXPORT void operator delete[](void* memory, std::align_val_t) noexcept {
+  std::free(memory);
+}
+PLINTH_BENCH_EXPORT void operator delete(void* memory, std::size_t, std::align_val_t) noexcept {
+  std::free(memory);
+}
+PLINTH_BENCH_EXPORT void operator delete[](void* memory, std::size_t, std::align_val_t) noexcept {
+  std::free(memory);
+}
+PLINTH_BENCH_EXPORT void operator delete(void* memory, std::align_val_t,
+                                         const std::nothrow_t&) noexcept {
+  std::free(memory);
+}
+PLINTH_BENCH_EXPORT void operator delete[](void* memory, std::align_val_t,
+                                           const std::nothrow_t&) noexcept {
+  std::free(memory);
+}
+
+namespace plinth_bench {
+
+std::uint64_t allocations() noexcept { return allocation_count; }
+
+bool allocation_counting_works(std::uint64_t before, std::uint64_t after) {
+  if (after > before) return true;
+  std::cerr << "warning: operator new is not replaced in libplinth (no allocation seen); "
+               "the allocs/iter counters read 0\n";
+  return false;
+}
+
+std::string size_name(std::size_t bytes) {
+  constexpr std::size_t KiB = 1024;
+  if (bytes >= KiB * KiB * KiB && bytes % (KiB * KiB * KiB) == 0)
+    return std::to_string(bytes / (KiB * KiB * KiB)) + "GiB";
+  if (bytes >= KiB * KiB && bytes % (KiB * KiB) == 0)
+    return std::to_string(bytes / (KiB * KiB)) + "MiB";
+  if (bytes >= KiB && bytes % KiB == 0) return std::to_string(bytes / KiB) + "KiB";
+  return std::to_string(bytes) + "B";
+}
+
+std::string unique_token() {
+  static std::atomic<std::uint64_t> counter{0};
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  return std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()) + "_" +
+         std::to_string(::getpid()) + "_" + std::to_string(counter.fetch_add(1));
+}
+
+void require(bool ok, const char* call, const std::string& what) {
+  if (!ok) throw std::runtime_error(std::string(call) + " failed: " + what);
+}
+
+namespace {
+
+struct Result {
+  bool present = false;
+  bool median = false;  // from a median aggregate (with --benchmark_repetitions)
+  double cv = -1;       // coefficient of variation over the repetitions; -1: unknown
+  std::string error;
+  double seconds = 0;      // real (or manual) time per iteration
+  double cpu_seconds = 0;  // CPU time of the benchmarking thread per iteration
+  bool manual = false;     // timed on the device (UseManualTime): no host CPU time to compare
+  double bytes_per_second = 0;
+  benchmark::UserCounters counters;
+};
+
+struct Entry {
+  Operation op;
+  Result plinth;
+  Result raw;
+};
+
+std::vector<Entry>& entries() {
+  static std::vector<Entry> list;
+  return list;
+}
+
+Entry* find_entry(const std::string& name) {
+  for (auto& entry : entries())
+    if (entry.op.name == name) return &entry;
+  return nullptr;
+}
+
+std::string format(const char* pattern, double value) {
+  char text[64];
+  std::snprintf(text, sizeof(text), pattern, value);
+  return text;
+}
+
+/// `value` with three significant digits, trailing zeros kept ("1.10", "12.0", "103").
+std::string three_digits(double value) {
+  const int decimals = value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  char text[64];
+  std::snprintf(text, sizeof(text), "%.*f", decimals, value);
+  return text;
+}
+
+std::string format_time(double seconds) {
+  if (seconds < 1e-6) return three_digits(seconds * 1e9) + " ns";
+  if (seconds < 1e-3) return three_digits(seconds * 1e6) + " us";
+  if (seconds < 1) return three_digits(seconds * 1e3) + " ms";
+  return three_digits(seconds) + " s";
+}
+
+std::string format_rate(double bytes_per_second) {
+  if (bytes_per_second < 1e9) return format("%.1f MB/s", bytes_per_second / 1e6);
+  return format("%.2f GB/s", bytes_per_second / 1e9);
+}
+
+std::string format_counter(double value) {
+  if (value != 0 && (value >= 1e6 || value < 1e-2)) return format("%.3g", value);
+  return format("%.4g", value);
+}
+
+std::string pad(const std::string& text, std::size_t width, bool right = false) {
+  if (text.size() >= width) return text;
+  const std::string fill(width - text.size(), ' ');
+  return right ? fill + text : text + fill;
+}
+
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  using ConsoleReporter::ConsoleReporter;
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const auto& run : runs) record(run);
+  }
+
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    print_table(GetOutputStream());
+  }
+
+  bool failed() const { return failed_; }
+
+ private:
+  void record(const Run& run) {
+    const std::string& name = run.run_name.function_name;
+    const auto slash = name.rfind('/');
+    if (slash == std::string::npos) return;
+    Entry* entry = find_entry(name.substr(0, slash));
+    if (entry == nullptr) return;
+    const std::string variant = name.substr(slash + 1);
+    Result* result = variant == "plinth" ? &entry->plinth
+                     : variant == "raw"  ? &entry->raw
+                                         : nullptr;
+    if (result == nullptr) return;
+    if (run.error_occurred) {
+      failed_ = true;
+      result->present = true;
+      result->error = run.error_message;
+      return;
+    }
+    if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "cv") {
+      // A fraction, held in the time field (of the manual time, for device-timed ones).
+      result->cv = run.real_accumulated_time;
+      return;
+    }
+    const bool median = run.run_type == Run::RT_Aggregate;
+    if (median && run.aggregate_name != "median") return;
+    if (!median && result->median) return;
+    result->present = true;
+    result->median = median;
+    const double iterations = run.iterations > 0 ? static_cast<double>(run.iterations) : 1.0;
+    result->seconds = run.real_accumulated_time / iterations;
+    result->cpu_seconds = run.cpu_accumulated_time / iterations;
+    result->manual = run.run_name.time_type.starts_with("manual_time");
+    result->counters = run.counters;
+    const auto bytes = run.counters.find("bytes_per_second");
+    result->bytes_per_second = bytes != run.counters.end() ? bytes->second.value : 0;
+  }
+
+  static std::string value_of(const Operation& op, const Result& result) {
+    if (!result.present) return "-";
+    if (!result.error.empty()) return "error";
+    return op.measure == Measure::latency ? format_time(result.seconds)
+                                          : format_rate(result.bytes_per_second);
+  }
+
+  static std::string counter_text(const Operation& op, const Entry& entry) {
+    std::string text;
+    for (const auto& name : op.counters) {
+      bool rate = false;
+      auto value = [&](const Result& result) {
+        const auto it = result.counters.find(name);
+        if (it == result.counters.end()) return std::string("-");
+        rate = rate || (it->second.flags & benchmark::Counter::kIsRate) != 0;
+        return format_counter(it->second.value);
+      };
+      const std::string values = value(entry.plinth) + " / " + value(entry.raw);
+      if (!text.empty()) text += "; ";
+      text += name + (rate ? "/s " : " ") + values;
+    }
+    return text;
+  }
+
+  void print_table(std::ostream& out) const {
+    constexpr std::size_t columns = 8;
+    using Row = std::array<std::string, columns>;
+    std::vector<Row> rows;
+    rows.push_back({"operation", "plinth", "raw", "ratio", "cpu ratio", "cv", "target",
+                    "counters (plinth / raw)"});
+    std::vector<std::string> errors;
+    for (const auto& entry : entries()) {
+      const auto& op = entry.op;
+      if (!entry.plinth.present && !entry.raw.present) continue;  // filtered out
+      Row row{op.name, value_of(op, entry.plinth), value_of(op, entry.raw), "-", "", "", "", ""};
+      const bool both = entry.plinth.present && entry.raw.present && entry.plinth.error.empty() &&
+                        entry.raw.error.empty();
+      if (both) {
+        const double ratio = op.measure == Measure::latency
+                                 ? entry.plinth.seconds / entry.raw.seconds
+                                 : entry.plinth.bytes_per_second / entry.raw.bytes_per_second;
+        row[3] = format("%.3f", ratio);
+        // The calling thread's CPU time, for host-timed latencies: less disturbed than real
+        // time by other processes on a busy machine.
+        if (op.measure == Measure::latency && !entry.plinth.manual && entry.raw.cpu_seconds > 0)
+          row[4] = format("%.3f", entry.plinth.cpu_seconds / entry.raw.cpu_seconds);
+        if (entry.plinth.cv >= 0 && entry.raw.cv >= 0)
+          row[5] = format("%.0f%%", 100 * std::max(entry.plinth.cv, entry.raw.cv));
+        if (op.target > 0) {
+          const bool met = op.measure == Measure::latency ? ratio <= op.target : ratio >= op.target;
+          row[6] = (op.measure == Measure::latency ? "<= " : ">= ") + format("%.2f", op.target) +
+                   (met ? " ok" : " MISSED");
+        }
+      }
+      row[7] = counter_text(op, entry);
+      rows.push_back(row);
+      for (const auto* result : {&entry.plinth, &entry.raw})
+        if (!result->error.empty())
+          errors.push_back(op.name + (result == &entry.plinth ? "/plinth: " : "/raw: ") +
+                           result->error);
+    }
+    if (rows.size() == 1) return;
+    std::array<std::size_t, columns> widths{};
+    for (const auto& row : rows)
+      for (std::size_t c = 0; c < columns; ++c) widths[c] = std::max(widths[c], row[c].size());
+    out << "\nplinth / raw, " << (any_median() ? "medians of the repetitions" : "single runs")
+        << ". latency: ratio of times (lower is better); throughput: ratio of rates (higher is "
+           "better);\ncv: the larger coefficient of variation of the two sides over the "
+           "repetitions (above ~10%, the machine was too noisy for the ratio to mean much)\n";
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      std::string line = pad(rows[r][0], widths[0]);
+      for (std::size_t c = 1; c < columns; ++c)
+        line += " | " + pad(rows[r][c], widths[c], r > 0 && c <= 5);
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out << line << '\n';
+      if (r == 0) {
+        std::string rule;
+        for (std::size_t c = 0; c < columns; ++c) rule += std::string(widths[c] + (c ? 3 : 0), '-');
+        out << rule << '\n';
+      }
+    }
+    for (const auto& error : errors) out << "error: " << error << '\n';
+    out << std::flush;
+  }
+
+  static bool any_median() {
+    for (const auto& entry : entries())
+      if (entry.plinth.median || entry.raw.median) return true;
+    return false;
+  }
+
+  bool failed_ = false;
+};
+
+}  // namespace
+
+namespace detail {
+
+void declare(const Operation& op) {
+  if (find_entry(op.name) != nullptr)
+    throw std::logic_error("benchmark operation declared twice: " + op.name);
+  entries().push_back({op, {}, {}});
+}
+
+}  // namespace detail
+
+std::vector<char*> with_default_options(int argc, char** argv) {
+  static std::string repetitions_option =
+      "--benchmark_repetitions=" + std::to_string(default_repetitions);
+  static char interleave[] = "--benchmark_enable_random_interleaving=true";
+  static char aggregates[] = "--benchmark_display_aggregates_only=true";
+  std::vector<char*> args{argv[0], repetitions_option.data(), interleave, aggregates};
+  args.insert(args.end(), argv + 1, argv + argc);
+  args.push_back(nullptr);
+  return args;
+}
+
+int run_benchmarks() {
+  const auto options = ::isatty(STDOUT_FILENO) ? benchmark::ConsoleReporter::OO_Color
+                                               : benchmark::ConsoleReporter::OO_None;
+  RatioReporter reporter(options);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return reporter.failed() ? 1 : 0;
+}
+
+}  // namespace plinth_bench

@@ -1,0 +1,445 @@
+// plinth-bench-cuda: plinth's CUDA backend against the raw driver API and NVRTC calls it
+// wraps, on the same (primary) CUcontext, CUstream, device memory and CUmodule. The device is
+// PLINTH_DEVICE's (a `cuda:` term), else CUDA device 0.
+
+#include <cuda.h>
+#include <nvrtc.h>
+
+#include "common.hpp"
+#include "kernels.hpp"
+
+#include <plinth/plinth.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace plinth_bench;
+
+void cu_check(CUresult result, const char* call) {
+  if (result == CUDA_SUCCESS) return;
+  const char* name = nullptr;
+  if (cuGetErrorName(result, &name) != CUDA_SUCCESS || name == nullptr) name = "unknown error";
+  require(false, call, std::string(name) + " (" + std::to_string(static_cast<int>(result)) + ")");
+}
+
+void nvrtc_check(nvrtcResult result, const char* call) {
+  if (result != NVRTC_SUCCESS) require(false, call, nvrtcGetErrorString(result));
+}
+
+int attribute(CUdevice device, CUdevice_attribute which) {
+  int value = 0;
+  cu_check(cuDeviceGetAttribute(&value, which, device), "cuDeviceGetAttribute");
+  return value;
+}
+
+/// Everything the benchmarks share: plinth's objects and the native handles under them.
+struct Setup {
+  plinth::Context context;
+  plinth::BoundDevice device;
+  plinth::Queue queue;
+  plinth::Program program;
+  CUcontext cu_context;
+  CUdevice cu_device;
+  CUstream stream;
+  CUmodule module;
+
+  explicit Setup(const plinth::Context& ctx)
+      : context(ctx),
+        device(ctx.devices()[0]),
+        queue(device),
+        program(context, kernels_source),
+        cu_context(reinterpret_cast<CUcontext>(context.native_handle(device.index()))),
+        cu_device(static_cast<CUdevice>(device.device().native_handle())),
+        stream(reinterpret_cast<CUstream>(queue.native_handle())),
+        module(reinterpret_cast<CUmodule>(program.native_handle(device))) {
+    // plinth's context (the primary one) current on this thread, where the benchmarks run:
+    // the raw calls need it, and plinth's calls then find it current (their common case).
+    cu_check(cuCtxSetCurrent(cu_context), "cuCtxSetCurrent");
+  }
+
+  /// The function of plinth's module: the very CUfunction plinth launches.
+  CUfunction function(const char* name) const {
+    CUfunction result = nullptr;
+    cu_check(cuModuleGetFunction(&result, module, name), "cuModuleGetFunction");
+    return result;
+  }
+
+  /// Device buffers by (size, slot), allocated on first use and kept.
+  plinth::Buffer& buffer(std::size_t size, int slot = 0) {
+    auto it = buffers.find({size, slot});
+    if (it == buffers.end())
+      it = buffers.emplace(std::pair{size, slot}, plinth::Buffer::allocate(device, size)).first;
+    return it->second;
+  }
+  static CUdeviceptr pointer(const plinth::Buffer& buffer) {
+    return static_cast<CUdeviceptr>(buffer.native_handle());
+  }
+  /// Ordinary pageable host memory of at least `size` bytes (written, so its pages exist).
+  std::byte* host(std::size_t size) {
+    if (host_memory.size() < size) host_memory.assign(size, std::byte{1});
+    return host_memory.data();
+  }
+
+  /// The device's peak memory bandwidth in bytes/s, from the memory clock and bus width
+  /// (double data rate); 0 if the driver does not say.
+  double peak_bandwidth() const {
+    const double clock_khz = attribute(cu_device, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+    const double bus_bits = attribute(cu_device, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+    return clock_khz * 1e3 * 2 * bus_bits / 8;
+  }
+
+  std::map<std::pair<std::size_t, int>, plinth::Buffer> buffers;
+  std::vector<std::byte> host_memory;
+  bool saxpy_ready = false;
+};
+
+void stream_sync(CUstream stream) { cu_check(cuStreamSynchronize(stream), "cuStreamSynchronize"); }
+
+void register_launches(Setup& s) {
+  {
+    auto prepared = s.program.kernel("empty").prepare({1}, {1});
+    CUfunction function = s.function("empty");
+    auto pair = register_pair(
+        {"launch/empty", Measure::latency, 1.10, {"allocs/iter", "launches"}},
+        [&s, prepared](benchmark::State& state) {
+          time_launches(
+              state, [&] { prepared(s.queue); }, [&] { s.queue.synchronize(); });
+        },
+        [&s, function](benchmark::State& state) {
+          time_launches(
+              state,
+              [&] {
+                cu_check(cuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, s.stream, nullptr, nullptr),
+                         "cuLaunchKernel");
+              },
+              [&] { stream_sync(s.stream); });
+        });
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+  }
+  {
+    // Kernel::operator(): prepare and launch in one call, the convenient form (informational:
+    // the hot path is the prepared call).
+    auto unprepared = s.program.kernel("empty");
+    CUfunction function = s.function("empty");
+    auto pair = register_pair(
+        {"launch/unprepared", Measure::latency, 0, {"allocs/iter", "launches"}},
+        [&s, unprepared](benchmark::State& state) {
+          time_launches(
+              state, [&] { unprepared(s.queue, {1}, {1}); }, [&] { s.queue.synchronize(); });
+        },
+        [&s, function](benchmark::State& state) {
+          time_launches(
+              state,
+              [&] {
+                cu_check(cuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, s.stream, nullptr, nullptr),
+                         "cuLaunchKernel");
+              },
+              [&] { stream_sync(s.stream); });
+        });
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+  }
+  {
+    // Four arguments passed on every launch, as a caller whose arguments change does.
+    auto prepared = s.program.kernel("empty_args").prepare({1}, {1});
+    CUfunction function = s.function("empty_args");
+    auto pair = register_pair(
+        {"launch/4_args", Measure::latency, 1.10, {"allocs/iter", "launches"}},
+        [&s, prepared](benchmark::State& state) {
+          const auto& y = s.buffer(4096, 0);
+          const auto& x = s.buffer(4096, 1);
+          const float a = 2.0f;
+          const unsigned n = 1024;
+          time_launches(
+              state, [&] { prepared(s.queue, y, x, a, n); }, [&] { s.queue.synchronize(); });
+        },
+        [&s, function](benchmark::State& state) {
+          const CUdeviceptr y = Setup::pointer(s.buffer(4096, 0));
+          const CUdeviceptr x = Setup::pointer(s.buffer(4096, 1));
+          const float a = 2.0f;
+          const unsigned n = 1024;
+          time_launches(
+              state,
+              [&] {
+                void* params[] = {const_cast<CUdeviceptr*>(&y), const_cast<CUdeviceptr*>(&x),
+                                  const_cast<float*>(&a), const_cast<unsigned*>(&n)};
+                cu_check(cuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, s.stream, params, nullptr),
+                         "cuLaunchKernel");
+              },
+              [&] { stream_sync(s.stream); });
+        });
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+  }
+}
+
+void register_transfers(Setup& s) {
+  for (const bool to_device : {true, false}) {
+    for (const std::size_t size : transfer_sizes) {
+      for (const bool async : {false, true}) {
+        const std::string name = std::string(to_device ? "h2d/" : "d2h/") + size_name(size) +
+                                 (async ? "/async" : "/sync");
+        const double target = size >= (std::size_t{1} << 20) ? 0.95 : 0;
+        auto pair = register_pair(
+            {name, Measure::throughput, target, {"allocs/iter"}},
+            [&s, size, to_device, async](benchmark::State& state) {
+              const auto& buffer = s.buffer(size);
+              std::byte* host = s.host(size);
+              time_transfers(state, size, [&] {
+                if (to_device) {
+                  buffer.set(s.queue, std::span<const std::byte>(host, size), /*no_async=*/!async);
+                } else {
+                  buffer.get(s.queue, std::span<std::byte>(host, size), async);
+                }
+                if (async) s.queue.synchronize();
+              });
+            },
+            // The raw calls a CUDA user makes on pageable memory: cuMemcpyHtoD/DtoH, or their
+            // Async forms on plinth's stream followed by cuStreamSynchronize.
+            [&s, size, to_device, async](benchmark::State& state) {
+              const CUdeviceptr device = Setup::pointer(s.buffer(size));
+              std::byte* host = s.host(size);
+              time_transfers(state, size, [&] {
+                if (to_device && !async) {
+                  cu_check(cuMemcpyHtoD(device, host, size), "cuMemcpyHtoD");
+                } else if (to_device) {
+                  cu_check(cuMemcpyHtoDAsync(device, host, size, s.stream), "cuMemcpyHtoDAsync");
+                  stream_sync(s.stream);
+                } else if (!async) {
+                  cu_check(cuMemcpyDtoH(host, device, size), "cuMemcpyDtoH");
+                } else {
+                  cu_check(cuMemcpyDtoHAsync(host, device, size, s.stream), "cuMemcpyDtoHAsync");
+                  stream_sync(s.stream);
+                }
+              });
+            });
+        const double min_time = size >= (std::size_t{256} << 20) ? long_min_time : short_min_time;
+        configure(pair, [&](auto* b) { b->MinTime(min_time)->UseRealTime(); });
+      }
+    }
+  }
+}
+
+void register_copy(Setup& s) {
+  const std::size_t size = std::size_t{1} << 30;
+  const double peak = s.peak_bandwidth();
+  // Bytes processed = 2 x size: every byte is read once and written once. "% of peak" is that
+  // rate against the device's peak memory bandwidth.
+  auto percent_of_peak = [peak, size](benchmark::State& state) {
+    if (peak > 0)
+      state.counters["% of peak"] = benchmark::Counter(
+          static_cast<double>(state.iterations()) * 2.0 * static_cast<double>(size) / peak * 100,
+          benchmark::Counter::kIsRate);
+  };
+  auto pair = register_pair(
+      {"d2d/" + size_name(size), Measure::throughput, 0, {"% of peak"}},
+      [&s, size, percent_of_peak](benchmark::State& state) {
+        const auto& dst = s.buffer(size, 0);
+        const auto& src = s.buffer(size, 1);
+        time_transfers(state, 2 * size, [&] {
+          dst.set(s.queue, src);
+          s.queue.synchronize();
+        });
+        percent_of_peak(state);
+      },
+      [&s, size, percent_of_peak](benchmark::State& state) {
+        const CUdeviceptr dst = Setup::pointer(s.buffer(size, 0));
+        const CUdeviceptr src = Setup::pointer(s.buffer(size, 1));
+        time_transfers(state, 2 * size, [&] {
+          cu_check(cuMemcpyDtoDAsync(dst, src, size, s.stream), "cuMemcpyDtoDAsync");
+          stream_sync(s.stream);
+        });
+        percent_of_peak(state);
+      });
+  configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
+}
+
+/// NVRTC's options as plinth's CUDA backend chooses them: a CUBIN for the device's exact
+/// architecture when NVRTC knows it, else PTX for the newest older one it knows.
+struct NvrtcTarget {
+  std::vector<std::string> options;
+  bool ptx = false;
+};
+
+NvrtcTarget nvrtc_target(CUdevice device) {
+  const int arch = attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
+                   attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  int count = 0;
+  nvrtc_check(nvrtcGetNumSupportedArchs(&count), "nvrtcGetNumSupportedArchs");
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  nvrtc_check(nvrtcGetSupportedArchs(archs.data()), "nvrtcGetSupportedArchs");
+  NvrtcTarget target;
+  target.options.emplace_back("--std=c++17");
+  if (std::find(archs.begin(), archs.end(), arch) != archs.end()) {
+    target.options.push_back("--gpu-architecture=sm_" + std::to_string(arch));
+  } else {
+    int best = 0;
+    for (int known : archs)
+      if (known <= arch) best = std::max(best, known);
+    require(best > 0, "nvrtcGetSupportedArchs", "no architecture for sm_" + std::to_string(arch));
+    target.options.push_back("--gpu-architecture=compute_" + std::to_string(best));
+    target.ptx = true;
+  }
+  return target;
+}
+
+void register_build(Setup& s) {
+  const std::string prelude = prelude_of(s.program.source(), kernels_source);
+  require(!prelude.empty(), "Program::source", "does not end with the program's source");
+  const NvrtcTarget target = nvrtc_target(s.cu_device);
+  auto pair = register_pair(
+      {"build/program", Measure::latency, 0, {}},
+      [&s](benchmark::State& state) {
+        for (auto _ : state) {
+          plinth::Program program(s.context, build_source(unique_token()));
+          benchmark::DoNotOptimize(program);
+        }
+      },
+      // NVRTC to a CUBIN (as plinth does, with its options), then cuModuleLoadData; the module
+      // is unloaded, as plinth's program is destroyed, within the iteration.
+      [prelude, target](benchmark::State& state) {
+        std::vector<const char*> options;
+        for (const auto& option : target.options) options.push_back(option.c_str());
+        for (auto _ : state) {
+          const std::string source = prelude + build_source(unique_token());
+          nvrtcProgram program = nullptr;
+          nvrtc_check(
+              nvrtcCreateProgram(&program, source.c_str(), "program.cu", 0, nullptr, nullptr),
+              "nvrtcCreateProgram");
+          std::vector<char> image;
+          const nvrtcResult compiled =
+              nvrtcCompileProgram(program, static_cast<int>(options.size()), options.data());
+          std::size_t size = 0;
+          if (compiled == NVRTC_SUCCESS) {
+            if (target.ptx) {
+              nvrtc_check(nvrtcGetPTXSize(program, &size), "nvrtcGetPTXSize");
+              image.resize(size);
+              nvrtc_check(nvrtcGetPTX(program, image.data()), "nvrtcGetPTX");
+            } else {
+              nvrtc_check(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
+              image.resize(size);
+              nvrtc_check(nvrtcGetCUBIN(program, image.data()), "nvrtcGetCUBIN");
+            }
+          }
+          nvrtcDestroyProgram(&program);
+          nvrtc_check(compiled, "nvrtcCompileProgram");
+          CUmodule module = nullptr;
+          cu_check(cuModuleLoadData(&module, image.data()), "cuModuleLoadData");
+          cu_check(cuModuleUnload(module), "cuModuleUnload");
+        }
+      });
+  configure(pair, [](auto* b) {
+    b->Iterations(build_iterations)->UseRealTime()->Unit(benchmark::kMillisecond);
+  });
+}
+
+void register_kernel(Setup& s) {
+  const unsigned n = 64u << 20;  // 64M floats: 256 MiB per array
+  const std::size_t bytes = std::size_t{n} * sizeof(float);
+  const std::size_t moved = 3 * bytes;  // read x, read y, write y
+  auto prepared = s.program.kernel("saxpy").prepare({n}, {saxpy_local_size});
+  CUfunction function = s.function("saxpy");
+  // x and y have buffers of their own (slots 2 and 3), filled once: other benchmarks' data
+  // could make denormal numbers, slow on some CPUs.
+  auto init = [&s, n, bytes] {
+    if (s.saxpy_ready) return;
+    std::vector<float> values(n, 1.0f);
+    s.buffer(bytes, 2).set(s.queue, std::as_bytes(std::span(values)), true);
+    s.buffer(bytes, 3).set(s.queue, std::as_bytes(std::span(values)), true);
+    s.saxpy_ready = true;
+  };
+  // Both time the kernel between two events recorded on the stream around the launch;
+  // the same CUfunction, the same grid (n / 256 blocks of 256 threads).
+  auto pair = register_pair(
+      {"kernel/saxpy_64M", Measure::latency, 1.05, {"GB/s"}},
+      [&s, prepared, init, n, bytes, moved](benchmark::State& state) {
+        init();
+        const auto& x = s.buffer(bytes, 2);
+        const auto& y = s.buffer(bytes, 3);
+        const float a = 1e-6f;
+        time_on_device(state, moved, [&] {
+          const auto start = s.queue.record_event();
+          prepared(s.queue, y, x, a, n);
+          const auto end = s.queue.record_event();
+          return plinth::elapsed_ms(start, end) / 1e3;
+        });
+      },
+      [&s, function, init, n, bytes, moved](benchmark::State& state) {
+        init();
+        CUdeviceptr x = Setup::pointer(s.buffer(bytes, 2));
+        CUdeviceptr y = Setup::pointer(s.buffer(bytes, 3));
+        float a = 1e-6f;
+        unsigned count = n;
+        void* params[] = {&y, &x, &a, &count};
+        CUevent events[2] = {nullptr, nullptr};
+        for (auto& event : events)
+          cu_check(cuEventCreate(&event, CU_EVENT_DEFAULT), "cuEventCreate");
+        const auto blocks = static_cast<unsigned>(n / saxpy_local_size);
+        const auto threads = static_cast<unsigned>(saxpy_local_size);
+        try {
+          time_on_device(state, moved, [&] {
+            cu_check(cuEventRecord(events[0], s.stream), "cuEventRecord");
+            cu_check(
+                cuLaunchKernel(function, blocks, 1, 1, threads, 1, 1, 0, s.stream, params, nullptr),
+                "cuLaunchKernel");
+            cu_check(cuEventRecord(events[1], s.stream), "cuEventRecord");
+            cu_check(cuEventSynchronize(events[1]), "cuEventSynchronize");
+            float ms = 0;
+            cu_check(cuEventElapsedTime(&ms, events[0], events[1]), "cuEventElapsedTime");
+            return static_cast<double>(ms) / 1e3;
+          });
+        } catch (...) {
+          for (auto event : events) cuEventDestroy(event);
+          throw;
+        }
+        for (auto event : events) cuEventDestroy(event);
+      });
+  configure(pair, [](auto* b) {
+    b->MinTime(long_min_time)->UseManualTime()->Unit(benchmark::kMillisecond);
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto args = with_default_options(argc, argv);
+  int count = static_cast<int>(args.size()) - 1;
+  benchmark::Initialize(&count, args.data());
+  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  std::unique_ptr<Setup> setup;
+  try {
+    const auto api = plinth::API::from_api_id(plinth::APIID{"cuda"});
+    auto context = plinth::Context::from_criteria(api);
+    setup = std::make_unique<Setup>(context);
+    const auto& device = setup->device.device();
+    const std::string description = device.full_name() + " (compute capability " +
+                                    device.params().compute_capability + ", driver " +
+                                    device.params().driver_version + ")";
+    std::cout << "plinth-bench-cuda on " << description << "; peak memory bandwidth "
+              << setup->peak_bandwidth() / 1e9 << " GB/s" << std::endl;
+    benchmark::AddCustomContext("plinth_device", description);
+
+    const auto before = allocations();
+    auto probe = setup->program.kernel("empty").prepare({1}, {1});
+    allocation_counting_works(before, allocations());
+
+    register_launches(*setup);
+    register_transfers(*setup);
+    register_copy(*setup);
+    register_build(*setup);
+    register_kernel(*setup);
+  } catch (const std::exception& error) {
+    std::cerr << "plinth-bench-cuda: " << error.what() << std::endl;
+    return 1;
+  }
+  const int status = run_benchmarks();
+  benchmark::ClearRegisteredBenchmarks();  // their lambdas hold plinth objects
+  setup.reset();
+  return status;
+}

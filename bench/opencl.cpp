@@ -1,0 +1,382 @@
+// plinth-bench-opencl: plinth's OpenCL backend against the raw OpenCL calls it wraps, on the
+// same cl_context, cl_command_queue, cl_mem and cl_program. The device is PLINTH_DEVICE's
+// (an `opencl:` term), else the first OpenCL device.
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include "common.hpp"
+#include "kernels.hpp"
+
+#include <plinth/plinth.hpp>
+
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using namespace plinth_bench;
+
+void cl_check(cl_int code, const char* call) {
+  require(code == CL_SUCCESS, call, "OpenCL error " + std::to_string(code));
+}
+
+struct KernelDeleter {
+  void operator()(cl_kernel kernel) const noexcept { clReleaseKernel(kernel); }
+};
+using KernelHandle = std::unique_ptr<std::remove_pointer_t<cl_kernel>, KernelDeleter>;
+
+/// Everything the benchmarks share: plinth's objects and the native handles under them.
+struct Setup {
+  plinth::Context context;
+  plinth::BoundDevice device;
+  plinth::Queue queue;
+  plinth::Program program;
+  cl_context cl_ctx;
+  cl_device_id cl_device;
+  cl_command_queue cl_queue;
+  cl_program cl_prog;
+  bool gpu;
+
+  explicit Setup(const plinth::Context& ctx)
+      : context(ctx),
+        device(ctx.devices()[0]),
+        queue(device),
+        program(context, kernels_source),
+        cl_ctx(reinterpret_cast<cl_context>(context.native_handle())),
+        cl_device(reinterpret_cast<cl_device_id>(device.device().native_handle())),
+        cl_queue(reinterpret_cast<cl_command_queue>(queue.native_handle())),
+        cl_prog(reinterpret_cast<cl_program>(program.native_handle(device))),
+        gpu(device.params().type == plinth::DeviceType::gpu) {}
+
+  /// A new cl_kernel of plinth's program: the same binary plinth launches.
+  KernelHandle raw_kernel(const char* name) const {
+    cl_int code = CL_SUCCESS;
+    KernelHandle kernel(clCreateKernel(cl_prog, name, &code));
+    cl_check(code, "clCreateKernel");
+    return kernel;
+  }
+
+  /// Device buffers by (size, slot), allocated on first use and kept.
+  plinth::Buffer& buffer(std::size_t size, int slot = 0) {
+    auto it = buffers.find({size, slot});
+    if (it == buffers.end())
+      it = buffers.emplace(std::pair{size, slot}, plinth::Buffer::allocate(device, size)).first;
+    return it->second;
+  }
+  /// Ordinary pageable host memory of at least `size` bytes (written, so its pages exist).
+  std::byte* host(std::size_t size) {
+    if (host_memory.size() < size) host_memory.assign(size, std::byte{1});
+    return host_memory.data();
+  }
+
+  std::map<std::pair<std::size_t, int>, plinth::Buffer> buffers;
+  std::vector<std::byte> host_memory;
+  bool saxpy_ready = false;
+};
+
+void set_arg(cl_kernel kernel, cl_uint index, std::size_t size, const void* value) {
+  cl_check(clSetKernelArg(kernel, index, size, value), "clSetKernelArg");
+}
+
+void register_launches(Setup& s) {
+  const std::size_t one = 1;
+  {
+    auto prepared = s.program.kernel("empty").prepare({1}, {1});
+    auto raw = std::make_shared<KernelHandle>(s.raw_kernel("empty"));
+    auto pair = register_pair(
+        {"launch/empty", Measure::latency, 1.10, {"allocs/iter", "launches"}},
+        [&s, prepared](benchmark::State& state) {
+          time_launches(
+              state, [&] { prepared(s.queue); }, [&] { s.queue.synchronize(); });
+        },
+        [&s, raw, one](benchmark::State& state) {
+          cl_kernel kernel = raw->get();
+          time_launches(
+              state,
+              [&] {
+                cl_check(clEnqueueNDRangeKernel(s.cl_queue, kernel, 1, nullptr, &one, &one, 0,
+                                                nullptr, nullptr),
+                         "clEnqueueNDRangeKernel");
+              },
+              [&] { cl_check(clFinish(s.cl_queue), "clFinish"); });
+        });
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+  }
+  {
+    // Kernel::operator(): prepare and launch in one call, the convenient form (informational:
+    // the hot path is the prepared call).
+    auto unprepared = s.program.kernel("empty");
+    auto raw = std::make_shared<KernelHandle>(s.raw_kernel("empty"));
+    auto pair = register_pair(
+        {"launch/unprepared", Measure::latency, 0, {"allocs/iter", "launches"}},
+        [&s, unprepared](benchmark::State& state) {
+          time_launches(
+              state, [&] { unprepared(s.queue, {1}, {1}); }, [&] { s.queue.synchronize(); });
+        },
+        [&s, raw, one](benchmark::State& state) {
+          cl_kernel kernel = raw->get();
+          time_launches(
+              state,
+              [&] {
+                cl_check(clEnqueueNDRangeKernel(s.cl_queue, kernel, 1, nullptr, &one, &one, 0,
+                                                nullptr, nullptr),
+                         "clEnqueueNDRangeKernel");
+              },
+              [&] { cl_check(clFinish(s.cl_queue), "clFinish"); });
+        });
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+  }
+  {
+    // Four arguments set on every launch, as a caller whose arguments change does.
+    auto prepared = s.program.kernel("empty_args").prepare({1}, {1});
+    auto raw = std::make_shared<KernelHandle>(s.raw_kernel("empty_args"));
+    auto pair = register_pair(
+        {"launch/4_args", Measure::latency, 1.10, {"allocs/iter", "launches"}},
+        [&s, prepared](benchmark::State& state) {
+          const auto& y = s.buffer(4096, 0);
+          const auto& x = s.buffer(4096, 1);
+          const float a = 2.0f;
+          const unsigned n = 1024;
+          time_launches(
+              state, [&] { prepared(s.queue, y, x, a, n); }, [&] { s.queue.synchronize(); });
+        },
+        [&s, raw, one](benchmark::State& state) {
+          cl_kernel kernel = raw->get();
+          const auto y = reinterpret_cast<cl_mem>(s.buffer(4096, 0).native_handle());
+          const auto x = reinterpret_cast<cl_mem>(s.buffer(4096, 1).native_handle());
+          const float a = 2.0f;
+          const unsigned n = 1024;
+          time_launches(
+              state,
+              [&] {
+                set_arg(kernel, 0, sizeof(cl_mem), &y);
+                set_arg(kernel, 1, sizeof(cl_mem), &x);
+                set_arg(kernel, 2, sizeof(a), &a);
+                set_arg(kernel, 3, sizeof(n), &n);
+                cl_check(clEnqueueNDRangeKernel(s.cl_queue, kernel, 1, nullptr, &one, &one, 0,
+                                                nullptr, nullptr),
+                         "clEnqueueNDRangeKernel");
+              },
+              [&] { cl_check(clFinish(s.cl_queue), "clFinish"); });
+        });
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+  }
+}
+
+void register_transfers(Setup& s) {
+  for (const bool to_device : {true, false}) {
+    for (const std::size_t size : transfer_sizes) {
+      for (const bool async : {false, true}) {
+        const std::string name = std::string(to_device ? "h2d/" : "d2h/") + size_name(size) +
+                                 (async ? "/async" : "/sync");
+        const double target = size >= (std::size_t{1} << 20) ? 0.95 : 0;
+        auto pair = register_pair(
+            {name, Measure::throughput, target, {"allocs/iter"}},
+            [&s, size, to_device, async](benchmark::State& state) {
+              const auto& buffer = s.buffer(size);
+              std::byte* host = s.host(size);
+              time_transfers(state, size, [&] {
+                if (to_device) {
+                  buffer.set(s.queue, std::span<const std::byte>(host, size), /*no_async=*/!async);
+                } else {
+                  buffer.get(s.queue, std::span<std::byte>(host, size), async);
+                }
+                if (async) s.queue.synchronize();
+              });
+            },
+            [&s, size, to_device, async](benchmark::State& state) {
+              const auto mem = reinterpret_cast<cl_mem>(s.buffer(size).native_handle());
+              std::byte* host = s.host(size);
+              const cl_bool blocking = async ? CL_FALSE : CL_TRUE;
+              time_transfers(state, size, [&] {
+                if (to_device) {
+                  cl_check(clEnqueueWriteBuffer(s.cl_queue, mem, blocking, 0, size, host, 0,
+                                                nullptr, nullptr),
+                           "clEnqueueWriteBuffer");
+                } else {
+                  cl_check(clEnqueueReadBuffer(s.cl_queue, mem, blocking, 0, size, host, 0, nullptr,
+                                               nullptr),
+                           "clEnqueueReadBuffer");
+                }
+                if (async) cl_check(clFinish(s.cl_queue), "clFinish");
+              });
+            });
+        const double min_time = size >= (std::size_t{256} << 20) ? long_min_time : short_min_time;
+        configure(pair, [&](auto* b) { b->MinTime(min_time)->UseRealTime(); });
+      }
+    }
+  }
+}
+
+void register_copy(Setup& s) {
+  // 1 GiB on a GPU; the CPU device of PoCL moves a few GB/s, so less there.
+  const std::size_t size = s.gpu ? std::size_t{1} << 30 : std::size_t{64} << 20;
+  // Bytes processed = 2 x size: every byte is read once and written once.
+  auto pair = register_pair(
+      {"d2d/" + size_name(size), Measure::throughput, 0, {}},
+      [&s, size](benchmark::State& state) {
+        const auto& dst = s.buffer(size, 0);
+        const auto& src = s.buffer(size, 1);
+        time_transfers(state, 2 * size, [&] {
+          dst.set(s.queue, src);
+          s.queue.synchronize();
+        });
+      },
+      [&s, size](benchmark::State& state) {
+        const auto dst = reinterpret_cast<cl_mem>(s.buffer(size, 0).native_handle());
+        const auto src = reinterpret_cast<cl_mem>(s.buffer(size, 1).native_handle());
+        time_transfers(state, 2 * size, [&] {
+          cl_check(clEnqueueCopyBuffer(s.cl_queue, src, dst, 0, 0, size, 0, nullptr, nullptr),
+                   "clEnqueueCopyBuffer");
+          cl_check(clFinish(s.cl_queue), "clFinish");
+        });
+      });
+  configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
+}
+
+void register_build(Setup& s) {
+  const std::string prelude = prelude_of(s.program.source(), kernels_source);
+  require(!prelude.empty(), "Program::source", "does not end with the program's source");
+  auto pair = register_pair(
+      {"build/program", Measure::latency, 0, {}},
+      [&s](benchmark::State& state) {
+        for (auto _ : state) {
+          plinth::Program program(s.context, build_source(unique_token()));
+          benchmark::DoNotOptimize(program);
+        }
+      },
+      [&s, prelude](benchmark::State& state) {
+        for (auto _ : state) {
+          const std::string source = prelude + build_source(unique_token());
+          const char* text = source.c_str();
+          const std::size_t length = source.size();
+          cl_int code = CL_SUCCESS;
+          cl_program program = clCreateProgramWithSource(s.cl_ctx, 1, &text, &length, &code);
+          cl_check(code, "clCreateProgramWithSource");
+          // The options plinth's OpenCL backend passes (it introspects kernel parameters).
+          code = clBuildProgram(program, 1, &s.cl_device, "-cl-kernel-arg-info", nullptr, nullptr);
+          clReleaseProgram(program);
+          cl_check(code, "clBuildProgram");
+        }
+      });
+  configure(pair, [](auto* b) {
+    b->Iterations(build_iterations)->UseRealTime()->Unit(benchmark::kMillisecond);
+  });
+}
+
+double end_time_ns(cl_event event) {
+  cl_ulong time = 0;
+  cl_check(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(time), &time, nullptr),
+           "clGetEventProfilingInfo");
+  return static_cast<double>(time);
+}
+
+void register_kernel(Setup& s) {
+  // 64M floats on a GPU (512 MiB in two arrays); a quarter of that on a CPU device.
+  const unsigned n = s.gpu ? 64u << 20 : 16u << 20;
+  const std::size_t bytes = std::size_t{n} * sizeof(float);
+  const std::size_t moved = 3 * bytes;  // read x, read y, write y
+  auto prepared = s.program.kernel("saxpy").prepare({n}, {saxpy_local_size});
+  auto raw = std::make_shared<KernelHandle>(s.raw_kernel("saxpy"));
+  // x and y have buffers of their own (slots 2 and 3), filled once: other benchmarks' data
+  // could make denormal numbers, slow on some CPUs.
+  auto init = [&s, n, bytes] {
+    if (s.saxpy_ready) return;
+    std::vector<float> values(n, 1.0f);
+    s.buffer(bytes, 2).set(s.queue, std::as_bytes(std::span(values)), true);
+    s.buffer(bytes, 3).set(s.queue, std::as_bytes(std::span(values)), true);
+    s.saxpy_ready = true;
+  };
+  // Both time the kernel the same way: between two markers, from their end times (what
+  // plinth's Queue::record_event and elapsed_ms do on OpenCL).
+  auto pair = register_pair(
+      {"kernel/saxpy_" + std::to_string(n >> 20) + "M", Measure::latency, 1.05, {"GB/s"}},
+      [&s, prepared, init, n, bytes, moved](benchmark::State& state) {
+        init();
+        const auto& x = s.buffer(bytes, 2);
+        const auto& y = s.buffer(bytes, 3);
+        const float a = 1e-6f;
+        time_on_device(state, moved, [&] {
+          const auto start = s.queue.record_event();
+          prepared(s.queue, y, x, a, n);
+          const auto end = s.queue.record_event();
+          return plinth::elapsed_ms(start, end) / 1e3;
+        });
+      },
+      [&s, raw, init, n, bytes, moved](benchmark::State& state) {
+        init();
+        cl_kernel kernel = raw->get();
+        const auto x = reinterpret_cast<cl_mem>(s.buffer(bytes, 2).native_handle());
+        const auto y = reinterpret_cast<cl_mem>(s.buffer(bytes, 3).native_handle());
+        const float a = 1e-6f;
+        set_arg(kernel, 0, sizeof(cl_mem), &y);
+        set_arg(kernel, 1, sizeof(cl_mem), &x);
+        set_arg(kernel, 2, sizeof(a), &a);
+        set_arg(kernel, 3, sizeof(n), &n);
+        const std::size_t global = n;
+        const std::size_t local = saxpy_local_size;
+        time_on_device(state, moved, [&] {
+          cl_event events[2] = {nullptr, nullptr};
+          cl_check(clEnqueueMarkerWithWaitList(s.cl_queue, 0, nullptr, &events[0]),
+                   "clEnqueueMarkerWithWaitList");
+          cl_check(clEnqueueNDRangeKernel(s.cl_queue, kernel, 1, nullptr, &global, &local, 0,
+                                          nullptr, nullptr),
+                   "clEnqueueNDRangeKernel");
+          cl_check(clEnqueueMarkerWithWaitList(s.cl_queue, 0, nullptr, &events[1]),
+                   "clEnqueueMarkerWithWaitList");
+          cl_check(clWaitForEvents(2, events), "clWaitForEvents");
+          const double seconds = (end_time_ns(events[1]) - end_time_ns(events[0])) / 1e9;
+          clReleaseEvent(events[0]);
+          clReleaseEvent(events[1]);
+          return seconds;
+        });
+      });
+  configure(pair, [](auto* b) {
+    b->MinTime(long_min_time)->UseManualTime()->Unit(benchmark::kMillisecond);
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto args = with_default_options(argc, argv);
+  int count = static_cast<int>(args.size()) - 1;
+  benchmark::Initialize(&count, args.data());
+  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  std::unique_ptr<Setup> setup;
+  try {
+    const auto api = plinth::API::from_api_id(plinth::APIID{"opencl"});
+    auto context = plinth::Context::from_criteria(api);
+    setup = std::make_unique<Setup>(context);
+    const auto& device = setup->device.device();
+    const std::string description = device.full_name() + " (" + device.platform().name() + ", " +
+                                    device.platform().version() + ", driver " +
+                                    device.params().driver_version + ")";
+    std::cout << "plinth-bench-opencl on " << description << std::endl;
+    benchmark::AddCustomContext("plinth_device", description);
+
+    const auto before = allocations();
+    auto probe = setup->program.kernel("empty").prepare({1}, {1});
+    allocation_counting_works(before, allocations());
+
+    register_launches(*setup);
+    register_transfers(*setup);
+    register_copy(*setup);
+    register_build(*setup);
+    register_kernel(*setup);
+  } catch (const std::exception& error) {
+    std::cerr << "plinth-bench-opencl: " << error.what() << std::endl;
+    return 1;
+  }
+  const int status = run_benchmarks();
+  benchmark::ClearRegisteredBenchmarks();  // their lambdas hold plinth objects
+  setup.reset();
+  return status;
+}
