@@ -102,7 +102,7 @@ const char* kind_name(backend::ParamKind kind) {
 backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backend::ParamInfo& param,
                        const KernelArg& arg, const BoundDevice& device) {
   using backend::ParamKind;
-  backend::ArgValue value;
+  backend::ArgValue value{};
   if (arg.kind() == KernelArg::Kind::buffer) {
     const Buffer& buffer = *arg.buffer();
     if (param.kind == ParamKind::scalar || param.kind == ParamKind::local_ptr) {

@@ -35,8 +35,8 @@ struct ParamInfo {
 /// for the duration of the launch call. For a local_ptr parameter, `data` is null and `size`
 /// is the number of bytes of local memory.
 struct ArgValue {
-  const void* data = nullptr;
-  std::size_t size = 0;
+  const void* data;  // no initialisers: the core keeps arrays of these on the launch path
+  std::size_t size;
 };
 
 /// The shape of a launch: work items in total and per group, dimension 0 varying fastest
