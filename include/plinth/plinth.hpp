@@ -11,6 +11,7 @@
 #include <plinth/device.hpp>
 #include <plinth/device_parameters.hpp>
 #include <plinth/dtype.hpp>
+#include <plinth/dtype_c.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/event.hpp>
 #include <plinth/host_array.hpp>
