@@ -14,6 +14,7 @@
 #include <plinth/dtype_c.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/event.hpp>
+#include <plinth/functions.hpp>
 #include <plinth/host_array.hpp>
 #include <plinth/kernel_arg.hpp>
 #include <plinth/module.hpp>
