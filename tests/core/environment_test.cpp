@@ -134,9 +134,13 @@ TEST(PluginDirectory, WithoutPluginsPlinthInfoReportsNoApiAndExitsCleanly) {
   fs::create_directories(root / "lib" / "plinth");
   fs::copy_file(PLINTH_CORE_LIBRARY_PATH, root / "lib" / PLINTH_CORE_SONAME,
                 fs::copy_options::overwrite_existing);
-  const auto result = run("LD_LIBRARY_PATH=" + (root / "lib").string() + " XDG_CONFIG_HOME=" + root.string());
-  const auto json_result =
-      run("LD_LIBRARY_PATH=" + (root / "lib").string() + " XDG_CONFIG_HOME=" + root.string(), "--json");
+  // The copy comes first; the rest of the library path (e.g. a GPU run's extra libraries) stays.
+  const char* old_path = std::getenv("LD_LIBRARY_PATH");
+  const std::string environment = "LD_LIBRARY_PATH=" + (root / "lib").string() +
+                                  (old_path != nullptr ? std::string(":") + old_path : "") +
+                                  " XDG_CONFIG_HOME=" + root.string();
+  const auto result = run(environment);
+  const auto json_result = run(environment, "--json");
   fs::remove_all(root);
   EXPECT_EQ(result.status, 1) << result.output;
   EXPECT_NE(result.output.find("no API with devices is available"), std::string::npos) << result.output;
