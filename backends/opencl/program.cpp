@@ -49,9 +49,24 @@ std::unique_ptr<Program> Program::build(cl_context context, std::vector<cl_devic
   check_alloc(code, "clCreateProgramWithSource");
   auto program = std::make_unique<Program>(handle, std::move(devices));
 
-  const auto opts = build_options(options);
-  code = clBuildProgram(handle, static_cast<cl_uint>(program->devices_.size()),
-                        program->devices_.data(), join(opts, " ").c_str(), nullptr, nullptr);
+  auto opts = build_options(options);
+  const auto build = [&] {
+    return clBuildProgram(handle, static_cast<cl_uint>(program->devices_.size()),
+                          program->devices_.data(), join(opts, " ").c_str(), nullptr, nullptr);
+  };
+  code = build();
+  if (code == CL_BUILD_PROGRAM_FAILURE) {
+    // NVIDIA's compiler (CUDA 13.0) fails on a kernel without parameters when asked for
+    // argument info ("ptxas ... Parsing error near '}'"). Without it the program builds; its
+    // kernels then report unknown parameter kinds and only the argument count is checked.
+    opts.erase(opts.begin());
+    if (build() != CL_SUCCESS) {
+      opts.insert(opts.begin(), "-cl-kernel-arg-info");
+      code = build();  // report the first attempt's log
+    } else {
+      code = CL_SUCCESS;
+    }
+  }
   if (code == CL_BUILD_PROGRAM_FAILURE || code == CL_INVALID_BUILD_OPTIONS)
     program->throw_compile_error(opts, source);
   check(code, "clBuildProgram");

@@ -86,6 +86,15 @@ TEST_P(ProgramTest, KeepLeavesTheFiles) {
   std::filesystem::remove_all(dir);
 }
 
+TEST_P(ProgramTest, KernelWithoutParametersBuildsAndRuns) {
+  // NVIDIA's OpenCL compiler fails on these when asked for argument info.
+  Program program(context(), "KERNEL void nothing(void) {}\n");
+  auto kernel = program.kernel("nothing").prepare({64});
+  kernel(queue());
+  queue().synchronize();
+  EXPECT_THROW(kernel(queue(), 1), LogicError);
+}
+
 TEST_P(ProgramTest, TemplatesAreRenderedWithArgsAndGlobals) {
   const auto scale = Module::from_string(
       "FUNCTION int ${prefix}(int x) { return x * ${factor}; }", "scale", {{"factor", 3}});
