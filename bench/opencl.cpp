@@ -260,8 +260,12 @@ void register_build(Setup& s) {
           cl_int code = CL_SUCCESS;
           cl_program program = clCreateProgramWithSource(s.cl_ctx, 1, &text, &length, &code);
           cl_check(code, "clCreateProgramWithSource");
-          // The options plinth's OpenCL backend passes (it introspects kernel parameters).
+          // What plinth's OpenCL backend does: argument info, and without it where the
+          // compiler fails on that (NVIDIA, on a parameterless kernel).
           code = clBuildProgram(program, 1, &s.cl_device, "-cl-kernel-arg-info", nullptr, nullptr);
+          if (code == CL_BUILD_PROGRAM_FAILURE) {
+            code = clBuildProgram(program, 1, &s.cl_device, "", nullptr, nullptr);
+          }
           clReleaseProgram(program);
           cl_check(code, "clBuildProgram");
         }
