@@ -5,6 +5,7 @@
 // of the heap allocations made on the benchmarking thread, and small helpers.
 
 #include <benchmark/benchmark.h>
+#include <plinth/buffer.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -191,6 +192,21 @@ void time_transfers(benchmark::State& state, std::size_t bytes, Transfer&& trans
   for (auto _ : state) transfer();
   allocs.report(state);
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
+}
+
+/// The plinth side of every transfer benchmark: `size` bytes between `host` (pageable) and
+/// `buffer`, timed as complete transfers (an asynchronous one is followed by synchronize()).
+inline void plinth_transfers(benchmark::State& state, const plinth::Queue& queue,
+                             const plinth::Buffer& buffer, std::byte* host, std::size_t size,
+                             bool to_device, bool async) {
+  time_transfers(state, size, [&] {
+    if (to_device) {
+      buffer.set(queue, std::span<const std::byte>(host, size), /*no_async=*/!async);
+    } else {
+      buffer.get(queue, std::span<std::byte>(host, size), async);
+    }
+    if (async) queue.synchronize();
+  });
 }
 
 /// The device-timed benchmarks' body: `timed()` runs the work once and returns the device

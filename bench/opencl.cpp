@@ -180,16 +180,8 @@ void register_transfers(Setup& s) {
         auto pair = register_pair(
             {name, Measure::throughput, target, {"allocs/iter"}},
             [&s, size, to_device, async](benchmark::State& state) {
-              const auto& buffer = s.buffer(size);
-              std::byte* host = s.host(size);
-              time_transfers(state, size, [&] {
-                if (to_device) {
-                  buffer.set(s.queue, std::span<const std::byte>(host, size), /*no_async=*/!async);
-                } else {
-                  buffer.get(s.queue, std::span<std::byte>(host, size), async);
-                }
-                if (async) s.queue.synchronize();
-              });
+              plinth_transfers(state, s.queue, s.buffer(size), s.host(size), size, to_device,
+                               async);
             },
             [&s, size, to_device, async](benchmark::State& state) {
               const auto mem = reinterpret_cast<cl_mem>(s.buffer(size).native_handle());
