@@ -40,7 +40,9 @@ class PLINTH_EXPORT API {
   /// state) if there is none, or if PLINTH_API names an unknown or unavailable shortcut.
   static API from_env();
 
+  /// The API's id, e.g. {"opencl"}.
   const APIID& id() const;
+  /// The API's shortcut, e.g. "opencl".
   const std::string& shortcut() const;
   /// The display name, e.g. "OpenCL".
   const std::string& name() const;

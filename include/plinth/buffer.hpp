@@ -48,7 +48,9 @@ class PLINTH_EXPORT Buffer {
 
   /// The offset from the root allocation (0 for an allocation).
   std::size_t offset() const;
+  /// Bytes in this buffer or region.
   std::size_t size() const;
+  /// The device the memory is on.
   const BoundDevice& device() const;
   /// cl_mem, CUdeviceptr (of this region's start), ...
   std::uintptr_t native_handle() const;

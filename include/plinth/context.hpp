@@ -44,6 +44,7 @@ class PLINTH_EXPORT Context {
                                       const std::vector<Device>& devices,
                                       bool take_ownership = false);
 
+  /// The API and platform of the context's devices.
   API api() const;
   Platform platform() const;
   /// The context's devices, bound to it.
@@ -73,6 +74,7 @@ class PLINTH_EXPORT BoundDevice {
   const Context& context() const { return context_; }
   /// The index of this device in its context.
   std::size_t index() const { return index_; }
+  /// The unbound device.
   const Device& device() const;
   const std::string& name() const { return device().name(); }
   const DeviceParameters& params() const { return device().params(); }

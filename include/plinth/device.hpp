@@ -34,7 +34,9 @@ class PLINTH_EXPORT Device {
   const Platform& platform() const { return platform_; }
   API api() const { return platform_.api(); }
   std::size_t index() const { return index_; }
+  /// The device's name as the vendor reports it.
   const std::string& name() const;
+  /// The device's parameters, read once when the plugin was loaded.
   const DeviceParameters& params() const;
   /// cl_device_id, CUdevice, ... as an integer.
   std::uintptr_t native_handle() const;

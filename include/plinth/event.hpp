@@ -17,6 +17,7 @@ class PLINTH_EXPORT Event {
  public:
   /// Blocks until the work recorded before this event is done.
   void wait() const;
+  /// cl_event, CUevent, ... as an integer.
   std::uintptr_t native_handle() const;
 
   /// For the implementation.

@@ -31,6 +31,7 @@ class PLINTH_EXPORT Platform {
 
   API api() const { return api_; }
   std::size_t index() const { return index_; }
+  /// The platform's name, vendor and version as its driver reports them.
   const std::string& name() const;
   const std::string& vendor() const;
   const std::string& version() const;

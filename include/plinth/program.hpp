@@ -89,12 +89,14 @@ class PLINTH_EXPORT Program {
   Kernel kernel(const std::string& name) const;
   /// The full source as compiled (rendered, prelude included).
   const std::string& source() const;
+  /// The devices the program was built for.
   const BoundMultiDevice& devices() const;
   /// Where `keep` left the files; empty unless ProgramOptions::keep.
   const std::string& kept_directory() const;
   /// Copies `src` (exactly the array's size in bytes) into constant array `name` on `queue`'s
   /// device. Throws LogicError for an unknown name or a size mismatch.
   void set_constant_array(const Queue& queue, const std::string& name, const Buffer& src) const;
+  /// cl_program, CUmodule, ... of `device`. Throws LogicError for a device not built for.
   std::uintptr_t native_handle(const BoundDevice& device) const;
 
   /// For the implementation.
@@ -141,9 +143,11 @@ class PLINTH_EXPORT Kernel {
                   const PerDevice<std::vector<std::size_t>>& global_sizes,
                   const std::vector<std::size_t>& local_size, const Args&... args) const;
 
+  /// The kernel's name in the program.
   const std::string& name() const;
   /// The largest work-group size the kernel can run with, per program device.
   std::vector<std::size_t> max_total_local_sizes() const;
+  /// The program the kernel belongs to.
   const Program& program() const;
 
   /// For the implementation.

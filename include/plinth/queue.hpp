@@ -27,6 +27,7 @@ class PLINTH_EXPORT Queue {
   static Queue from_backend_queue(const BoundDevice& device, std::uintptr_t native_queue,
                                   bool take_ownership = false);
 
+  /// The device the queue runs on.
   const BoundDevice& device() const;
   /// Blocks until all work enqueued so far is done. Throws BackendError.
   void synchronize() const;
@@ -34,6 +35,7 @@ class PLINTH_EXPORT Queue {
   Event record_event() const;
   /// Makes work enqueued later wait for `event` (from any queue of the same context).
   void wait_for(const Event& event) const;
+  /// cl_command_queue, CUstream, ... as an integer.
   std::uintptr_t native_handle() const;
 
   friend bool operator==(const Queue& a, const Queue& b) { return a.impl_ == b.impl_; }
@@ -55,6 +57,7 @@ class PLINTH_EXPORT MultiQueue {
   static MultiQueue on_devices(const BoundMultiDevice& devices);
 
   const std::vector<Queue>& queues() const { return queues_; }
+  /// The queues' devices, in order.
   BoundMultiDevice devices() const;
   /// The queue of `device`. Throws LogicError if this MultiQueue has none on it.
   const Queue& operator[](const BoundDevice& device) const;
