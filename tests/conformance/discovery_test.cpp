@@ -97,8 +97,16 @@ TEST_P(Discovery, DeviceSpecificationsSelect) {
   ASSERT_EQ(chosen->size(), 1u);
   EXPECT_EQ(chosen->front(), device);
 
-  // Terms for other APIs do not apply.
-  EXPECT_FALSE(devices_from_spec(api, "nonesuch:*").has_value());
+  // Terms for other known APIs do not apply; an API nobody provides is a typo, an error.
+  const std::string other = api.shortcut() == "cuda" ? "hip" : "cuda";
+  EXPECT_FALSE(devices_from_spec(api, other + ":*").has_value());
+  EXPECT_THROW(devices_from_spec(api, "nonesuch:*"), LogicError);
+  EXPECT_THROW(devices_from_spec(api, "opnecl:1"), LogicError);
+  // Garbage never falls back to the default device.
+  for (const char* garbage : {";;;", "!!opencl:0", ";", "opencl:0;", "opencl:99999999999999999999",
+                              "*:0.99999999999999999999"}) {
+    EXPECT_THROW(devices_from_spec(api, garbage), LogicError) << garbage;
+  }
   // '*' matches everything; a discard term wins.
   const auto all = devices_from_spec(api, "*:*");
   ASSERT_TRUE(all.has_value());
