@@ -5,6 +5,7 @@
 #include <plinth/errors.hpp>
 #include <plinth/platform.hpp>
 #include <plinth/plugins.hpp>
+#include <plinth/printable.hpp>
 
 #include <fmt/format.h>
 
@@ -42,7 +43,7 @@ API find_ready(const std::string& shortcut) {
   }
   throw PluginError(fmt::format("API '{}' is not available ({}{}{}); {}", shortcut,
                                 to_string(known->state), known->reason.empty() ? "" : ": ",
-                                known->reason, candidates_text()));
+                                printable(known->reason), candidates_text()));
 }
 
 }  // namespace
@@ -95,7 +96,8 @@ API API::from_env() {
                            info == reg.infos.end()
                                ? std::string("unknown: no plugin provides it")
                                : fmt::format("{}{}{}", to_string(info->state),
-                                             info->reason.empty() ? "" : ": ", info->reason));
+                                             info->reason.empty() ? "" : ": ",
+                                             printable(info->reason)));
       }
     }
     throw PluginError(fmt::format("no API of PLINTH_API is available:{}\n{}", why,

@@ -1,8 +1,9 @@
 #include "detail/debug.hpp"
 
+#include <plinth/printable.hpp>
+
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 
 namespace plinth::detail {
@@ -17,13 +18,27 @@ DebugTopics read_topics() {
   DebugTopics topics;
   const char* env = std::getenv("PLINTH_DEBUG");
   if (env == nullptr) return topics;
-  std::stringstream list(env);
-  std::string item;
-  while (std::getline(list, item, ',')) {
+  std::string_view list(env);
+  std::string unknown;
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    std::string_view item = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (item.empty()) continue;
     const bool all = item == "all";
+    if (!all && item != "loader" && item != "compile" && item != "cache") {
+      unknown += (unknown.empty() ? "'" : ", '") + std::string(item) + "'";
+      continue;
+    }
     topics.loader |= all || item == "loader";
     topics.compile |= all || item == "compile";
     topics.cache |= all || item == "cache";
+  }
+  if (!unknown.empty()) {
+    warn("PLINTH_DEBUG: unknown topic(s) " + unknown +
+         " ignored; the topics are loader, compile, cache and all (comma-separated)");
   }
   return topics;
 }
@@ -40,7 +55,7 @@ const char* topic_name(DebugTopic topic) {
 }  // namespace
 
 bool debug_enabled(DebugTopic topic) {
-  static const DebugTopics topics = read_topics();
+  static const DebugTopics topics = read_topics();  // once per process: one warning at most
   switch (topic) {
     case DebugTopic::loader: return topics.loader;
     case DebugTopic::compile: return topics.compile;
@@ -50,8 +65,13 @@ bool debug_enabled(DebugTopic topic) {
 }
 
 void debug_write(DebugTopic topic, std::string_view message) {
-  std::fprintf(stderr, "plinth[%s]: %.*s\n", topic_name(topic), static_cast<int>(message.size()),
-               message.data());
+  const std::string line = printable(message);
+  std::fprintf(stderr, "plinth[%s]: %s\n", topic_name(topic), line.c_str());
+}
+
+void warn(std::string_view message) {
+  const std::string line = printable(message);
+  std::fprintf(stderr, "plinth: warning: %s\n", line.c_str());
 }
 
 }  // namespace plinth::detail

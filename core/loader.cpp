@@ -2,18 +2,21 @@
 
 #include "detail/debug.hpp"
 #include "detail/elf_symbols.hpp"
+#include "detail/file_safety.hpp"
+#include "detail/manifest.hpp"
 
 #include <plinth/errors.hpp>
+#include <plinth/printable.hpp>
 #include <plinth/version.hpp>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -28,7 +31,8 @@ namespace {
 struct Candidate {
   fs::path path;
   std::string found_by;
-  std::string error;  // a manifest that could not be read
+  std::string error;    // a manifest that could not be read
+  std::string warning;  // a manifest that other users can change
 };
 
 bool is_plugin_file_name(const std::string& name) {
@@ -36,39 +40,65 @@ bool is_plugin_file_name(const std::string& name) {
          name.ends_with(".so");
 }
 
-void scan_directory(const fs::path& dir, const std::string& found_by, std::vector<Candidate>& out) {
+/// The entries of `dir` whose names pass `wanted`, sorted; empty (with a debug line) if the
+/// directory cannot be listed.
+template <class Predicate>
+std::vector<fs::path> list_directory(const fs::path& dir, const std::string& found_by,
+                                     Predicate wanted) {
+  std::vector<fs::path> files;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    debug(DebugTopic::loader, "{}: not a directory, skipped ({})", dir.string(), found_by);
-    return;
+    debug(DebugTopic::loader, "{}: {}, skipped ({})", dir.string(),
+          ec ? ec.message() : std::string("not a directory"), found_by);
+    return files;
   }
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (is_plugin_file_name(entry.path().filename().string())) files.push_back(entry.path());
+  fs::directory_iterator it(dir, ec);
+  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (wanted(it->path())) files.push_back(it->path());
+  }
+  if (ec) {
+    debug(DebugTopic::loader, "{}: cannot list it ({}), skipped ({})", dir.string(), ec.message(),
+          found_by);
   }
   std::sort(files.begin(), files.end());
-  for (auto& file : files) out.push_back({std::move(file), found_by, {}});
+  return files;
+}
+
+void scan_directory(const fs::path& dir, const std::string& found_by, std::vector<Candidate>& out) {
+  const auto files = list_directory(dir, found_by, [](const fs::path& file) {
+    return is_plugin_file_name(file.filename().string());
+  });
+  for (const auto& file : files) out.push_back({file, found_by, {}, {}});
+}
+
+/// The text of a manifest, at most max_manifest_size bytes (+1, so that parse_manifest sees
+/// a larger one is too large). Throws Error.
+std::string read_manifest(const fs::path& manifest) {
+  std::error_code ec;
+  const auto status = fs::status(manifest, ec);
+  if (ec) throw Error(fmt::format("unreadable manifest: {}", ec.message()));
+  if (!fs::is_regular_file(status)) throw Error("unreadable manifest: not a regular file");
+  std::ifstream in(manifest, std::ios::binary);
+  if (!in) throw Error("unreadable manifest: cannot open it");
+  std::string text(max_manifest_size + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
 }
 
 void scan_manifests(const fs::path& dir, std::vector<Candidate>& out) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return;
-  std::vector<fs::path> manifests;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.path().extension() == ".json") manifests.push_back(entry.path());
-  }
-  std::sort(manifests.begin(), manifests.end());
+  const auto manifests = list_directory(dir, "manifest directory", [](const fs::path& file) {
+    return file.extension() == ".json";
+  });
   for (const auto& manifest : manifests) {
-    const std::string found_by = "manifest " + manifest.string();
+    Candidate candidate{manifest, "manifest " + manifest.string(), {}, {}};
+    if (auto unsafe = writable_by_others(manifest)) candidate.warning = "manifest: " + *unsafe;
     try {
-      std::ifstream in(manifest);
-      const auto json = nlohmann::json::parse(in);
-      fs::path file = json.at("file").get<std::string>();
-      if (file.is_relative()) file = manifest.parent_path() / file;
-      out.push_back({file, found_by, {}});
-    } catch (const std::exception& e) {
-      out.push_back({manifest, found_by, fmt::format("unreadable manifest: {}", e.what())});
+      candidate.path = parse_manifest(read_manifest(manifest), manifest);
+    } catch (const Error& e) {
+      candidate.error = e.what();
     }
+    out.push_back(std::move(candidate));
   }
 }
 
@@ -123,23 +153,30 @@ std::shared_ptr<LoadedApi> load(const PluginSymbol& symbol, PluginInfo& info) {
   api->abi_minor = std::min(symbol.abi_minor, PLINTH_ABI_MINOR);
   api->plugin = library;
   try {
-    auto& factory = library->get_alias<backend::PluginFactory>(symbol.name);
+    // The exported name holds the factory's address; a plugin may export it as null.
+    backend::PluginFactory* const factory = library->get<backend::PluginFactory*>(symbol.name);
+    if (factory == nullptr) {
+      info.state = PluginState::failed_to_load;
+      info.reason = fmt::format("its factory symbol {} is null", symbol.name);
+      return nullptr;
+    }
     api->adapter = api->adopt(factory());
     if (!api->adapter) throw Error("the plugin's factory returned no adapter");
-    api->name = api->adapter->name();
+    // Names come from the plugin: made printable once, here, for every later message.
+    api->name = printable(api->adapter->name());
     api->adapter->initialize();
     const std::size_t platform_count = api->adapter->platform_count();
     for (std::size_t p = 0; p < platform_count; ++p) {
       PlatformData platform;
       platform.adapter = api->adopt(api->adapter->platform(p));
-      platform.name = platform.adapter->name();
-      platform.vendor = platform.adapter->vendor();
-      platform.version = platform.adapter->version();
+      platform.name = printable(platform.adapter->name());
+      platform.vendor = printable(platform.adapter->vendor());
+      platform.version = printable(platform.adapter->version());
       const std::size_t device_count = platform.adapter->device_count();
       for (std::size_t d = 0; d < device_count; ++d) {
         DeviceData device;
         device.adapter = api->adopt(platform.adapter->device(d));
-        device.name = device.adapter->name();
+        device.name = printable(device.adapter->name());
         device.params = device.adapter->parameters();
         platform.devices.push_back(std::move(device));
       }
@@ -193,36 +230,73 @@ std::optional<PluginSymbol> parse_plugin_symbol(const std::string& name) {
   return PluginSymbol{name, match[1], match[2], major, minor};
 }
 
-LoaderSettings settings_from_env() {
+LoaderSettings settings_from(const std::function<const char*(const char*)>& getenv) {
   LoaderSettings settings;
-  if (const char* path = std::getenv("PLINTH_PLUGIN_PATH")) {
-    for (const auto& dir : split_list(path, ':')) settings.plugin_path.emplace_back(dir);
+  const auto variable = [&](const char* name) -> std::string {
+    const char* value = getenv(name);
+    return value != nullptr ? value : "";
+  };
+  // Never the current directory (DESIGN.md): relative values are ignored, and said so.
+  for (const auto& dir : split_list(variable("PLINTH_PLUGIN_PATH"), ':')) {
+    if (fs::path(dir).is_absolute()) {
+      settings.plugin_path.emplace_back(dir);
+    } else {
+      settings.warnings.push_back(fmt::format(
+          "PLINTH_PLUGIN_PATH entry '{}' is not an absolute path: ignored (plugins are never "
+          "looked for relative to the current directory)",
+          dir));
+    }
   }
-  if (const char* config = std::getenv("XDG_CONFIG_HOME"); config != nullptr && *config != 0) {
+  // The XDG base-directory rule: a relative XDG_CONFIG_HOME or HOME is invalid and ignored.
+  const std::string config = variable("XDG_CONFIG_HOME"), home = variable("HOME");
+  if (!config.empty() && fs::path(config).is_absolute()) {
     settings.manifest_dirs.push_back(fs::path(config) / "plinth" / "plugins.d");
-  } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != 0) {
-    settings.manifest_dirs.push_back(fs::path(home) / ".config" / "plinth" / "plugins.d");
+  } else {
+    if (!config.empty()) {
+      settings.notes.push_back(fmt::format(
+          "XDG_CONFIG_HOME='{}' is not an absolute path: ignored", config));
+    }
+    if (!home.empty() && fs::path(home).is_absolute()) {
+      settings.manifest_dirs.push_back(fs::path(home) / ".config" / "plinth" / "plugins.d");
+    } else if (!home.empty()) {
+      settings.notes.push_back(
+          fmt::format("HOME='{}' is not an absolute path: ignored", home));
+    }
   }
   settings.manifest_dirs.emplace_back("/etc/plinth/plugins.d");
   const auto self = boost::dll::this_line_location();
   settings.default_dir = fs::path(self.parent_path().string()) / PLINTH_PLUGIN_SUBDIR;
-  if (const char* api = std::getenv("PLINTH_API"); api != nullptr && *api != 0) {
+  if (const auto api = variable("PLINTH_API"); !api.empty()) {
     settings.api_filter = split_list(api, ',');
   }
   return settings;
 }
 
+LoaderSettings settings_from_env() {
+  // secure_getenv: a setuid or setgid program never takes its search paths from the caller.
+  return settings_from([](const char* name) { return ::secure_getenv(name); });
+}
+
 std::vector<LoadedPlugin> load_plugins(const LoaderSettings& settings) {
   std::vector<LoadedPlugin> plugins;
   std::set<std::string> claimed;  // shortcuts taken by an earlier candidate
+  for (const auto& warning : settings.warnings) warn(warning);
+  for (const auto& note : settings.notes) debug(DebugTopic::loader, "{}", note);
   for (const auto& candidate : find_candidates(settings)) {
     LoadedPlugin plugin;
     PluginInfo& info = plugin.info;
     info.path = candidate.path.string();
     info.found_by = candidate.found_by;
+    info.warning = candidate.warning;
+    if (candidate.error.empty()) {
+      if (auto unsafe = writable_by_others(candidate.path)) {
+        info.warning += (info.warning.empty() ? "" : "; ") + *unsafe;
+      }
+    }
     const auto finish = [&](const char* action) {
-      debug(DebugTopic::loader, "{} (found by {}): {}{}{}; {}", info.path, info.found_by,
-            to_string(info.state), info.reason.empty() ? "" : ": ", info.reason, action);
+      debug(DebugTopic::loader, "{} (found by {}): {}{}{}; {}{}{}", info.path, info.found_by,
+            to_string(info.state), info.reason.empty() ? "" : ": ", info.reason, action,
+            info.warning.empty() ? "" : "; WARNING, other users can change it: ", info.warning);
       plugins.push_back(std::move(plugin));
     };
     if (!candidate.error.empty()) {

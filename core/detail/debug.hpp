@@ -13,8 +13,12 @@ enum class DebugTopic { loader, compile, cache };
 /// Whether PLINTH_DEBUG names `topic` (or "all"). Read once per process.
 bool debug_enabled(DebugTopic topic);
 
-/// Writes "plinth[<topic>]: <message>" to stderr.
+/// Writes "plinth[<topic>]: <message>" to stderr, the message made printable().
 void debug_write(DebugTopic topic, std::string_view message);
+
+/// Writes "plinth: warning: <message>" to stderr, the message made printable(), whatever
+/// PLINTH_DEBUG says: for settings plinth ignores that the user surely meant.
+void warn(std::string_view message);
 
 template <class... Args>
 void debug(DebugTopic topic, fmt::format_string<Args...> format, Args&&... args) {

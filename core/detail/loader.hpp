@@ -9,6 +9,7 @@
 #include <plinth/plugins.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +24,10 @@ struct LoaderSettings {
   std::filesystem::path default_dir;                 ///< next to libplinth; empty: none
   /// PLINTH_API's shortcuts; unset: every shortcut is admitted.
   std::optional<std::vector<std::string>> api_filter;
+  /// Values that were ignored: printed as warnings (the user asked for something plinth
+  /// will not do) and as PLINTH_DEBUG=loader lines (quietly ignored by rule), respectively.
+  std::vector<std::string> warnings;
+  std::vector<std::string> notes;
 };
 
 /// One candidate and, if it ended ready or with no devices, its loaded API.
@@ -31,8 +36,13 @@ struct LoadedPlugin {
   std::shared_ptr<LoadedApi> api;
 };
 
-/// The settings the environment gives (PLINTH_PLUGIN_PATH, XDG_CONFIG_HOME, PLINTH_API).
+/// The settings the environment gives (PLINTH_PLUGIN_PATH, XDG_CONFIG_HOME, HOME,
+/// PLINTH_API), read with secure_getenv. Relative PLINTH_PLUGIN_PATH entries, XDG_CONFIG_HOME
+/// and HOME are ignored (never the current directory), and recorded in warnings/notes.
 PLINTH_EXPORT LoaderSettings settings_from_env();
+
+/// As settings_from_env, reading variables through `getenv` (for tests).
+PLINTH_EXPORT LoaderSettings settings_from(const std::function<const char*(const char*)>& getenv);
 
 /// Finds, checks and loads every candidate. Never throws for a bad plugin.
 PLINTH_EXPORT std::vector<LoadedPlugin> load_plugins(const LoaderSettings& settings);

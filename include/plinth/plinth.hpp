@@ -22,6 +22,7 @@
 #include <plinth/per_device.hpp>
 #include <plinth/platform.hpp>
 #include <plinth/plugins.hpp>
+#include <plinth/printable.hpp>
 #include <plinth/program.hpp>
 #include <plinth/queue.hpp>
 #include <plinth/render.hpp>

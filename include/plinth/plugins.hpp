@@ -21,7 +21,8 @@ enum class PluginState {
 /// "excluded", "failed to load", "refused", "shadowed", "init failed", "no devices", "ready".
 PLINTH_EXPORT const char* to_string(PluginState state) noexcept;
 
-/// One plugin file the loader considered.
+/// One plugin file the loader considered. The strings are as found (a path may hold any
+/// byte but NUL): print them through plinth::printable().
 struct PluginInfo {
   std::string path;      ///< the plugin file
   std::string found_by;  ///< "PLINTH_PLUGIN_PATH", "manifest <file>" or "default directory"
@@ -31,6 +32,10 @@ struct PluginInfo {
   int abi_minor = -1;
   PluginState state = PluginState::failed_to_load;
   std::string reason;  ///< why it ended in `state` (empty for ready)
+  /// Set when users other than the current one (or root) can change the plugin file, the
+  /// manifest that named it, or a directory above either: which one, and how. The plugin is
+  /// still loaded; plinth-info marks it and PLINTH_DEBUG=loader says so.
+  std::string warning;
 };
 
 /// Every plugin candidate of this process, in search order, with its state. The first call
@@ -38,7 +43,8 @@ struct PluginInfo {
 /// plugin: that is a candidate's state.
 PLINTH_EXPORT const std::vector<PluginInfo>& plugins();
 
-/// A table of `candidates` (one per line: state, shortcut, path, reason) for messages.
+/// A table of `candidates` (one per line: state, shortcut, path, then the reason and any
+/// warning on lines of their own) for messages, every string made printable().
 PLINTH_EXPORT std::string describe_plugins(const std::vector<PluginInfo>& candidates);
 
 }  // namespace plinth

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -146,6 +147,82 @@ TEST(PluginDirectory, WithoutPluginsPlinthInfoReportsNoApiAndExitsCleanly) {
   EXPECT_NE(result.output.find("no API with devices is available"), std::string::npos) << result.output;
   EXPECT_EQ(result.output.find("libplinth-backend-opencl"), std::string::npos) << result.output;
   EXPECT_EQ(json_result.output.find("Sanitizer"), std::string::npos) << json_result.output;
+}
+
+// Before: unknown words (and a leading space) in PLINTH_DEBUG were dropped without a word.
+TEST(PlinthDebug, UnknownWordsAreWarnedAboutOnce) {
+  const auto result = run("PLINTH_DEBUG='lodaer, loader,,bogus'");
+  EXPECT_NE(result.output.find("plinth: warning: PLINTH_DEBUG: unknown topic(s) 'lodaer', "
+                               "'bogus' ignored"),
+            std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("PLINTH_DEBUG: unknown", result.output.find("PLINTH_DEBUG: unknown") + 1),
+            std::string::npos)
+      << "warned more than once:\n" << result.output;
+  // " loader" (after the comma and space) still counts.
+  EXPECT_NE(result.output.find("plinth[loader]:"), std::string::npos) << result.output;
+}
+
+/// A directory laid out as a hostile current directory: ./plinth/plugins.d/evil.json and
+/// ./.config/plinth/plugins.d/evil.json, each naming a plugin file.
+struct HostileDirectory {
+  HostileDirectory() {
+    fs::remove_all(root);
+    for (const auto& dir : {root / "plinth" / "plugins.d", root / ".config" / "plinth" / "plugins.d"}) {
+      fs::create_directories(dir);
+      std::ofstream(dir / "evil.json") << R"({"file": "libplinth-backend-evil.so"})";
+    }
+  }
+  ~HostileDirectory() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+  const fs::path root =
+      fs::temp_directory_path() / ("plinth-hostile-cwd-" + std::to_string(::getpid()));
+};
+
+// Before: with XDG_CONFIG_HOME=. (or HOME=. and no XDG_CONFIG_HOME) plinth read
+// ./plinth/plugins.d/*.json and loaded what they named: a plugin from the current directory.
+TEST(PluginSearchPath, RelativeXdgConfigHomeAndHomeAreIgnored) {
+  HostileDirectory hostile;
+  const fs::path cwd = fs::current_path();
+  fs::current_path(hostile.root);
+  const auto xdg = run("XDG_CONFIG_HOME=. PLINTH_DEBUG=loader", "--json");
+  const auto home = run("XDG_CONFIG_HOME= HOME=. PLINTH_DEBUG=loader", "--json");
+  const auto path = run("PLINTH_PLUGIN_PATH=.:plinth/plugins.d", "--json");
+  fs::current_path(cwd);
+  for (const auto& result : {xdg, home, path}) {
+    EXPECT_EQ(result.output.find("evil"), std::string::npos) << result.output;
+  }
+  EXPECT_NE(xdg.output.find("XDG_CONFIG_HOME='.' is not an absolute path: ignored"),
+            std::string::npos)
+      << xdg.output;
+  EXPECT_NE(home.output.find("HOME='.' is not an absolute path: ignored"), std::string::npos)
+      << home.output;
+  EXPECT_NE(path.output.find("plinth: warning: PLINTH_PLUGIN_PATH entry '.' is not an absolute "
+                             "path: ignored"),
+            std::string::npos)
+      << path.output;
+}
+
+// Before: plinth-info printed manifest paths raw (a cleared screen, a fake "ready" line), and
+// --json died on a path that is not UTF-8.
+TEST(PlinthInfo, PrintsHostileManifestPathsSafely) {
+  HostileDirectory hostile;
+  const auto manifest_dir = hostile.root / "xdg" / "plinth" / "plugins.d";
+  fs::create_directories(manifest_dir);
+  std::ofstream(manifest_dir / "a.json")
+      << "{\"file\": \"/nowhere/\\u001b[2J\\n  ready          opencl     fake.so\"}";
+  std::ofstream(manifest_dir / "b.json") << "{\"file\": \"/nowhere/\xff\xfe.so\"}";
+  const std::string environment = "XDG_CONFIG_HOME=" + (hostile.root / "xdg").string();
+  const auto text = run(environment);
+  const auto json = run(environment, "--json");
+  EXPECT_EQ(text.output.find('\x1b'), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("/nowhere/\\x1b[2J\\n  ready"), std::string::npos) << text.output;
+  EXPECT_EQ(text.output.find("\n  ready          opencl     fake.so"), std::string::npos);
+  EXPECT_EQ(json.output.find("terminate"), std::string::npos) << json.output;
+  const auto parsed = nlohmann::json::parse(json.output.substr(json.output.find('{')));
+  EXPECT_TRUE(parsed["plugins"].is_array());
 }
 
 }  // namespace

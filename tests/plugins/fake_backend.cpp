@@ -7,6 +7,8 @@
 //   FAKE_INIT       0 (default): initialize() works; 1: throws BackendError; 2: throws an int
 //   FAKE_ABI_MAJOR, FAKE_ABI_MINOR   export under this ABI instead of the SDK's
 //   FAKE_NEEDS_DEP  initialize() calls into libplinth-test-missing.so
+//   FAKE_NULL_FACTORY  exports correct metadata whose value (the factory) is null
+//   FAKE_HOSTILE_NAMES  names its API, platform and device with terminal escape sequences
 
 #include <plinth/backend/sdk.hpp>
 
@@ -27,7 +29,11 @@ extern "C" int plinth_test_missing_dependency();
 
 namespace {
 
+#ifdef FAKE_HOSTILE_NAMES
+const std::string tag = FAKE_TAG "\x1b[2J\n  ready          fake";
+#else
 const std::string tag = FAKE_TAG;
+#endif
 
 struct MarkOpened {
   MarkOpened() {
@@ -105,11 +111,20 @@ class FakeApi final : public plinth::backend::ApiAdapter {
   std::string prelude(bool) const override { return "#define FAKE_PRELUDE\n"; }
 };
 
-std::unique_ptr<plinth::backend::ApiAdapter> create_fake() { return std::make_unique<FakeApi>(); }
+[[maybe_unused]] std::unique_ptr<plinth::backend::ApiAdapter> create_fake() { return std::make_unique<FakeApi>(); }
 
 }  // namespace
 
-#ifdef FAKE_ABI_MAJOR
+#if defined(FAKE_NULL_FACTORY)
+namespace _autoaliases {
+extern "C" BOOST_SYMBOL_EXPORT const void* PLINTH_DETAIL_BACKEND_SYMBOL(FAKE_SHORTCUT,
+                                                                        PLINTH_ABI_MAJOR,
+                                                                        PLINTH_ABI_MINOR);
+BOOST_DLL_SECTION(plinth, read)
+const void* PLINTH_DETAIL_BACKEND_SYMBOL(FAKE_SHORTCUT, PLINTH_ABI_MAJOR, PLINTH_ABI_MINOR) =
+    nullptr;
+}  // namespace _autoaliases
+#elif defined(FAKE_ABI_MAJOR)
 BOOST_DLL_ALIAS_SECTIONED(
     create_fake, PLINTH_DETAIL_BACKEND_SYMBOL(FAKE_SHORTCUT, FAKE_ABI_MAJOR, FAKE_ABI_MINOR),
     plinth)

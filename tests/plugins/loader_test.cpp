@@ -5,16 +5,19 @@
 #include "detail/loader.hpp"
 
 #include <plinth/errors.hpp>
+#include <plinth/printable.hpp>
 #include <plinth/version.hpp>
 
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <ostream>
 #include <string>
@@ -479,3 +482,216 @@ TEST(LoaderLifetime, ObjectsKeepThePluginLoadedUntilReleased) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Hostile and careless input (the hardening issue): each of these crashed, misled or
+// misreported before its fix.
+
+namespace hostile {
+
+/// A fresh, empty directory for one test, removed by the destructor.
+struct TempDir {
+  explicit TempDir(const std::string& name)
+      : path(fs::temp_directory_path() / ("plinth-loader-" + name + "-" +
+                                          std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  fs::path path;
+};
+
+void write(const fs::path& file, const std::string& text) {
+  std::ofstream(file, std::ios::binary) << text;
+}
+
+std::vector<LoadedPlugin> load_manifests(const fs::path& manifest_dir) {
+  LoaderSettings settings;
+  settings.manifest_dirs = {manifest_dir};
+  return load_plugins(settings);
+}
+
+/// Overwrites the .dynsym section header's sh_size of the ELF file `path`.
+void set_dynsym_size(const std::string& path, std::uint64_t size) {
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  Elf64_Ehdr header{};
+  file.read(reinterpret_cast<char*>(&header), sizeof header);
+  for (unsigned i = 0; i < header.e_shnum; ++i) {
+    const auto offset = static_cast<std::streamoff>(header.e_shoff + i * header.e_shentsize);
+    Elf64_Shdr section{};
+    file.seekg(offset);
+    file.read(reinterpret_cast<char*>(&section), sizeof section);
+    if (section.sh_type != SHT_DYNSYM) continue;
+    section.sh_size = size;
+    file.seekp(offset);
+    file.write(reinterpret_cast<const char*>(&section), sizeof section);
+  }
+}
+
+}  // namespace hostile
+
+// Before: SIGSEGV in every program that listed plugins.
+TEST(LoaderHostile, NullFactoryFailsToLoad) {
+  const auto plugins = load_from({"nullfactory"});
+  ASSERT_EQ(plugins.size(), 1u);
+  EXPECT_EQ(plugins[0].info.state, PluginState::failed_to_load);
+  EXPECT_TRUE(contains(plugins[0].info.reason, "factory symbol"));
+  EXPECT_TRUE(contains(plugins[0].info.reason, "is null"));
+  EXPECT_EQ(plugins[0].api, nullptr);
+}
+
+// Before: the reader sized a vector from .dynsym's claimed size before checking it against the
+// file (std::bad_alloc with no file named; 1.6 GB allocated for a 2.7 MB file).
+TEST(LoaderHostile, DynamicSymbolTableSizeIsCheckedBeforeAllocating) {
+  hostile::TempDir temp("dynsym");
+  for (const std::uint64_t claimed : {std::uint64_t{24} << 40, std::uint64_t{24} << 26}) {
+    const auto path = (temp.path / "libplinth-backend-hugedynsym.so").string();
+    fs::copy_file(plugin("ready", "fakea"), path, fs::copy_options::overwrite_existing);
+    hostile::set_dynsym_size(path, claimed);
+    LoaderSettings settings;
+    settings.plugin_path = {temp.path};
+    const auto plugins = load_plugins(settings);
+    ASSERT_EQ(plugins.size(), 1u);
+    const auto& reason = plugins[0].info.reason;
+    EXPECT_EQ(plugins[0].info.state, PluginState::failed_to_load);
+    EXPECT_TRUE(contains(reason, path));
+    EXPECT_TRUE(contains(reason, "dynamic symbol table (.dynsym)"));
+    EXPECT_TRUE(contains(reason, "lies beyond the file's"));
+    EXPECT_FALSE(contains(reason, "bad_alloc"));
+  }
+}
+
+// Before: "No such file or directory".
+TEST(LoaderHostile, SymbolicLinkLoopIsReportedAsOne) {
+  hostile::TempDir temp("loop");
+  fs::create_symlink("libplinth-backend-loop.so", temp.path / "libplinth-backend-loop.so");
+  LoaderSettings settings;
+  settings.plugin_path = {temp.path};
+  const auto plugins = load_plugins(settings);
+  ASSERT_EQ(plugins.size(), 1u);
+  EXPECT_TRUE(contains(plugins[0].info.reason, "Too many levels of symbolic links"))
+      << plugins[0].info.reason;
+}
+
+// Before: a NUL in "file" listed one path and loaded another (the C string stops at the NUL);
+// an empty "file" was reported as "plugins.d/: not a regular file".
+TEST(LoaderHostile, ManifestFileEntriesAreChecked) {
+  hostile::TempDir temp("manifests");
+  const std::string real = plugin("ready", "fakea");
+  hostile::write(temp.path / "a-nul.json", "{\"file\": \"" + real + "\\u0000/elsewhere.so\"}");
+  hostile::write(temp.path / "b-empty.json", "{\"file\": \"\"}");
+  hostile::write(temp.path / "c-number.json", "{\"file\": 42}");
+  hostile::write(temp.path / "d-array.json", "[\"" + real + "\"]");
+  hostile::write(temp.path / "e-huge.json",
+                 "{\"file\": \"" + real + "\", \"pad\": \"" + std::string(70000, 'x') + "\"}");
+  fs::create_directory(temp.path / "f-directory.json");
+  take_opened();
+  const auto plugins = hostile::load_manifests(temp.path);
+  ASSERT_EQ(plugins.size(), 6u);
+  const std::vector<std::string> reasons{"contains a NUL character", "\"file\" entry is empty",
+                                         "\"file\" entry is not a string", "expected a JSON object",
+                                         "larger than 65536 bytes", "not a regular file"};
+  for (std::size_t i = 0; i < plugins.size(); ++i) {
+    SCOPED_TRACE(plugins[i].info.found_by);
+    EXPECT_EQ(plugins[i].info.state, PluginState::failed_to_load);
+    EXPECT_TRUE(contains(plugins[i].info.reason, reasons[i]));
+    EXPECT_EQ(plugins[i].api, nullptr);
+  }
+  EXPECT_EQ(take_opened(), "") << "a plugin named by a refused manifest was opened";
+}
+
+// Before: XDG_CONFIG_HOME=. or HOME=. made plinth load plugins named by ./plinth/plugins.d/.
+TEST(LoaderHostile, RelativeSearchPathsAreIgnored) {
+  const auto settings_with = [](std::map<std::string, std::string> environment) {
+    return plinth::detail::settings_from([environment](const char* name) -> const char* {
+      const auto it = environment.find(name);
+      return it == environment.end() ? nullptr : it->second.c_str();
+    });
+  };
+  const fs::path etc = "/etc/plinth/plugins.d";
+  for (const auto& environment : std::vector<std::map<std::string, std::string>>{
+           {{"XDG_CONFIG_HOME", "."}},
+           {{"HOME", "."}},
+           {{"XDG_CONFIG_HOME", "relative/config"}, {"HOME", "also/relative"}},
+           {{"PLINTH_PLUGIN_PATH", ".:plugins::"}}}) {
+    const auto settings = settings_with(environment);
+    EXPECT_TRUE(settings.plugin_path.empty());
+    EXPECT_EQ(settings.manifest_dirs, std::vector<fs::path>{etc});
+    EXPECT_FALSE(settings.warnings.empty() && settings.notes.empty());
+  }
+  // A relative XDG_CONFIG_HOME falls back to an absolute HOME, as the XDG rule says.
+  const auto fallback = settings_with({{"XDG_CONFIG_HOME", "."}, {"HOME", "/home/u"}});
+  EXPECT_EQ(fallback.manifest_dirs,
+            (std::vector<fs::path>{"/home/u/.config/plinth/plugins.d", etc}));
+  const auto plugin_path = settings_with({{"PLINTH_PLUGIN_PATH", "/a:.:b:/c"}});
+  EXPECT_EQ(plugin_path.plugin_path, (std::vector<fs::path>{"/a", "/c"}));
+  ASSERT_EQ(plugin_path.warnings.size(), 2u);
+  EXPECT_TRUE(contains(plugin_path.warnings[0], "'.' is not an absolute path"));
+}
+
+// Before: plugins and manifests that any user could replace were used without a word.
+TEST(LoaderHostile, LocationsOthersCanWriteAreReported) {
+  hostile::TempDir temp("writable");
+  const fs::path open_dir = temp.path / "open", sticky_dir = temp.path / "sticky";
+  fs::create_directories(open_dir);
+  fs::create_directories(sticky_dir);
+  fs::copy_file(plugin("ready", "fakea"), open_dir / "libplinth-backend-fakea.so");
+  fs::copy_file(plugin("ready", "fakea"), sticky_dir / "libplinth-backend-fakeb.so");
+  fs::permissions(open_dir, fs::perms::all);
+  fs::permissions(sticky_dir, fs::perms::all | fs::perms::sticky_bit);
+  LoaderSettings settings;
+  settings.plugin_path = {open_dir, sticky_dir, dir("ready")};
+  const auto plugins = load_plugins(settings);
+  ASSERT_EQ(plugins.size(), 3u);
+  EXPECT_TRUE(contains(plugins[0].info.warning, open_dir.string() + " is writable by every user"))
+      << plugins[0].info.warning;
+  EXPECT_EQ(plugins[0].info.state, PluginState::ready);  // reported, still loaded
+  // A sticky directory (like /tmp) protects our own files in it.
+  EXPECT_EQ(plugins[1].info.warning, "");
+  EXPECT_EQ(plugins[2].info.warning, "");
+  EXPECT_TRUE(contains(plinth::describe_plugins(std::vector<plinth::PluginInfo>{plugins[0].info}), "WARNING"));
+
+  // A manifest in a directory anyone can write.
+  hostile::write(open_dir / "x.json", "{\"file\": \"" + plugin("ready", "fakea") + "\"}");
+  const auto manifested = hostile::load_manifests(open_dir);
+  ASSERT_EQ(manifested.size(), 1u);
+  EXPECT_TRUE(contains(manifested[0].info.warning, "manifest: " + open_dir.string()));
+}
+
+// Before: plinth-info printed paths and names raw: escape sequences reached the terminal and
+// a newline in a name could fake a "ready" line.
+TEST(LoaderHostile, PathsAndPluginNamesArePrintedSafely) {
+  hostile::TempDir temp("escapes");
+  hostile::write(temp.path / "x.json", "{\"file\": \"/nowhere/\\u001b[2J\\n  ready  evil.so\"}");
+  auto plugins = hostile::load_manifests(temp.path);
+  const auto loaded = load_from({"hostile"});
+  ASSERT_EQ(plugins.size(), 1u);
+  ASSERT_EQ(loaded.size(), 1u);
+  ASSERT_NE(loaded[0].api, nullptr);
+  const std::string table = plinth::describe_plugins(std::vector<plinth::PluginInfo>{plugins[0].info, loaded[0].info});
+  EXPECT_EQ(table.find('\x1b'), std::string::npos) << table;
+  EXPECT_TRUE(contains(table, "/nowhere/\\x1b[2J\\n  ready  evil.so"));
+  EXPECT_EQ(table.find("\n  ready  evil"), std::string::npos);
+  // Names a plugin supplies are made printable when it is loaded.
+  const auto& api = *loaded[0].api;
+  for (const auto& name : {api.name, api.platforms[0].name, api.platforms[0].devices[0].name}) {
+    EXPECT_EQ(name.find_first_of("\x1b\n"), std::string::npos) << name;
+    EXPECT_TRUE(contains(name, "\\x1b[2J\\n")) << name;
+  }
+}
+
+TEST(Printable, EscapesControlCharactersAndInvalidUtf8Only) {
+  using plinth::printable;
+  EXPECT_EQ(printable("plain /path/libx.so"), "plain /path/libx.so");
+  EXPECT_EQ(printable("a\nb\tc\rd\x1b[2J\x7f"), "a\\nb\\tc\\rd\\x1b[2J\\x7f");
+  EXPECT_EQ(printable(std::string("nul\0here", 8)), "nul\\x00here");
+  EXPECT_EQ(printable("back\\slash"), "back\\\\slash");
+  EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80");
+  EXPECT_EQ(printable("\xc2\x9b" "31m"), "\\xc2\\x9b31m");  // C1 CSI, encoded in UTF-8
+  EXPECT_EQ(printable("\x9b" "31m"), "\\x9b31m");          // C1 CSI, raw
+  EXPECT_EQ(printable("\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x9c"),
+            "\\xc0\\xaf \\xed\\xa0\\x80 \\xf4\\x90\\x80\\x80 \\xe2\\x9c");
+}

@@ -48,7 +48,8 @@ nlohmann::json plugins_json() {
                     {"shortcut", info.shortcut},
                     {"abi", info.abi_major < 0 ? "" : fmt::format("{}.{}", info.abi_major, info.abi_minor)},
                     {"state", plinth::to_string(info.state)},
-                    {"reason", info.reason}});
+                    {"reason", info.reason},
+                    {"warning", info.warning}});
   }
   return list;
 }
@@ -180,7 +181,8 @@ int main(int argc, char** argv) {
   if (options->json) {
     nlohmann::json out{{"plugins", plugins_json()}, {"apis", apis.is_null() ? nlohmann::json::array() : apis}};
     if (!error.empty()) out["error"] = error;
-    std::cout << out.dump(2) << "\n";
+    // A path from a hostile manifest need not be UTF-8: replace what JSON cannot carry.
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     print_text(apis.is_null() ? nlohmann::json::array() : apis);
     if (!error.empty()) std::cerr << "\nplinth-info: " << error << "\n";
