@@ -53,6 +53,12 @@ class PLINTH_EXPORT API {
 
   friend bool operator==(const API& a, const API& b) { return a.impl_ == b.impl_; }
 
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from API still refers to its object and every call on it is defined.
+  API(const API&) = default;
+  API& operator=(const API&) = default;
+  ~API() = default;
+
   /// For the implementation.
   explicit API(std::shared_ptr<detail::LoadedApi> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<detail::LoadedApi>& impl() const { return impl_; }

@@ -143,6 +143,12 @@ class PLINTH_EXPORT Array {
   /// comment).
   const Buffer& first_element_buffer() const noexcept;
 
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from Array still refers to its object and every call on it is defined.
+  Array(const Array&) = default;
+  Array& operator=(const Array&) = default;
+  ~Array() = default;
+
   /// For the implementation.
   explicit Array(std::shared_ptr<const detail::ArrayImpl> impl) : impl_(std::move(impl)) {}
 

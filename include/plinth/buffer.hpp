@@ -55,6 +55,12 @@ class PLINTH_EXPORT Buffer {
   /// cl_mem, CUdeviceptr (of this region's start), ...
   std::uintptr_t native_handle() const;
 
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from Buffer still refers to its object and every call on it is defined.
+  Buffer(const Buffer&) = default;
+  Buffer& operator=(const Buffer&) = default;
+  ~Buffer() = default;
+
   /// For the implementation.
   explicit Buffer(std::shared_ptr<detail::BufferImpl> impl) : impl_(std::move(impl)) {}
   backend::BufferAdapter& adapter() const;

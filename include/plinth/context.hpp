@@ -60,6 +60,12 @@ class PLINTH_EXPORT Context {
 
   friend bool operator==(const Context& a, const Context& b) { return a.impl_ == b.impl_; }
 
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from Context still refers to its object and every call on it is defined.
+  Context(const Context&) = default;
+  Context& operator=(const Context&) = default;
+  ~Context() = default;
+
   /// For the implementation.
   explicit Context(std::shared_ptr<detail::ContextImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<detail::ContextImpl>& impl() const { return impl_; }

@@ -20,6 +20,12 @@ class PLINTH_EXPORT Event {
   /// cl_event, CUevent, ... as an integer.
   std::uintptr_t native_handle() const;
 
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from Event still refers to its object and every call on it is defined.
+  Event(const Event&) = default;
+  Event& operator=(const Event&) = default;
+  ~Event() = default;
+
   /// For the implementation.
   explicit Event(std::shared_ptr<backend::EventAdapter> adapter) : adapter_(std::move(adapter)) {}
   backend::EventAdapter& adapter() const { return *adapter_; }

@@ -126,6 +126,12 @@ class PLINTH_EXPORT HostArray {
   HostArray view(std::initializer_list<Index> indices) const {
     return view(std::span<const Index>(indices.begin(), indices.size()));
   }
+  /// Copies share the elements. Moving copies too (there are no move operations), so a
+  /// moved-from HostArray still refers to its elements and every call on it is defined.
+  HostArray(const HostArray&) = default;
+  HostArray& operator=(const HostArray&) = default;
+  ~HostArray() = default;
+
   /// A new owning C-order array with a copy of the elements.
   HostArray copy() const;
   /// Copies the elements of `src` (same shape and dtype, any layout, possibly overlapping

@@ -71,6 +71,12 @@ class PLINTH_EXPORT MultiArray {
   const Array& operator[](const BoundDevice& device) const;
   const BaseSplay& splay() const noexcept;
 
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from MultiArray still refers to its object and every call on it is defined.
+  MultiArray(const MultiArray&) = default;
+  MultiArray& operator=(const MultiArray&) = default;
+  ~MultiArray() = default;
+
   /// For the implementation.
   explicit MultiArray(std::shared_ptr<const detail::MultiArrayImpl> impl)
       : impl_(std::move(impl)) {}

@@ -99,6 +99,12 @@ class PLINTH_EXPORT Program {
   /// cl_program, CUmodule, ... of `device`. Throws LogicError for a device not built for.
   std::uintptr_t native_handle(const BoundDevice& device) const;
 
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from Program still refers to its object and every call on it is defined.
+  Program(const Program&) = default;
+  Program& operator=(const Program&) = default;
+  ~Program() = default;
+
   /// For the implementation.
   explicit Program(std::shared_ptr<detail::ProgramImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<detail::ProgramImpl>& impl() const { return impl_; }
@@ -150,6 +156,12 @@ class PLINTH_EXPORT Kernel {
   /// The program the kernel belongs to.
   const Program& program() const;
 
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from Kernel still refers to its object and every call on it is defined.
+  Kernel(const Kernel&) = default;
+  Kernel& operator=(const Kernel&) = default;
+  ~Kernel() = default;
+
   /// For the implementation.
   explicit Kernel(std::shared_ptr<detail::KernelImpl> impl) : impl_(std::move(impl)) {}
 
@@ -187,6 +199,12 @@ class PLINTH_EXPORT PreparedKernel {
   /// The global and local sizes on `device` (as chosen, when the local size was automatic).
   std::vector<std::size_t> global_size(const BoundDevice& device) const;
   std::vector<std::size_t> local_size(const BoundDevice& device) const;
+
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from PreparedKernel still refers to its object and every call on it is defined.
+  PreparedKernel(const PreparedKernel&) = default;
+  PreparedKernel& operator=(const PreparedKernel&) = default;
+  ~PreparedKernel() = default;
 
   /// For the implementation.
   explicit PreparedKernel(std::shared_ptr<detail::KernelImpl> impl) : impl_(std::move(impl)) {}

@@ -40,6 +40,12 @@ class PLINTH_EXPORT Queue {
 
   friend bool operator==(const Queue& a, const Queue& b) { return a.impl_ == b.impl_; }
 
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from Queue still refers to its object and every call on it is defined.
+  Queue(const Queue&) = default;
+  Queue& operator=(const Queue&) = default;
+  ~Queue() = default;
+
   /// For the implementation.
   explicit Queue(std::shared_ptr<detail::QueueImpl> impl) : impl_(std::move(impl)) {}
   backend::QueueAdapter& adapter() const;
