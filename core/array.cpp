@@ -39,15 +39,10 @@ Array make_array(const Buffer& base, ArrayMetadata metadata) {
 }
 
 void check_queue(const Array& array, const Queue& queue, const char* what) {
-  if (!(queue.device().context() == array.device().context())) {
-    throw LogicError(fmt::format("Array::{}: the queue belongs to another context than the array",
-                                 what));
-  }
   if (!(queue.device() == array.device())) {
-    throw LogicError(fmt::format("Array::{}: the queue is on device {} ('{}') but the array on "
-                                 "device {} ('{}')",
-                                 what, queue.device().index(), queue.device().name(),
-                                 array.device().index(), array.device().name()));
+    throw LogicError(fmt::format(
+        "Array::{}: {}", what,
+        detail::describe_mismatch("queue", queue.device(), "array", array.device())));
   }
 }
 
@@ -126,10 +121,9 @@ Array Array::empty_with_metadata(const BoundDevice& device, const ArrayMetadata&
   const std::size_t size = std::max(metadata.buffer_size(), metadata.dtype().itemsize());
   Buffer base = allocator ? allocator(device, size) : Buffer::allocate(device, size);
   if (!(base.device() == device)) {
-    throw LogicError(fmt::format("Array::empty: the allocator returned a buffer on device {} "
-                                 "('{}') for device {} ('{}')",
-                                 base.device().index(), base.device().name(), device.index(),
-                                 device.name()));
+    throw LogicError(fmt::format(
+        "Array::empty: the allocator returned a buffer of the wrong device: {}",
+        detail::describe_mismatch("buffer", base.device(), "array", device)));
   }
   if (base.size() < size) {
     throw LogicError(fmt::format("Array::empty: the allocator returned {} bytes, {} were asked for",

@@ -12,10 +12,9 @@ namespace {
 
 void check_queue(const Buffer& buffer, const Queue& queue, const char* what) {
   if (!(queue.device() == buffer.device())) {
-    throw LogicError(fmt::format("Buffer::{}: the queue is on device {} ('{}') but the buffer on "
-                                 "device {} ('{}')",
-                                 what, queue.device().index(), queue.device().name(),
-                                 buffer.device().index(), buffer.device().name()));
+    throw LogicError(fmt::format(
+        "Buffer::{}: {}", what,
+        detail::describe_mismatch("queue", queue.device(), "buffer", buffer.device())));
   }
 }
 
@@ -65,7 +64,9 @@ void Buffer::set(const Queue& queue, std::span<const std::byte> src, bool no_asy
 void Buffer::set(const Queue& queue, const Buffer& src, bool no_async) const {
   check_queue(*this, queue, "set");
   if (!(src.device().context() == device().context())) {
-    throw LogicError("Buffer::set: the source buffer belongs to another context");
+    throw LogicError(fmt::format(
+        "Buffer::set: {}", detail::describe_mismatch("source buffer", src.device(),
+                                                     "destination buffer", device())));
   }
   check_size(*this, src.size(), "set");
   queue.adapter().copy(*impl_->adapter, 0, *src.impl_->adapter, 0, size());

@@ -159,4 +159,20 @@ BoundMultiDevice BoundMultiDevice::operator[](std::span<const std::size_t> indic
   return BoundMultiDevice(std::move(chosen));
 }
 
+namespace detail {
+
+std::string describe_mismatch(const char* first, const BoundDevice& a, const char* second,
+                              const BoundDevice& b) {
+  if (!(a.context() == b.context())) {
+    return fmt::format("the {0} and the {2} belong to different contexts (the {0}'s device {1} "
+                       "('{4}'), the {2}'s device {3} ('{5}')); objects of one context cannot "
+                       "be used with another's",
+                       first, a.index(), second, b.index(), a.name(), b.name());
+  }
+  return fmt::format("the {} is on device {} ('{}') but the {} on device {} ('{}')", first,
+                     a.index(), a.name(), second, b.index(), b.name());
+}
+
+}  // namespace detail
+
 }  // namespace plinth

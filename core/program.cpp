@@ -111,9 +111,8 @@ backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backen
     }
     if (!(buffer.device() == device)) {
       bad_argument(kernel, index, param,
-                   fmt::format("the {} is on device {} ('{}'), the queue on device {} ('{}')",
-                               arg.is_array() ? "Array" : "Buffer", buffer.device().index(),
-                               buffer.device().name(), device.index(), device.name()));
+                   detail::describe_mismatch(arg.is_array() ? "Array" : "Buffer",
+                                             buffer.device(), "queue", device));
     }
     value = buffer.adapter().kernel_arg();
   } else {
@@ -170,8 +169,11 @@ std::size_t program_slot(const detail::ProgramImpl& program,
                                ? slots[device.index()]
                                : static_cast<std::size_t>(-1);
   if (slot == static_cast<std::size_t>(-1)) {
-    throw LogicError(fmt::format("{}: device {} ('{}') is not one the program was built for", what,
-                                 device.index(), device.name()));
+    throw LogicError(fmt::format("{}: device {} ('{}'){} is not one the program was built for",
+                                 what, device.index(), device.name(),
+                                 device.context() == program.devices.context()
+                                     ? ""
+                                     : " of another context"));
   }
   return slot;
 }

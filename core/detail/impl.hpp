@@ -94,6 +94,12 @@ struct KernelImpl {
   std::vector<std::size_t> slot_of_context_device;
 };
 
+/// Where two objects that should be on one device are, for a LogicError: "the queue is on
+/// device 0 ('A') but the buffer on device 1 ('B')", or, when their contexts differ, says so
+/// (the same device in two contexts is still a mismatch).
+std::string describe_mismatch(const char* first, const BoundDevice& a, const char* second,
+                              const BoundDevice& b);
+
 /// The adapters of public handles.
 inline backend::ContextAdapter& adapter(const Context& c) { return *c.impl()->adapter; }
 const LoadedApi& loaded(const API& api);

@@ -67,6 +67,30 @@ TEST_P(BufferTest, RejectsMisuse) {
   EXPECT_EQ(back, data);
 }
 
+// Before: "the queue is on device 0 (...) but the buffer on device 0 (...)", which does not say
+// that the two belong to different contexts of the same device.
+TEST_P(BufferTest, ObjectsOfAnotherContextAreNamedSo) {
+  const auto other_context = Context::from_devices({GetParam()});
+  const Queue other_queue(other_context.devices()[0]);
+  auto buffer = Buffer::allocate(device(), 16);
+  std::vector<std::byte> bytes(16);
+  const auto message = [](auto&& call) -> std::string {
+    try {
+      call();
+    } catch (const LogicError& e) {
+      return e.what();
+    }
+    return "(no LogicError)";
+  };
+  for (const auto& text : {message([&] { buffer.get(other_queue, bytes); }),
+                           message([&] { buffer.set(other_queue, bytes); }),
+                           message([&] {
+                             buffer.set(queue(), Buffer::allocate(other_context.devices()[0], 16));
+                           })}) {
+    EXPECT_NE(text.find("belong to different contexts"), std::string::npos) << text;
+  }
+}
+
 void check_sub_region(const Queue& queue, std::size_t origin, std::size_t size) {
   const std::size_t total = origin + size + 64;
   auto buffer = Buffer::allocate(queue.device(), total);
