@@ -16,6 +16,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <charconv>
 #include <functional>
 #include <cstdlib>
 #include <fstream>
@@ -223,7 +224,9 @@ std::optional<PluginSymbol> parse_plugin_symbol(const std::string& name) {
   std::smatch match;
   if (!std::regex_match(name, match, pattern)) return std::nullopt;
   const auto version = [](const std::string& digits) {
-    return digits.size() > 6 ? -1 : std::stoi(digits);  // no ABI version has 7 digits
+    int value = -1;  // no ABI version has 7 digits: those are refused, not parsed
+    if (digits.size() <= 6) std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    return value;
   };
   const int major = version(match[3]), minor = version(match[4]);
   if (major < 0 || minor < 0) return std::nullopt;

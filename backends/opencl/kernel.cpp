@@ -7,6 +7,7 @@
 #include <plinth/errors.hpp>
 
 #include <string>
+#include <charconv>
 #include <string_view>
 
 namespace plinth::opencl {
@@ -24,7 +25,10 @@ std::size_t scalar_size(std::string_view type, std::size_t address_bytes) {
   std::size_t lanes = 1;
   const auto digits = type.find_last_not_of("0123456789");
   if (digits != std::string_view::npos && digits + 1 < type.size()) {
-    lanes = std::stoul(std::string(type.substr(digits + 1)));
+    // A typedef may end in any digits (my_type99999999999999999999): those are not lanes.
+    const auto count = type.substr(digits + 1);
+    const auto [end, ec] = std::from_chars(count.data(), count.data() + count.size(), lanes);
+    if (ec != std::errc() || end != count.data() + count.size() || lanes > 16) return 0;
     type = type.substr(0, digits + 1);
     if (lanes == 3) lanes = 4;  // 3-vectors are stored as 4-vectors
   }

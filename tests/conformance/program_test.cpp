@@ -128,6 +128,22 @@ TEST_P(ProgramTest, RenderErrorsSurfaceBeforeCompiling) {
   }
 }
 
+// Before: the OpenCL backend read the digits at the end of a parameter's type name as vector
+// lanes with std::stoul, so this typedef threw std::out_of_range out of Program::kernel.
+TEST_P(ProgramTest, TypedefNamesEndingInLongNumbersAreAccepted) {
+  Program program(context(), R"(
+typedef int my_type99999999999999999999999;
+KERNEL void store(GLOBAL_MEM int *out, my_type99999999999999999999999 value)
+{
+    out[0] = value;
+})");
+  auto out = Buffer::allocate(device(), sizeof(int));
+  program.kernel("store")(queue(), {1}, {1}, out, std::int32_t{1234});
+  int value = 0;
+  out.get(queue(), std::as_writable_bytes(std::span(&value, 1)));
+  EXPECT_EQ(value, 1234);
+}
+
 PLINTH_INSTANTIATE_DEVICE_TEST(ProgramTest);
 
 }  // namespace
