@@ -27,9 +27,24 @@ DefTemplate def_from_string(std::string source, std::string name,
 
 }  // namespace
 
+namespace detail {
+
+SnippetData::~SnippetData() {
+  NodeRelease release;  // a chain of Snippets and Modules is released in a loop
+  release.take(def);
+  release.take(globals);
+}
+
+ModuleData::~ModuleData() {
+  NodeRelease release;
+  release.take(def);
+  release.take(globals);
+}
+
+}  // namespace detail
+
 Snippet::Snippet(DefTemplate def, RenderGlobals globals)
-    : impl_(std::make_shared<const detail::SnippetData>(
-          detail::SnippetData{std::move(def), std::move(globals)})) {}
+    : impl_(std::make_shared<const detail::SnippetData>(std::move(def), std::move(globals))) {}
 
 Snippet Snippet::from_string(std::string source, std::string name, RenderGlobals globals) {
   return Snippet(def_from_string(std::move(source), std::move(name), {}), std::move(globals));
@@ -43,8 +58,7 @@ Module::Module(DefTemplate def, RenderGlobals globals) {
   if (def.parameters().empty())
     throw LogicError(fmt::format(
         "module '{}' has no parameters; its first parameter receives the prefix", def.name()));
-  impl_ = std::make_shared<const detail::ModuleData>(
-      detail::ModuleData{std::move(def), std::move(globals)});
+  impl_ = std::make_shared<const detail::ModuleData>(std::move(def), std::move(globals));
 }
 
 Module Module::from_string(std::string source, std::string name, RenderGlobals globals) {

@@ -7,7 +7,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <optional>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace plinth {
 
@@ -31,6 +37,11 @@ struct Placeholder {
 };
 
 struct SyntaxError {
+  std::string cause;
+};
+
+// A number literal that does not fit in its type.
+struct RangeError {
   std::string cause;
 };
 
@@ -98,6 +109,7 @@ class PlaceholderParser {
     return value;
   }
 
+  // An integer (int64_t, or uint64_t above its range) or a finite double.
   RenderValue number_literal() {
     const char* first = text_.data() + pos_;
     const char* last = text_.data() + text_.size();
@@ -105,13 +117,27 @@ class PlaceholderParser {
     const auto as_integer = std::from_chars(first, last, integer);
     const bool more = as_integer.ptr != last &&
                       (*as_integer.ptr == '.' || *as_integer.ptr == 'e' || *as_integer.ptr == 'E');
-    if (as_integer.ec == std::errc() && !more) {
+    if (!more && as_integer.ec == std::errc()) {
       pos_ += static_cast<std::size_t>(as_integer.ptr - first);
       return integer;
     }
+    if (!more && as_integer.ec == std::errc::result_out_of_range) {
+      std::uint64_t unsigned_integer = 0;
+      const auto as_unsigned = std::from_chars(first, last, unsigned_integer);
+      if (as_unsigned.ec == std::errc() && as_unsigned.ptr == as_integer.ptr) {
+        pos_ += static_cast<std::size_t>(as_unsigned.ptr - first);
+        return unsigned_integer;
+      }
+      throw RangeError{fmt::format("the integer {} does not fit in 64 bits",
+                                   std::string_view(first, as_integer.ptr))};
+    }
     double number = 0;
     const auto as_double = std::from_chars(first, last, number);
-    if (as_double.ec != std::errc()) throw SyntaxError{"malformed number"};
+    if (as_double.ec == std::errc::result_out_of_range)
+      throw RangeError{fmt::format("the number {} does not fit in a double",
+                                   std::string_view(first, as_double.ptr))};
+    if (as_double.ec != std::errc() || !std::isfinite(number))  // (no `inf` or `nan`)
+      throw SyntaxError{"malformed number"};
     pos_ += static_cast<std::size_t>(as_double.ptr - first);
     return number;
   }
@@ -161,10 +187,11 @@ class Renderer {
   std::string render(const DefTemplate& def, std::span<const RenderValue> args,
                      const RenderGlobals& globals) {
     const Frame frame{def, args, globals};
-    if (depth_ == max_depth)
-      throw render_error(
-          frame, nullptr,
-          fmt::format("snippets nest more than {} deep (does a def use itself?)", max_depth));
+    if (depth_ == max_render_depth)
+      throw render_error(frame, nullptr,
+                         fmt::format("snippets and modules nest more than {} deep (the limit; "
+                                     "does a def use itself?)",
+                                     max_render_depth));
     ++depth_;
     std::string generated;
     if (const auto& callable = def.impl()->callable) {
@@ -174,26 +201,36 @@ class Renderer {
         throw;
       } catch (const std::exception& e) {
         throw render_error(frame, nullptr, fmt::format("its callable threw: {}", e.what()));
+      } catch (...) {
+        throw render_error(frame, nullptr, "its callable threw something not a std::exception");
       }
     }
     const std::string& text = def.impl()->callable ? generated : def.text();
 
     std::string out;
     std::size_t pos = 0;
+    std::size_t line = 1;     // the line of text[counted]: each newline is counted once,
+    std::size_t counted = 0;  // as the scan goes
     for (auto open = text.find("${"); open != std::string::npos; open = text.find("${", pos)) {
       out.append(text, pos, open - pos);
-      const auto line =
-          1 + static_cast<std::size_t>(
-                  std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(open), '\n'));
+      line += static_cast<std::size_t>(
+          std::count(text.begin() + static_cast<std::ptrdiff_t>(counted),
+                     text.begin() + static_cast<std::ptrdiff_t>(open), '\n'));
+      counted = open;
       Placeholder placeholder;
-      try {
-        placeholder = PlaceholderParser(text, open).parse();
-      } catch (const SyntaxError& e) {
+      const auto fail = [&](const std::string& cause) {
         Placeholder fragment;
         fragment.text =
             text.substr(open, std::min(text.find_first_of("}\n", open), text.size()) + 1 - open);
         fragment.line = line;
-        throw render_error(frame, &fragment, "placeholder syntax: " + e.cause);
+        return render_error(frame, &fragment, cause);
+      };
+      try {
+        placeholder = PlaceholderParser(text, open).parse();
+      } catch (const SyntaxError& e) {
+        throw fail("placeholder syntax: " + e.cause);
+      } catch (const RangeError& e) {
+        throw fail(e.cause);
       }
       placeholder.text = text.substr(open, placeholder.end - open);
       placeholder.line = line;
@@ -221,25 +258,24 @@ class Renderer {
   };
 
   std::string substitute(const Placeholder& placeholder, const Frame& frame) {
-    const RenderValue value = evaluate(placeholder.head, frame, placeholder);
+    // A def of the template being rendered, called by its name, renders as a Snippet with
+    // the caller's globals; rendering it directly spares copying them into one.
+    const auto* own = own_def(placeholder.head, frame);
+    const RenderValue value = own ? RenderValue() : evaluate(placeholder.head, frame, placeholder);
     std::vector<RenderValue> args;
     for (const auto& arg : placeholder.args) args.push_back(evaluate(arg, frame, placeholder));
 
+    if (own != nullptr) {
+      const DefTemplate def(*own, frame.def.owner());
+      check_arguments(def, "Snippet", false, args.size(), frame, placeholder);
+      return render_nested(def, args, frame.globals, frame, placeholder);
+    }
     if (value.is_snippet() || value.is_module()) {
       const bool module = value.is_module();
       const DefTemplate& def = module ? value.as_module().def() : value.as_snippet().def();
-      const std::size_t wanted = def.parameters().size() - (module ? 1 : 0);
-      if (args.size() != wanted)
-        throw render_error(frame, &placeholder,
-                           fmt::format("{} '{}' takes {}{}, but got {}", value.kind_name(),
-                                       def.name(), plural(wanted, "argument"),
-                                       module ? " after its prefix" : "", args.size()));
+      check_arguments(def, value.kind_name(), module, args.size(), frame, placeholder);
       if (module) return use(value.as_module(), std::move(args), frame, placeholder);
-      try {
-        return render(def, args, value.as_snippet().globals());
-      } catch (const RenderError& e) {
-        throw called_from(e, frame, placeholder);
-      }
+      return render_nested(def, args, value.as_snippet().globals(), frame, placeholder);
     }
     if (placeholder.called)
       throw render_error(
@@ -249,6 +285,38 @@ class Renderer {
       return value.to_string();
     } catch (const LogicError& e) {
       throw render_error(frame, &placeholder, e.what());
+    }
+  }
+
+  // The def of the frame's template that `expression` names (unless a parameter has its name).
+  static const std::shared_ptr<const detail::DefData>* own_def(const Expression& expression,
+                                                               const Frame& frame) {
+    const auto& owner = frame.def.owner();
+    if (!owner || expression.path.size() != 1) return nullptr;
+    const auto& name = expression.path.front();
+    const auto& parameters = frame.def.parameters();
+    if (std::find(parameters.begin(), parameters.end(), name) != parameters.end()) return nullptr;
+    return owner->find(name);
+  }
+
+  static void check_arguments(const DefTemplate& def, std::string_view kind, bool module,
+                              std::size_t given, const Frame& frame,
+                              const Placeholder& placeholder) {
+    const std::size_t wanted = def.parameters().size() - (module ? 1 : 0);
+    if (given != wanted)
+      throw render_error(
+          frame, &placeholder,
+          fmt::format("{} '{}' takes {}{}, but got {}", kind, def.name(),
+                      plural(wanted, "argument"), module ? " after its prefix" : "", given));
+  }
+
+  std::string render_nested(const DefTemplate& def, std::span<const RenderValue> args,
+                            const RenderGlobals& globals, const Frame& frame,
+                            const Placeholder& placeholder) {
+    try {
+      return render(def, args, globals);
+    } catch (const RenderError& e) {
+      throw called_from(e, frame, placeholder);
     }
   }
 
@@ -282,9 +350,14 @@ class Renderer {
                              fmt::format("'{}' has no field '{}'; its fields: {}", reached, field,
                                          names_of(value.as_map())));
         next = found->second;
-      } else if (value.is_list() &&
-                 std::from_chars(field.data(), field.data() + field.size(), index).ptr ==
-                     field.data() + field.size()) {
+      } else if (const auto parsed =
+                     std::from_chars(field.data(), field.data() + field.size(), index);
+                 value.is_list() && parsed.ptr == field.data() + field.size()) {
+        if (parsed.ec != std::errc())
+          throw render_error(
+              frame, &placeholder,
+              fmt::format("the index {} of '{}' does not fit in a size_t; it has {}", field,
+                          reached, plural(value.as_list().size(), "element")));
         if (index >= value.as_list().size())
           throw render_error(frame, &placeholder,
                              fmt::format("'{}' has {}, so no element {}", reached,
@@ -304,8 +377,10 @@ class Renderer {
   // Renders `module` once per distinct argument list; returns its prefix.
   std::string use(const Module& module, std::vector<RenderValue> args, const Frame& frame,
                   const Placeholder& placeholder) {
-    for (const auto& call : calls_) {
-      if (call.module != module.impl() || call.args != args) continue;
+    auto& calls_of_module = calls_by_module_[module.impl().get()];
+    for (const auto i : calls_of_module) {
+      const auto& call = calls_[i];
+      if (call.args != args) continue;
       if (!call.done)
         throw render_error(frame, &placeholder,
                            fmt::format("module '{}' uses itself", module.name()));
@@ -314,23 +389,19 @@ class Renderer {
     auto prefix = fmt::format("_mod_{}_{}_", module.name(), calls_.size());
     const auto index = calls_.size();
     calls_.push_back({module.impl(), args, prefix, false});
+    calls_of_module.push_back(index);
 
     args.insert(args.begin(), prefix);
-    std::string source;
-    try {
-      source = render(module.def(), args, module.globals());
-    } catch (const RenderError& e) {
-      throw called_from(e, frame, placeholder);
-    }
+    auto source = render_nested(module.def(), args, module.globals(), frame, placeholder);
     if (source.empty() || source.back() != '\n') source += '\n';
     sources_.push_back(std::move(source));
     calls_[index].done = true;
     return prefix;
   }
 
-  static constexpr std::size_t max_depth = 100;
-
   std::vector<ModuleCall> calls_;
+  // For each module, its calls (indices in calls_), so that each use looks at its own only.
+  std::unordered_map<const detail::ModuleData*, std::vector<std::size_t>> calls_by_module_;
   std::vector<std::string> sources_;
   std::size_t depth_ = 0;
 };

@@ -14,15 +14,14 @@
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace plinth {
 
 // ---- RenderValue ----
-
-RenderValue::RenderValue(const Snippet& snippet) : value_(snippet.impl()) {}
-RenderValue::RenderValue(const Module& module) : value_(module.impl()) {}
-RenderValue::RenderValue(List list) : value_(std::make_shared<const List>(std::move(list))) {}
-RenderValue::RenderValue(Map map) : value_(std::make_shared<const Map>(std::move(map))) {}
 
 namespace {
 
@@ -31,7 +30,23 @@ using ModulePtr = std::shared_ptr<const detail::ModuleData>;
 using ListPtr = std::shared_ptr<const RenderValue::List>;
 using MapPtr = std::shared_ptr<const RenderValue::Map>;
 
+// Deletes a list or a map after handing its elements to a NodeRelease (no recursion).
+struct ReleasingDelete {
+  template <class T>
+  void operator()(const T* node) const noexcept {
+    detail::NodeRelease release;
+    release.take(*const_cast<T*>(node));  // allocated non-const by RenderValue
+    delete node;
+  }
+};
+
 }  // namespace
+
+RenderValue::RenderValue(const Snippet& snippet) : value_(snippet.impl()) {}
+RenderValue::RenderValue(const Module& module) : value_(module.impl()) {}
+RenderValue::RenderValue(List list)
+    : value_(ListPtr(new List(std::move(list)), ReleasingDelete{})) {}
+RenderValue::RenderValue(Map map) : value_(MapPtr(new Map(std::move(map)), ReleasingDelete{})) {}
 
 bool RenderValue::is_integer() const {
   return std::holds_alternative<std::int64_t>(value_) ||
@@ -135,18 +150,101 @@ std::string RenderValue::to_string() const {
 }
 
 bool operator==(const RenderValue& a, const RenderValue& b) {
-  if (a.value_.index() != b.value_.index()) return false;
-  return std::visit(
-      [&](const auto& x) {
-        const auto& y = std::get<std::decay_t<decltype(x)>>(b.value_);
-        if constexpr (std::is_same_v<std::decay_t<decltype(x)>, ListPtr> ||
-                      std::is_same_v<std::decay_t<decltype(x)>, MapPtr>)
-          return x == y || *x == *y;
-        else
-          return x == y;
-      },
-      a.value_);
+  // Pairs of nested values still to compare: a loop, not a recursion, however deep they nest.
+  std::vector<std::pair<const RenderValue*, const RenderValue*>> pending;
+  const RenderValue* x = &a;
+  const RenderValue* y = &b;
+  for (;;) {
+    if (x->value_.index() != y->value_.index()) return false;
+    if (const auto* list = std::get_if<ListPtr>(&x->value_)) {
+      const auto& other = std::get<ListPtr>(y->value_);
+      if (*list != other) {
+        if (!*list || !other || (*list)->size() != other->size()) return false;
+        for (std::size_t i = 0; i < other->size(); ++i)
+          pending.emplace_back(&(**list)[i], &(*other)[i]);
+      }
+    } else if (const auto* map = std::get_if<MapPtr>(&x->value_)) {
+      const auto& other = std::get<MapPtr>(y->value_);
+      if (*map != other) {
+        if (!*map || !other || (*map)->size() != other->size()) return false;
+        for (auto i = (*map)->begin(), j = other->begin(); i != (*map)->end(); ++i, ++j) {
+          if (i->first != j->first) return false;
+          pending.emplace_back(&i->second, &j->second);
+        }
+      }
+    } else if (!std::visit(
+                   [&](const auto& value) {
+                     return value == std::get<std::decay_t<decltype(value)>>(y->value_);
+                   },
+                   x->value_)) {
+      return false;
+    }
+    if (pending.empty()) return true;
+    std::tie(x, y) = pending.back();
+    pending.pop_back();
+  }
 }
+
+// ---- Releasing chains ----
+
+namespace detail {
+
+namespace {
+
+// The work list of the NodeRelease that is releasing on this thread, if one is.
+thread_local std::vector<std::shared_ptr<const void>>* releasing = nullptr;
+
+}  // namespace
+
+NodeRelease::~NodeRelease() {
+  if (nodes_.empty()) return;  // (also when another NodeRelease was releasing: see take)
+  auto* const outer = std::exchange(releasing, &nodes_);
+  while (!nodes_.empty()) {
+    auto node = std::move(nodes_.back());
+    nodes_.pop_back();
+    node.reset();  // what the node holds goes onto nodes_ (through take), not deeper
+  }
+  releasing = outer;
+}
+
+void NodeRelease::take(std::shared_ptr<const void> node) noexcept {
+  auto& nodes = releasing != nullptr ? *releasing : nodes_;
+  try {
+    nodes.push_back(std::move(node));
+  } catch (...) {
+    // No memory for the work list: release `node` here (by recursion, where it is a chain).
+  }
+}
+
+void NodeRelease::take(RenderValue& value) noexcept {
+  std::visit(
+      [&](auto& held) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(held)>, SnippetPtr> ||
+                      std::is_same_v<std::decay_t<decltype(held)>, ModulePtr> ||
+                      std::is_same_v<std::decay_t<decltype(held)>, ListPtr> ||
+                      std::is_same_v<std::decay_t<decltype(held)>, MapPtr>) {
+          if (held.use_count() == 1) take(std::shared_ptr<const void>(std::move(held)));
+        }
+      },
+      value.value_);
+}
+
+void NodeRelease::take(RenderValue::List& list) noexcept {
+  for (auto& value : list) take(value);
+}
+
+void NodeRelease::take(RenderValue::Map& map) noexcept {
+  for (auto& entry : map) take(entry.second);
+}
+
+void NodeRelease::take(DefTemplate& def) noexcept {
+  // A callable body may hold Snippets or Modules (say, a lambda's captures).
+  if (def.impl().use_count() != 1) return;
+  const DefTemplate taken = std::move(def);
+  take(std::shared_ptr<const void>(taken.impl()));
+}
+
+}  // namespace detail
 
 // ---- DefTemplate ----
 
@@ -294,7 +392,7 @@ std::shared_ptr<const TemplateData> parse_template(const std::string& text,
     const auto signature = split_signature(*name);
     if (!signature)
       fail(open, fmt::format("'{}' is not a def signature such as \"f(a, b)\"", *name));
-    if (data->find(signature->first) != nullptr)
+    if (!data->index.emplace(signature->first, data->defs.size()).second)
       fail(open, fmt::format("def '{}' is defined twice", signature->first));
 
     auto body_start = tag_end + 1;

@@ -16,22 +16,35 @@
 /// module and def that uses it — followed by the rendered def. Each module's text is followed
 /// by a newline unless it ends with one. Prefixes are numbered from 0 in each render, in the
 /// order modules are first used; modules of the same name get distinct numbers.
+///
+/// Rendering takes time linear in the size of the sources and of the result; only a Module
+/// used with many distinct argument lists costs more: each use compares its arguments with
+/// those of that Module's earlier calls. Snippets and Modules nest at most max_render_depth
+/// deep.
 
 #include <plinth/export.hpp>
 #include <plinth/module.hpp>
 #include <plinth/template.hpp>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace plinth {
 
+/// How deep Snippets and Modules may nest in one render, counting the def given to
+/// render_source as the first level (rendering recurses once per level). Deeper nesting, such
+/// as a def that uses itself, is a RenderError that names this limit.
+inline constexpr std::size_t max_render_depth = 100;
+
 /// Renders `def` with `args` bound to its parameters and `globals` to other names.
 /// Throws RenderError naming the def (and where it comes from), the placeholder and its line,
 /// the parameters and globals in scope, and the cause: a wrong argument count, an unknown
 /// name or field, a value that cannot be rendered or called, a placeholder syntax error, a
-/// module that uses itself, or an exception thrown by a callable body (its message). An error
-/// inside a Snippet or Module adds a `called from` line for each placeholder that led there.
+/// number (a literal or a list index) that does not fit in its type, a module that uses
+/// itself, Snippets and Modules nested deeper than max_render_depth, or an exception thrown
+/// by a callable body (its message). An error inside a Snippet or Module adds a `called from`
+/// line for each placeholder that led there.
 PLINTH_EXPORT std::string render_source(const DefTemplate& def,
                                         const std::vector<RenderValue>& args = {},
                                         const RenderGlobals& globals = {});

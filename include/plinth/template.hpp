@@ -5,10 +5,13 @@
 /// A placeholder names a render global or a parameter of the def being rendered, optionally
 /// followed by `.field` (a map key) or `.N` (a list index), and optionally called with
 /// arguments; an argument is such a name or a literal (`42`, `-1.5e3`, `"text"`). A literal
-/// alone renders as itself, so `${"${"}` writes a literal `${`. What a name renders to depends
-/// on its RenderValue: strings and numbers verbatim, Snippets in place, Modules as their
-/// prefix (see module.hpp and render.hpp). There is no template language: control flow
-/// lives in C++ callables that return source text (DefTemplate::from_callable).
+/// alone renders as itself, so `${"${"}` writes a literal `${`. An integer literal is an
+/// int64_t (a uint64_t above that range), any other number a finite double; a number that does
+/// not fit (`99999999999999999999999`, `1e999`, an index `.N` beyond size_t) is a RenderError.
+/// What a name renders to depends on its RenderValue: strings and numbers verbatim, Snippets
+/// in place, Modules as their prefix (see module.hpp and render.hpp). There is no template
+/// language: control flow lives in C++ callables that return source text
+/// (DefTemplate::from_callable).
 
 #include <plinth/export.hpp>
 
@@ -34,6 +37,7 @@ struct DefData;
 struct TemplateData;
 struct SnippetData;
 struct ModuleData;
+class NodeRelease;
 }  // namespace detail
 
 class Snippet;
@@ -57,7 +61,8 @@ concept RenderConvertible =
 /// What a placeholder or a def argument is bound to: nothing, a bool, an integer, a double,
 /// a string, a Snippet, a Module, a list or a map of RenderValues. Cheap to copy (lists and
 /// maps are shared and immutable). Converts implicitly from all of these and from
-/// RenderConvertible objects.
+/// RenderConvertible objects. Lists and maps may nest, and Snippets and Modules may hold each
+/// other, as deep as memory allows: they are compared and destroyed in loops, not recursions.
 class PLINTH_EXPORT RenderValue {
  public:
   using List = std::vector<RenderValue>;
@@ -128,9 +133,12 @@ class PLINTH_EXPORT RenderValue {
 
   /// Equal kinds and values; Snippets and Modules are equal when they are the same object
   /// (copies of one handle). Decides when a Module call renders again (module.hpp).
+  /// Compares nested lists and maps in a loop, so their depth is limited only by memory.
   friend PLINTH_EXPORT bool operator==(const RenderValue& a, const RenderValue& b);
 
  private:
+  friend class detail::NodeRelease;  // releases nested values without recursion
+
   std::variant<std::monostate, bool, std::int64_t, std::uint64_t, double, std::string,
                std::shared_ptr<const detail::SnippetData>,
                std::shared_ptr<const detail::ModuleData>, std::shared_ptr<const List>,

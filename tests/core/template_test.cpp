@@ -1,14 +1,18 @@
 #include <plinth/errors.hpp>
 #include <plinth/render.hpp>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace user {
 
@@ -210,6 +214,172 @@ KERNEL void k(GLOBAL_MEM int* x) { x[0] = ${add}(x[0], ${n}); }
   EXPECT_EQ(render_source(load, {"int", "p"}), "(int)p[0]");
 }
 
+// ---- Scale ----
+
+// Runs `work` on a thread whose stack is 1 MiB (an eighth of the usual 8 MiB), whatever the
+// environment's limit: a recursion as deep as the chains below overflows it, in every build.
+template <class F>
+void on_small_stack(F work) {
+  pthread_attr_t attributes;
+  ASSERT_EQ(pthread_attr_init(&attributes), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attributes, std::size_t{1} << 20), 0);
+  pthread_t thread;
+  const auto run = [](void* f) -> void* {
+    (*static_cast<F*>(f))();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attributes, run, &work), 0);
+  EXPECT_EQ(pthread_join(thread, nullptr), 0);
+  EXPECT_EQ(pthread_attr_destroy(&attributes), 0);
+}
+
+// Deep enough that releasing (or comparing) a chain by recursion overflows the small stack,
+// shallow enough to stay fast under the sanitizers.
+constexpr std::size_t deep = 50'000;
+
+// A chain of `depth` Modules, each using the one before it; returns the last.
+Module module_chain(std::size_t depth) {
+  const auto first = DefTemplate::from_string("link", "int ${prefix}v = 0;", {"prefix"});
+  const auto next = DefTemplate::from_string("link", "int ${prefix}v = ${prev}v;", {"prefix"});
+  Module module(first);
+  for (std::size_t i = 1; i < depth; ++i) module = Module(next, {{"prev", module}});
+  return module;
+}
+
+TEST(Module, DeepChainIsReleasedWithoutRecursion) {
+  auto module = module_chain(deep);
+  on_small_stack([&] { module = Module::from_string("", "m"); });  // releases the chain
+  EXPECT_EQ(module.name(), "m");
+}
+
+TEST(Snippet, DeepChainsAreReleasedWithoutRecursion) {
+  const auto def = DefTemplate::from_string("s", "(${prev})");
+  Snippet through_globals = Snippet::from_string("x", "s");
+  Snippet through_callables = through_globals;  // what callable bodies hold
+  for (std::size_t i = 1; i < deep; ++i) {
+    through_globals = Snippet(def, {{"prev", through_globals}});
+    through_callables =
+        Snippet::from_callable([prev = through_callables] { return prev.name(); }, {}, "s");
+  }
+  on_small_stack([&] {
+    through_globals = Snippet(def);
+    through_callables = Snippet(def);
+  });
+}
+
+TEST(RenderValue, DeepListsAndMapsAreReleasedWithoutRecursion) {
+  RenderValue list = RenderValue::List{};
+  RenderValue map = RenderValue::Map{};
+  for (std::size_t i = 1; i < deep; ++i) {
+    list = RenderValue::List{1, list};
+    map = RenderValue::Map{{"next", map}};
+  }
+  on_small_stack([&] {
+    list = RenderValue();
+    map = RenderValue();
+  });
+}
+
+TEST(RenderValue, DeepListsCompareWithoutRecursion) {
+  RenderValue a = RenderValue::List{};
+  RenderValue b = RenderValue::List{};
+  RenderValue c = RenderValue::List{};
+  for (std::size_t i = 1; i < deep; ++i) {
+    a = RenderValue::List{1, a};
+    b = RenderValue::List{1, b};
+    c = RenderValue::List{1, RenderValue::Map{{"k", c}}};
+  }
+  on_small_stack([&] {
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a, c);
+    EXPECT_NE(RenderValue(RenderValue::List{a, 1}), RenderValue(RenderValue::List{b, 2}));
+    a = b = c = RenderValue();
+  });
+}
+
+TEST(RenderError, DeepModuleChainNamesTheDepthLimit) {
+  // Modules and Snippets nest at most 100 deep: the top level and 99 below it (rendering
+  // recurses, and stays well within the small stack).
+  static_assert(max_render_depth == 100);
+  const auto chain = module_chain(deep);
+  const auto just_deep_enough = module_chain(max_render_depth - 1);
+  on_small_stack([&] {
+    const auto rendered = render_source("x = ${m}v;", {}, {{"m", just_deep_enough}});
+    EXPECT_TRUE(
+        rendered.starts_with("int _mod_link_98_v = 0;\n"
+                             "int _mod_link_97_v = _mod_link_98_v;\n"))
+        << rendered.substr(0, 100);
+    EXPECT_TRUE(rendered.ends_with("int _mod_link_0_v = _mod_link_1_v;\nx = _mod_link_0_v;"));
+
+    const auto what = render_error_of([&] { render_source("x = ${m}v;", {}, {{"m", chain}}); });
+    EXPECT_CONTAINS(what,
+                    "cannot render link(prefix): snippets and modules nest more than 100 deep "
+                    "(the limit; does a def use itself?)");
+    EXPECT_CONTAINS(what, "called from the top level of '<source>' at ${m} (line 1)");
+  });
+}
+
+// `count` placeholders on lines of 4, of several kinds, and what they render to.
+std::pair<std::string, std::string> many_placeholders(std::size_t count) {
+  std::string source;
+  std::string expected;
+  for (std::size_t i = 0; i < count; ++i) {
+    switch (i % 4) {
+      case 0:
+        source += "a[${i}] = ";
+        expected += "a[7] = ";
+        break;
+      case 1:
+        source += "${l.1} + ";
+        expected += "two + ";
+        break;
+      case 2:
+        source += "${twice(i)} + ";
+        expected += "(7 * 2) + ";
+        break;
+      default:
+        source += "${m}x;\n";
+        expected += "_mod_m_0_x;\n";
+    }
+  }
+  return {source, "int _mod_m_0_x;\n" + expected};
+}
+
+TEST(Template, ManyPlaceholdersRenderInOrder) {
+  // (Counting lines from the start for each placeholder took minutes for this.)
+  constexpr std::size_t count = 100'000;
+  const auto [source, expected] = many_placeholders(count);
+  const RenderGlobals globals{{"i", 7},
+                              {"l", RenderValue::List{1, "two"}},
+                              {"m", Module::from_string("int ${prefix}x;", "m")}};
+  const auto tmpl = "<%def name=\"twice(x)\">(${x} * 2)</%def>" + source;
+  const auto rendered = render_source(tmpl, {}, globals);
+  EXPECT_EQ(rendered.size(), expected.size());
+  EXPECT_TRUE(rendered == expected);  // (not EXPECT_EQ: no 2 MB diff on failure)
+
+  // Line numbers are still right at the end.
+  std::string lines;
+  for (std::size_t i = 0; i < count; ++i) lines += i % 4 == 3 ? "${i}\n" : "${i} ";
+  const auto what = render_error_of([&] { render_source(lines + "${nope}", {}, globals); });
+  EXPECT_CONTAINS(what, fmt::format("at ${{nope}} (line {})", count / 4 + 1));
+}
+
+TEST(Template, ManyDefsAndModules) {
+  constexpr std::size_t count = 10'000;
+  std::string tmpl;
+  std::string source;
+  std::string expected;
+  RenderGlobals globals;
+  for (std::size_t i = 0; i < count; ++i) {
+    tmpl += fmt::format("<%def name=\"f{0}()\">{0}</%def>", i);
+    source += fmt::format("${{f{}}} ${{m{}}}\n", i, i);
+    globals.emplace(fmt::format("m{}", i), Module::from_string("", "m"));
+    expected += fmt::format("{} _mod_m_{}_\n", i, i);
+  }
+  const auto rendered = render_source(tmpl + source, {}, globals);
+  EXPECT_TRUE(rendered == std::string(count, '\n') + expected);
+}
+
 // ---- RenderValue ----
 
 TEST(RenderValue, NumbersReadBackExactlyInC) {
@@ -338,6 +508,38 @@ TEST(RenderError, PlaceholderSyntax) {
   EXPECT_CONTAINS(render_error_of([&] { render_source("${\"x}"); }), "unterminated string");
 }
 
+TEST(RenderError, NumbersThatDoNotFit) {
+  const RenderGlobals globals{{"l", RenderValue::List{1, 2}},
+                              {"f", Snippet::from_string(R"~(<%def name="f(x)">${x}</%def>)~")}};
+  const auto index =
+      render_error_of([&] { render_source("x\n${l.99999999999999999999999}", {}, globals); });
+  EXPECT_CONTAINS(index, "the index 99999999999999999999999 of 'l' does not fit");
+  EXPECT_CONTAINS(index, "at ${l.99999999999999999999999} (line 2)");
+
+  const auto literal = render_error_of([&] { render_source("${99999999999999999999999}"); });
+  EXPECT_CONTAINS(literal, "the integer 99999999999999999999999 does not fit in 64 bits");
+  EXPECT_CONTAINS(literal, "at ${99999999999999999999999} (line 1)");
+
+  const auto argument =
+      render_error_of([&] { render_source("${f(-99999999999999999999999)}", {}, globals); });
+  EXPECT_CONTAINS(argument, "the integer -99999999999999999999999 does not fit in 64 bits");
+  EXPECT_CONTAINS(argument, "at ${f(-99999999999999999999999)} (line 1)");
+
+  const auto huge = render_error_of([&] { render_source("${f(1e999)}", {}, globals); });
+  EXPECT_CONTAINS(huge, "the number 1e999 does not fit in a double");
+  EXPECT_CONTAINS(huge, "at ${f(1e999)} (line 1)");
+
+  EXPECT_CONTAINS(render_error_of([&] { render_source("${-inf}"); }), "malformed number");
+}
+
+TEST(Template, IntegerLiteralsSpanInt64AndUint64) {
+  EXPECT_EQ(render_source("${-9223372036854775808} ${18446744073709551615} ${l.00001}", {},
+                          {{"l", RenderValue::List{1, 2}}}),
+            "-9223372036854775808 18446744073709551615 2");
+  EXPECT_CONTAINS(render_error_of([&] { render_source("${18446744073709551616}"); }),
+                  "does not fit in 64 bits");
+}
+
 TEST(RenderError, ModuleUsesItself) {
   const auto self = Module::from_string(R"~(<%def name="self(prefix, me)">${me(me)}</%def>)~");
   const auto what = render_error_of([&] { render_source("${s(s)}", {}, {{"s", self}}); });
@@ -349,7 +551,8 @@ TEST(RenderError, ModuleUsesItself) {
 TEST(RenderError, DefThatUsesItself) {
   const auto tmpl = Template::from_string("<%def name=\"f()\">${f}</%def>", "loop.cl");
   const auto what = render_error_of([&] { render_source(tmpl.get_def("f")); });
-  EXPECT_CONTAINS(what, "cannot render f() in 'loop.cl': snippets nest more than 100 deep");
+  EXPECT_CONTAINS(what,
+                  "cannot render f() in 'loop.cl': snippets and modules nest more than 100 deep");
   EXPECT_CONTAINS(what, "called from f() in 'loop.cl' at ${f} (line 1)");
 }
 
