@@ -48,6 +48,12 @@ class PLINTH_EXPORT Snippet {
   const DefTemplate& def() const;
   const RenderGlobals& globals() const;
 
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from Snippet still refers to its object and every call on it is defined.
+  Snippet(const Snippet&) = default;
+  Snippet& operator=(const Snippet&) = default;
+  ~Snippet() = default;
+
   /// For the implementation.
   explicit Snippet(std::shared_ptr<const detail::SnippetData> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<const detail::SnippetData>& impl() const { return impl_; }
@@ -86,6 +92,12 @@ class PLINTH_EXPORT Module {
   const std::string& name() const;
   const DefTemplate& def() const;
   const RenderGlobals& globals() const;
+
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from Module still refers to its object and every call on it is defined.
+  Module(const Module&) = default;
+  Module& operator=(const Module&) = default;
+  ~Module() = default;
 
   /// For the implementation.
   explicit Module(std::shared_ptr<const detail::ModuleData> impl) : impl_(std::move(impl)) {}

@@ -70,6 +70,19 @@ class PLINTH_EXPORT RenderValue {
 
   /// Nothing: renders as an error, useful as a default.
   RenderValue() = default;
+  RenderValue(const RenderValue&) = default;
+  RenderValue& operator=(const RenderValue&) = default;
+  /// Leaves `other` as nothing (never a Snippet or Module without its object).
+  RenderValue(RenderValue&& other) noexcept : value_(std::move(other.value_)) {
+    other.value_ = std::monostate{};
+  }
+  /// Leaves `other` as nothing.
+  RenderValue& operator=(RenderValue&& other) noexcept {
+    value_ = std::move(other.value_);
+    other.value_ = std::monostate{};
+    return *this;
+  }
+  ~RenderValue() = default;
   RenderValue(std::string text) : value_(std::move(text)) {}         // NOLINT
   RenderValue(std::string_view text) : value_(std::string(text)) {}  // NOLINT
   RenderValue(const char* text) : value_(std::string(text)) {}       // NOLINT
@@ -184,6 +197,12 @@ class PLINTH_EXPORT DefTemplate {
   /// `name(a, b)`, and where the def comes from (`in templates.cl`), as messages show it.
   std::string signature() const;
 
+  /// Copies share the def. Moving copies too (there are no move operations), so a
+  /// moved-from DefTemplate still refers to its def and every call on it is defined.
+  DefTemplate(const DefTemplate&) = default;
+  DefTemplate& operator=(const DefTemplate&) = default;
+  ~DefTemplate() = default;
+
   /// For the implementation.
   explicit DefTemplate(std::shared_ptr<const detail::DefData> def,
                        std::shared_ptr<const detail::TemplateData> owner = {});
@@ -226,6 +245,12 @@ class PLINTH_EXPORT Template {
   std::vector<std::string> def_names() const;
   /// The top-level text as a def with no parameters, named after the template.
   DefTemplate body() const;
+
+  /// Copies share the template. Moving copies too (there are no move operations), so a
+  /// moved-from Template still refers to its template and every call on it is defined.
+  Template(const Template&) = default;
+  Template& operator=(const Template&) = default;
+  ~Template() = default;
 
  private:
   explicit Template(std::shared_ptr<const detail::TemplateData> impl) : impl_(std::move(impl)) {}

@@ -588,3 +588,35 @@ TEST(RenderError, MalformedTemplates) {
 
 }  // namespace
 }  // namespace plinth
+
+namespace plinth {
+namespace {
+
+// Before: a moved-from Snippet, Module, Template or DefTemplate held a null pointer, and a
+// moved-from RenderValue could hold a Snippet alternative without its object: rendering
+// either was a SIGSEGV.
+TEST(TemplateHandles, MovedFromHandlesStayUsable) {
+  auto snippet = Snippet::from_string("a + b", "sum");
+  Snippet snippet_target(std::move(snippet));
+  snippet_target = std::move(snippet);  // NOLINT(bugprone-use-after-move): the point
+  EXPECT_EQ(render_source("${s}", {}, {{"s", snippet}}), "a + b");  // NOLINT
+
+  auto module = Module::from_string(R"~(<%def name="m(prefix)">int ${prefix}x;</%def>)~");
+  Module module_target(std::move(module));
+  EXPECT_EQ(render_source("${m}", {}, {{"m", module}}), render_source("${m}", {}, {{"m", module_target}}));  // NOLINT
+
+  auto tmpl = Template::from_string(R"~(<%def name="f(x)">[${x}]</%def>)~");
+  Template template_target(std::move(tmpl));
+  EXPECT_EQ(tmpl.def_names(), std::vector<std::string>{"f"});  // NOLINT
+  auto def = tmpl.get_def("f");
+  DefTemplate def_target(std::move(def));
+  EXPECT_EQ(render_source(def, {1}), "[1]");  // NOLINT
+
+  RenderValue value = snippet_target;
+  RenderValue value_target(std::move(value));
+  EXPECT_EQ(render_source("${v}", {}, {{"v", value_target}}), "a + b");
+  EXPECT_THROW(render_source("${v}", {}, {{"v", value}}), RenderError);  // NOLINT: nothing
+}
+
+}  // namespace
+}  // namespace plinth
