@@ -239,9 +239,9 @@ void NodeRelease::take(RenderValue::Map& map) noexcept {
 
 void NodeRelease::take(DefTemplate& def) noexcept {
   // A callable body may hold Snippets or Modules (say, a lambda's captures).
-  if (def.impl().use_count() != 1) return;
-  const DefTemplate taken = std::move(def);
-  take(std::shared_ptr<const void>(taken.impl()));
+  // Only from the destructor of what holds `def`: leaves it without its data.
+  if (def.def_.use_count() != 1) return;
+  take(std::shared_ptr<const void>(std::move(def.def_)));
 }
 
 }  // namespace detail

@@ -211,6 +211,8 @@ class PLINTH_EXPORT DefTemplate {
   const std::shared_ptr<const detail::TemplateData>& owner() const { return owner_; }
 
  private:
+  friend class detail::NodeRelease;  // releases a chain of defs without recursion
+
   std::shared_ptr<const detail::DefData> def_;
   std::shared_ptr<const detail::TemplateData> owner_;
 };
