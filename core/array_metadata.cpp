@@ -11,7 +11,9 @@
 
 // GCC 12 reports std::optional's disengaged payload as maybe-uninitialized once the
 // Index/Slice copies are inlined (GCC bug 80635); the payload is only read when engaged.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 
 namespace plinth {
 
@@ -58,7 +60,9 @@ std::pair<std::ptrdiff_t, std::size_t> resolve(const Slice& slice, std::size_t l
   if (step > 0 && stop > start) {
     count = static_cast<std::size_t>((stop - start - 1) / step + 1);
   } else if (step < 0 && start > stop) {
-    count = static_cast<std::size_t>((start - stop - 1) / -step + 1);
+    // -step overflows for PTRDIFF_MIN: divide by its magnitude as an unsigned number.
+    const std::size_t magnitude = std::size_t{0} - static_cast<std::size_t>(step);
+    count = static_cast<std::size_t>(start - stop - 1) / magnitude + 1;
   }
   return {start, count};
 }
@@ -182,7 +186,13 @@ ArrayMetadata ArrayMetadata::view(std::span<const Index> indices) const {
     if (index.is_slice()) {
       const auto [start, count] = resolve(index.slice(), shape_[dim], dim);
       shape.push_back(count);
-      strides.push_back(checked_mul(strides_[dim], index.slice().step, "view"));
+      std::ptrdiff_t stride = 0;
+      if (__builtin_mul_overflow(strides_[dim], index.slice().step, &stride)) {
+        // With one position or none the stride is never used (a[2::PTRDIFF_MIN] is fine).
+        if (count > 1) throw LogicError("view: a byte offset overflows");
+        stride = strides_[dim];
+      }
+      strides.push_back(stride);
       if (count == 0) empty = true;
       if (count > 0) offset = checked_add(offset, checked_mul(start, strides_[dim], "view"), "view");
     } else {
