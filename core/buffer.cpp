@@ -53,12 +53,14 @@ void Buffer::get(const Queue& queue, std::span<std::byte> dest, bool async) cons
   check_queue(*this, queue, "get");
   check_size(*this, dest.size(), "get");
   queue.adapter().read(dest.data(), *impl_->adapter, 0, dest.size(), async);
+  if (!async) detail::queue_idle(queue);
 }
 
 void Buffer::set(const Queue& queue, std::span<const std::byte> src, bool no_async) const {
   check_queue(*this, queue, "set");
   check_size(*this, src.size(), "set");
   queue.adapter().write(*impl_->adapter, 0, src.data(), src.size(), !no_async);
+  if (no_async) detail::queue_idle(queue);
 }
 
 void Buffer::set(const Queue& queue, const Buffer& src, bool no_async) const {

@@ -12,10 +12,50 @@ namespace {
 
 Queue make_queue(const BoundDevice& device, std::unique_ptr<backend::QueueAdapter> adapter) {
   const auto& api = detail::loaded(device.context().api());
-  return Queue(std::make_shared<detail::QueueImpl>(detail::QueueImpl{device, api.adopt(std::move(adapter))}));
+  return Queue(std::make_shared<detail::QueueImpl>(device, api.adopt(std::move(adapter))));
 }
 
 }  // namespace
+
+namespace detail {
+
+bool PendingHostArrays::keep(const HostArray& host) {
+  const std::lock_guard lock(mutex_);
+  if (arrays_.capacity() == 0) arrays_.reserve(limit);
+  arrays_.push_back(host);
+  any_.store(true, std::memory_order_relaxed);
+  return arrays_.size() >= limit;
+}
+
+void PendingHostArrays::release() noexcept {
+  std::vector<HostArray> released;  // freed outside the lock
+  {
+    const std::lock_guard lock(mutex_);
+    released.swap(arrays_);
+    any_.store(false, std::memory_order_relaxed);
+  }
+}
+
+void PendingHostArrays::abandon() noexcept {
+  const std::lock_guard lock(mutex_);
+  if (arrays_.empty()) return;
+  try {
+    new std::vector<HostArray>(std::move(arrays_));  // never freed, on purpose
+  } catch (...) {
+    // No memory even for that: the arrays stay, and are released with the queue.
+  }
+}
+
+QueueImpl::~QueueImpl() {
+  if (!pending.any() || !adapter) return;
+  try {
+    adapter->synchronize();  // a transfer may still read or write a kept array
+  } catch (...) {
+    pending.abandon();  // the transfers' state is unknown: better a leak than a late write
+  }
+}
+
+}  // namespace detail
 
 Queue::Queue(const BoundDevice& device)
     : Queue(make_queue(device, detail::adapter(device.context()).create_queue(device.index()))) {}
@@ -27,7 +67,10 @@ Queue Queue::from_backend_queue(const BoundDevice& device, std::uintptr_t native
 }
 
 const BoundDevice& Queue::device() const { return impl_->device; }
-void Queue::synchronize() const { impl_->adapter->synchronize(); }
+void Queue::synchronize() const {
+  impl_->adapter->synchronize();
+  detail::queue_idle(*this);
+}
 backend::QueueAdapter& Queue::adapter() const { return *impl_->adapter; }
 std::uintptr_t Queue::native_handle() const { return impl_->adapter->native_handle(); }
 

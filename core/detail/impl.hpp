@@ -7,9 +7,12 @@
 #include <plinth/context.hpp>
 #include <plinth/device.hpp>
 #include <plinth/program.hpp>
+#include <plinth/host_array.hpp>
 #include <plinth/queue.hpp>
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -60,10 +63,47 @@ struct ContextImpl {
   std::shared_ptr<backend::ContextAdapter> adapter;
 };
 
+/// Host arrays that a queue's asynchronous transfers still read or write: a HostArray handle
+/// is shared, so `array.set(queue, HostArray::from_values(...))` with a temporary is correct
+/// only if the queue keeps the elements alive until the copy is done. Released when the queue
+/// is next known to be idle (synchronize(), a blocking transfer, the queue's end), and the
+/// queue is synchronized once too many pile up. Any thread may call the members.
+class PendingHostArrays {
+ public:
+  /// Keeps `host` alive; returns true when so many are kept that the caller should
+  /// synchronize the queue and call release().
+  bool keep(const HostArray& host);
+  /// Drops every array kept so far (the queue's work enqueued before this call is done).
+  void release() noexcept;
+  /// Leaks what is kept, for a queue whose work may still use it but cannot be waited for.
+  void abandon() noexcept;
+  /// Whether anything is kept (no lock: a hint for skipping release()).
+  bool any() const noexcept { return any_.load(std::memory_order_relaxed); }
+
+ private:
+  static constexpr std::size_t limit = 256;
+  std::mutex mutex_;
+  std::vector<HostArray> arrays_;
+  std::atomic<bool> any_{false};
+};
+
 struct QueueImpl {
+  QueueImpl(BoundDevice bound_device, std::shared_ptr<backend::QueueAdapter> queue_adapter)
+      : device(std::move(bound_device)), adapter(std::move(queue_adapter)) {}
+  QueueImpl(const QueueImpl&) = delete;
+  QueueImpl& operator=(const QueueImpl&) = delete;
+
   BoundDevice device;  // first: outlives the adapter
   std::shared_ptr<backend::QueueAdapter> adapter;
+  PendingHostArrays pending;
+  /// Waits for the transfers that still use kept host arrays, then releases them.
+  ~QueueImpl();
 };
+
+/// After a blocking call on `queue` (all earlier work is done): drops the kept host arrays.
+inline void queue_idle(const Queue& queue) noexcept {
+  if (queue.impl()->pending.any()) queue.impl()->pending.release();
+}
 
 struct BufferImpl {
   BoundDevice device;

@@ -29,7 +29,8 @@ class PLINTH_EXPORT Queue {
 
   /// The device the queue runs on.
   const BoundDevice& device() const;
-  /// Blocks until all work enqueued so far is done. Throws BackendError.
+  /// Blocks until all work enqueued so far is done, and releases the host arrays that
+  /// asynchronous transfers kept alive. Throws BackendError.
   void synchronize() const;
   /// Marks the current end of this queue's work.
   Event record_event() const;
@@ -48,6 +49,7 @@ class PLINTH_EXPORT Queue {
 
   /// For the implementation.
   explicit Queue(std::shared_ptr<detail::QueueImpl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<detail::QueueImpl>& impl() const { return impl_; }
   backend::QueueAdapter& adapter() const;
 
  private:

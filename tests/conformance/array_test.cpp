@@ -74,6 +74,25 @@ TEST_P(ArrayTest, RoundTripsEveryScalarDtype) {
   }
 }
 
+// Before: set() is asynchronous by default and the temporary HostArray was freed before the
+// copy read it: the next get() returned zeros (ASan: heap-use-after-free). The queue now keeps
+// the source alive until it is known to be idle.
+TEST_P(ArrayTest, AsyncSetFromATemporaryHostArrayIsCorrect) {
+  constexpr std::size_t count = 1 << 22;  // 16 MiB: long enough for the copy to lag behind
+  std::vector<float> values(count);
+  for (std::size_t i = 0; i < count; ++i) values[i] = static_cast<float>(i % 1000) + 0.5f;
+  const auto array = Array::empty(device(), {count}, DType::float32());
+  for (int round = 0; round < 3; ++round) {
+    array.set(queue(), HostArray::from_values(values));  // asynchronous, source a temporary
+    ASSERT_EQ(array.get(queue()).to_vector<float>(), values) << "round " << round;
+  }
+  // Many asynchronous sets without a synchronize in between stay bounded and correct.
+  const auto small = Array::empty(device(), {4}, DType::int32());
+  for (int i = 0; i < 600; ++i) small.set(queue(), HostArray::from_values(std::vector<int>(4, i)));
+  queue().synchronize();
+  EXPECT_EQ(small.get(queue()).to_vector<int>(), std::vector<int>(4, 599));
+}
+
 TEST_P(ArrayTest, TypedValuesRoundTrip) {
   std::vector<float> values(24);
   std::iota(values.begin(), values.end(), 0.5f);
