@@ -90,6 +90,15 @@ ArrayMetadata::ArrayMetadata(std::vector<std::size_t> shape, const DType& dtype,
   const char* const what = "ArrayMetadata";
   const auto itemsize = static_cast<std::ptrdiff_t>(dtype_.itemsize());
   size_ = 1;
+  constexpr auto max_offset = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+  for (std::size_t dim = 0; dim < shape_.size(); ++dim) {
+    // Even with no elements (another extent 0): views and strides count positions signed.
+    if (shape_[dim] > max_offset) {
+      throw LogicError(fmt::format("{}: extent {} of dimension {} is larger than the largest "
+                                   "ptrdiff_t",
+                                   what, shape_[dim], dim));
+    }
+  }
   for (const auto extent : shape_) {
     if (__builtin_mul_overflow(size_, extent, &size_) ||
         size_ > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) /
@@ -118,18 +127,20 @@ ArrayMetadata::ArrayMetadata(std::vector<std::size_t> shape, const DType& dtype,
   }
   if (size_ == 0) low = high = 0;
 
-  const auto min_first = static_cast<std::size_t>(-low);
+  // low may be PTRDIFF_MIN: negate and subtract as unsigned numbers (low <= 0 < high).
+  const std::size_t min_first = std::size_t{0} - static_cast<std::size_t>(low);
   first_element_offset_ = first_element_offset.value_or(min_first);
   if (first_element_offset_ < min_first) {
     throw LogicError(fmt::format(
         "{}: with these strides an element lies {} bytes before the first one, so the first "
         "element offset must be at least {}, not {}",
-        what, -low, min_first, first_element_offset_));
+        what, min_first, min_first, first_element_offset_));
   }
   min_offset_ = first_element_offset_ - min_first;
-  span_ = static_cast<std::size_t>(high - low);
+  span_ = static_cast<std::size_t>(high) + min_first;
   std::size_t end = 0;
-  if (__builtin_add_overflow(min_offset_, span_, &end)) {
+  if (span_ > max_offset || __builtin_add_overflow(min_offset_, span_, &end) ||
+      end > max_offset) {
     throw LogicError(fmt::format("{}: a byte offset overflows", what));
   }
   buffer_size_ = buffer_size.value_or(end);

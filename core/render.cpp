@@ -212,6 +212,7 @@ class Renderer {
     std::size_t line = 1;     // the line of text[counted]: each newline is counted once,
     std::size_t counted = 0;  // as the scan goes
     for (auto open = text.find("${"); open != std::string::npos; open = text.find("${", pos)) {
+      const std::size_t before = out.size();
       out.append(text, pos, open - pos);
       line += static_cast<std::size_t>(
           std::count(text.begin() + static_cast<std::ptrdiff_t>(counted),
@@ -236,8 +237,10 @@ class Renderer {
       placeholder.line = line;
       out += substitute(placeholder, frame);
       pos = placeholder.end;
+      count_produced(out.size() - before, frame);
     }
     out.append(text, pos);
+    count_produced(text.size() - pos, frame);
     --depth_;  // (an exception ends the whole render, so only the normal path needs this)
     return out;
   }
@@ -404,6 +407,19 @@ class Renderer {
   std::unordered_map<const detail::ModuleData*, std::vector<std::size_t>> calls_by_module_;
   std::vector<std::string> sources_;
   std::size_t depth_ = 0;
+  std::size_t produced_ = 0;  // bytes of text rendered so far, at every level
+
+  /// Counts `bytes` more rendered text; a RenderError beyond max_render_size (a few defs that
+  /// each use the next twice expand exponentially, which the depth limit does not stop).
+  void count_produced(std::size_t bytes, const Frame& frame) {
+    produced_ += bytes;
+    if (produced_ > max_render_size) {
+      throw render_error(frame, nullptr,
+                         fmt::format("the render produced more than {} bytes (the limit; do "
+                                     "defs expand each other exponentially?)",
+                                     max_render_size));
+    }
+  }
 };
 
 void check_count(const DefTemplate& def, std::size_t given, const RenderGlobals& globals) {

@@ -37,12 +37,18 @@ namespace plinth {
 /// as a def that uses itself, is a RenderError that names this limit.
 inline constexpr std::size_t max_render_depth = 100;
 
+/// How much text one render may produce, counting the result and the text of every Snippet
+/// and def rendered on the way (so a source nested N deep counts about N times). Beyond it,
+/// as with defs that each use the next one twice (exponential growth), is a RenderError.
+inline constexpr std::size_t max_render_size = std::size_t{256} << 20;
+
 /// Renders `def` with `args` bound to its parameters and `globals` to other names.
 /// Throws RenderError naming the def (and where it comes from), the placeholder and its line,
 /// the parameters and globals in scope, and the cause: a wrong argument count, an unknown
 /// name or field, a value that cannot be rendered or called, a placeholder syntax error, a
 /// number (a literal or a list index) that does not fit in its type, a module that uses
-/// itself, Snippets and Modules nested deeper than max_render_depth, or an exception thrown
+/// itself, Snippets and Modules nested deeper than max_render_depth, a render that produces
+/// more than max_render_size bytes, or an exception thrown
 /// by a callable body (its message). An error inside a Snippet or Module adds a `called from`
 /// line for each placeholder that led there.
 PLINTH_EXPORT std::string render_source(const DefTemplate& def,

@@ -38,3 +38,28 @@ TEST(ArrayMetadataView, ExtremeStepsSelectWhatNumpySelects) {
 
 }  // namespace
 }  // namespace plinth
+
+namespace plinth {
+namespace {
+
+// Found by tests/fuzz (array/regress-*): each was undefined behaviour (UBSan) or a wrong view.
+TEST(ArrayMetadataLayout, ExtremeStridesAndExtentsAreErrorsOrExact) {
+  // The span high - low overflowed ptrdiff_t.
+  EXPECT_THROW(ArrayMetadata({2, 8}, DType::uint64(),
+                             std::vector<std::ptrdiff_t>{ptrdiff_max - 12, -8}),
+               LogicError);
+  // -low with a stride of PTRDIFF_MIN.
+  EXPECT_THROW(ArrayMetadata({2}, DType::int8(), std::vector<std::ptrdiff_t>{ptrdiff_min}),
+               LogicError);
+  // An extent beyond PTRDIFF_MAX was accepted (no elements) and its views came out wrong.
+  EXPECT_THROW(ArrayMetadata({0, std::numeric_limits<std::size_t>::max()}, DType::int8()),
+               LogicError);
+  // The largest layouts that fit still work.
+  const ArrayMetadata reversed({2}, DType::int8(), std::vector<std::ptrdiff_t>{-(ptrdiff_max / 2)});
+  EXPECT_EQ(reversed.first_element_offset(), static_cast<std::size_t>(ptrdiff_max / 2));
+  EXPECT_EQ(reversed.min_offset(), 0u);
+  EXPECT_EQ(reversed.span(), static_cast<std::size_t>(ptrdiff_max / 2) + 1);
+}
+
+}  // namespace
+}  // namespace plinth

@@ -620,3 +620,30 @@ TEST(TemplateHandles, MovedFromHandlesStayUsable) {
 
 }  // namespace
 }  // namespace plinth
+
+namespace plinth {
+namespace {
+
+// Found by tests/fuzz (template/regress-exponential-expansion): 35 defs that each use the next
+// twice would render 2^34 copies; the depth limit does not stop that, the size limit does.
+TEST(RenderError, ExponentialExpansionHitsTheSizeLimit) {
+  std::string text;
+  constexpr int levels = 35;
+  for (int i = 0; i < levels - 1; ++i) {
+    text += fmt::format(R"~(<%def name="d{0}()">${{d{1}}}${{d{1}}}</%def>)~", i, i + 1);
+  }
+  text += fmt::format(R"~(<%def name="d{}()">xxxxxxxx</%def>${{d0}})~", levels - 1);
+  const auto tmpl = Template::from_string(text, "exponential");
+  try {
+    render_source(tmpl.body());
+    FAIL() << "rendered 2^34 copies";
+  } catch (const RenderError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 268435456 bytes"), std::string::npos)
+        << e.what();
+  }
+  // Twenty levels (8 MiB) are still fine.
+  EXPECT_EQ(render_source(tmpl.get_def("d15")).size(), std::size_t{8} << 19);
+}
+
+}  // namespace
+}  // namespace plinth
