@@ -193,6 +193,7 @@ class Renderer {
                                      "does a def use itself?)",
                                      max_render_depth));
     ++depth_;
+    count_produced(render_cost, frame);  // a render's own work, however short its text
     std::string generated;
     if (const auto& callable = def.impl()->callable) {
       try {
@@ -408,6 +409,8 @@ class Renderer {
   std::vector<std::string> sources_;
   std::size_t depth_ = 0;
   std::size_t produced_ = 0;  // bytes of text rendered so far, at every level
+  /// What rendering a Snippet or def costs against max_render_size besides its text.
+  static constexpr std::size_t render_cost = 128;
 
   /// Counts `bytes` more rendered text; a RenderError beyond max_render_size (a few defs that
   /// each use the next twice expand exponentially, which the depth limit does not stop).

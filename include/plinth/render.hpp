@@ -38,9 +38,10 @@ namespace plinth {
 inline constexpr std::size_t max_render_depth = 100;
 
 /// How much text one render may produce, counting the result and the text of every Snippet
-/// and def rendered on the way (so a source nested N deep counts about N times). Beyond it,
-/// as with defs that each use the next one twice (exponential growth), is a RenderError.
-inline constexpr std::size_t max_render_size = std::size_t{256} << 20;
+/// and def rendered on the way (so a source nested N deep counts about N times), and 128
+/// bytes for each Snippet or def rendered. Beyond it, as with defs that each use the next one
+/// twice (exponential growth), is a RenderError.
+inline constexpr std::size_t max_render_size = std::size_t{16} << 20;
 
 /// Renders `def` with `args` bound to its parameters and `globals` to other names.
 /// Throws RenderError naming the def (and where it comes from), the placeholder and its line,

@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -124,7 +125,12 @@ void check_view(const ArrayMetadata& base, const std::vector<Index>& indices,
       PLINTH_FUZZ_CHECK(index.slice().step != 0);
       const auto [start, count] = reference_slice(index.slice(), extent);
       shape.push_back(count);
-      strides.push_back(stride * index.slice().step);
+      // With one position or none, a stride * step that does not fit keeps the stride
+      // (it is never used); otherwise plinth refuses it.
+      const i128 product = stride * index.slice().step;
+      const bool fits = product <= std::numeric_limits<std::ptrdiff_t>::max() &&
+                        product >= std::numeric_limits<std::ptrdiff_t>::min();
+      strides.push_back(fits || count > 1 ? product : stride);
       if (count > 0) add_offset(start * stride);
     } else {
       i128 position = index.position();
