@@ -1,0 +1,211 @@
+#include <plinth/array.hpp>
+
+#include "runtime/impl.hpp"
+#include "arrays/strided.hpp"
+
+#include <plinth/errors.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace plinth {
+
+namespace detail {
+
+struct ArrayImpl {
+  ArrayMetadata metadata;
+  Buffer base;
+  Buffer first;  // region of `base` from the first element: the kernel argument
+};
+
+}  // namespace detail
+
+namespace {
+
+/// The kernel argument of an array: made once, when the array or view is made.
+Buffer first_element_region(const Buffer& base, const ArrayMetadata& metadata) {
+  const std::size_t offset = metadata.first_element_offset();
+  if (metadata.size() == 0 || offset == 0) return base;
+  return base.get_sub_region(offset, base.size() - offset);
+}
+
+Array make_array(const Buffer& base, ArrayMetadata metadata) {
+  auto first = first_element_region(base, metadata);
+  return Array(std::make_shared<const detail::ArrayImpl>(
+      detail::ArrayImpl{std::move(metadata), base, std::move(first)}));
+}
+
+void check_queue(const Array& array, const Queue& queue, const char* what) {
+  if (!(queue.device() == array.device())) {
+    throw LogicError(fmt::format(
+        "Array::{}: {}", what,
+        detail::describe_mismatch("queue", queue.device(), "array", array.device())));
+  }
+}
+
+void check_match(const ArrayMetadata& array, const ArrayMetadata& other, const char* what,
+                 const char* other_name) {
+  if (array.shape() != other.shape()) {
+    throw LogicError(fmt::format("Array::{}: shape mismatch: the array has shape ({}), the {} "
+                                 "({})",
+                                 what, fmt::join(array.shape(), ", "), other_name,
+                                 fmt::join(other.shape(), ", ")));
+  }
+  if (!(array.dtype() == other.dtype())) {
+    throw LogicError(fmt::format("Array::{}: dtype mismatch: the array has dtype {}, the {} {}",
+                                 what, array.dtype().name(), other_name, other.dtype().name()));
+  }
+}
+
+std::unique_ptr<std::byte[]> staging(std::size_t size) {
+  return std::make_unique_for_overwrite<std::byte[]>(size);
+}
+
+/// After a transfer to or from `host`: an asynchronous one keeps `host` alive until the queue
+/// is idle (the caller's handle may be a temporary); a blocking one means the queue is idle.
+void after_transfer(const Queue& queue, const HostArray& host, bool async) {
+  auto& pending = queue.impl()->pending;
+  if (!async) {
+    detail::queue_idle(queue);
+  } else if (pending.keep(host)) {
+    queue.synchronize();  // too many in flight: wait, and release them
+  }
+}
+
+/// Device to host through `queue` (of any device of the array's context).
+void read(const Queue& queue, const Array& array, const HostArray& dest, bool async) {
+  const auto& m = array.metadata();
+  if (m.size() == 0) return;
+  auto& buffer = array.base_buffer().adapter();
+  if (m.is_contiguous() && dest.is_contiguous()) {
+    queue.adapter().read(dest.data(), buffer, m.first_element_offset(), m.nbytes(), async);
+    after_transfer(queue, dest, async);
+    return;
+  }
+  const auto covering = staging(m.span());
+  queue.adapter().read(covering.get(), buffer, m.min_offset(), m.span(), false);
+  detail::copy_strided(dest.data(), dest.strides(),
+                       covering.get() + (m.first_element_offset() - m.min_offset()), m.strides(),
+                       m.shape(), m.dtype().itemsize());
+}
+
+/// Host to device through `queue`.
+void write(const Queue& queue, const Array& array, const HostArray& src, bool async) {
+  const auto& m = array.metadata();
+  if (m.size() == 0) return;
+  auto& buffer = array.base_buffer().adapter();
+  if (m.is_contiguous() && src.is_contiguous()) {
+    queue.adapter().write(buffer, m.first_element_offset(), src.data(), m.nbytes(), async);
+    after_transfer(queue, src, async);
+    return;
+  }
+  const auto covering = staging(m.span());
+  // Keep the bytes between the elements (other data of the allocation).
+  if (!m.is_dense()) queue.adapter().read(covering.get(), buffer, m.min_offset(), m.span(), false);
+  detail::copy_strided(covering.get() + (m.first_element_offset() - m.min_offset()), m.strides(),
+                       src.data(), src.strides(), m.shape(), m.dtype().itemsize());
+  queue.adapter().write(buffer, m.min_offset(), covering.get(), m.span(), false);
+}
+
+bool overlap(const Array& a, const Array& b) {
+  if (&a.base_buffer().adapter() != &b.base_buffer().adapter()) return false;
+  const auto& ma = a.metadata();
+  const auto& mb = b.metadata();
+  return ma.min_offset() < mb.min_offset() + mb.span() &&
+         mb.min_offset() < ma.min_offset() + ma.span();
+}
+
+}  // namespace
+
+Array Array::empty(const BoundDevice& device, std::vector<std::size_t> shape, const DType& dtype,
+                   std::optional<std::vector<std::ptrdiff_t>> strides,
+                   std::optional<std::size_t> first_element_offset, const Allocator& allocator) {
+  return empty_with_metadata(
+      device, ArrayMetadata(std::move(shape), dtype, std::move(strides), first_element_offset),
+      allocator);
+}
+
+Array Array::empty_with_metadata(const BoundDevice& device, const ArrayMetadata& metadata,
+                                 const Allocator& allocator) {
+  // Buffers cannot be empty: an array without elements still gets one element's bytes.
+  const std::size_t size = std::max(metadata.buffer_size(), metadata.dtype().itemsize());
+  Buffer base = allocator ? allocator(device, size) : Buffer::allocate(device, size);
+  if (!(base.device() == device)) {
+    throw LogicError(fmt::format(
+        "Array::empty: the allocator returned a buffer of the wrong device: {}",
+        detail::describe_mismatch("buffer", base.device(), "array", device)));
+  }
+  if (base.size() < size) {
+    throw LogicError(fmt::format("Array::empty: the allocator returned {} bytes, {} were asked for",
+                                 base.size(), size));
+  }
+  return make_array(base, metadata);
+}
+
+Array Array::from_buffer(const Buffer& base, const ArrayMetadata& metadata) {
+  if (base.size() < metadata.buffer_size()) {
+    throw LogicError(fmt::format("Array::from_buffer: the layout needs {} bytes, the buffer has {}",
+                                 metadata.buffer_size(), base.size()));
+  }
+  return make_array(base, metadata);
+}
+
+Array Array::from_host(const Queue& queue, const HostArray& host) {
+  auto array = empty(queue.device(), host.shape(), host.dtype());
+  array.set(queue, host, true);
+  return array;
+}
+
+Array Array::from_host(const BoundDevice& device, const HostArray& host) {
+  return from_host(Queue(device), host);
+}
+
+HostArray Array::get(const Queue& queue, bool async) const {
+  auto dest = HostArray::empty(shape(), dtype());
+  get(queue, dest, async);
+  return dest;
+}
+
+void Array::get(const Queue& queue, const HostArray& dest, bool async) const {
+  check_queue(*this, queue, "get");
+  check_match(metadata(), dest.metadata(), "get", "destination");
+  read(queue, *this, dest, async);
+}
+
+void Array::set(const Queue& queue, const HostArray& src, bool no_async) const {
+  check_queue(*this, queue, "set");
+  check_match(metadata(), src.metadata(), "set", "source");
+  write(queue, *this, src, !no_async);
+}
+
+void Array::set(const Queue& queue, const Array& src, bool no_async) const {
+  check_queue(*this, queue, "set");
+  if (!(src.device().context() == device().context())) {
+    throw LogicError("Array::set: the source array belongs to another context");
+  }
+  check_match(metadata(), src.metadata(), "set", "source");
+  if (size() == 0) return;
+  if (is_contiguous() && src.is_contiguous() && !overlap(*this, src)) {
+    queue.adapter().copy(base_buffer().adapter(), first_element_offset(),
+                         src.base_buffer().adapter(), src.first_element_offset(), nbytes());
+    if (no_async) queue.synchronize();
+    return;
+  }
+  const auto host = HostArray::empty(shape(), dtype());
+  read(queue, src, host, false);
+  write(queue, *this, host, false);
+}
+
+Array Array::view(std::span<const Index> indices) const {
+  return make_array(impl_->base, impl_->metadata.view(indices));
+}
+
+const ArrayMetadata& Array::metadata() const noexcept { return impl_->metadata; }
+const BoundDevice& Array::device() const noexcept { return impl_->base.device(); }
+const Buffer& Array::base_buffer() const noexcept { return impl_->base; }
+const Buffer& Array::first_element_buffer() const noexcept { return impl_->first; }
+
+}  // namespace plinth

@@ -1,0 +1,98 @@
+#include <plinth/buffer.hpp>
+
+#include "runtime/impl.hpp"
+
+#include <plinth/errors.hpp>
+
+#include <fmt/format.h>
+
+namespace plinth {
+
+namespace {
+
+void check_queue(const Buffer& buffer, const Queue& queue, const char* what) {
+  if (!(queue.device() == buffer.device())) {
+    throw LogicError(fmt::format(
+        "Buffer::{}: {}", what,
+        detail::describe_mismatch("queue", queue.device(), "buffer", buffer.device())));
+  }
+}
+
+void check_size(const Buffer& buffer, std::size_t size, const char* what) {
+  if (size != buffer.size()) {
+    throw LogicError(fmt::format("Buffer::{}: the host data has {} bytes, the buffer {}", what,
+                                 size, buffer.size()));
+  }
+}
+
+Buffer make_buffer(const BoundDevice& device, std::unique_ptr<backend::BufferAdapter> adapter,
+                   std::size_t size) {
+  const auto& api = detail::loaded(device.context().api());
+  auto impl = std::make_shared<detail::BufferImpl>(detail::BufferImpl{device, nullptr, nullptr, 0, size});
+  impl->adapter = api.adopt(std::move(adapter));
+  return Buffer(std::move(impl));
+}
+
+}  // namespace
+
+Buffer Buffer::allocate(const BoundDevice& device, std::size_t size) {
+  if (size == 0) throw LogicError("Buffer::allocate: size must be greater than 0");
+  return make_buffer(device, detail::adapter(device.context()).allocate(device.index(), size), size);
+}
+
+Buffer Buffer::from_backend_buffer(const BoundDevice& device, std::uintptr_t native_memory,
+                                   std::size_t size, bool take_ownership) {
+  if (size == 0) throw LogicError("Buffer::from_backend_buffer: size must be greater than 0");
+  return make_buffer(device,
+                     detail::adapter(device.context())
+                         .wrap_buffer(device.index(), native_memory, size, take_ownership),
+                     size);
+}
+
+void Buffer::get(const Queue& queue, std::span<std::byte> dest, bool async) const {
+  check_queue(*this, queue, "get");
+  check_size(*this, dest.size(), "get");
+  queue.adapter().read(dest.data(), *impl_->adapter, 0, dest.size(), async);
+  if (!async) detail::queue_idle(queue);
+}
+
+void Buffer::set(const Queue& queue, std::span<const std::byte> src, bool no_async) const {
+  check_queue(*this, queue, "set");
+  check_size(*this, src.size(), "set");
+  queue.adapter().write(*impl_->adapter, 0, src.data(), src.size(), !no_async);
+  if (no_async) detail::queue_idle(queue);
+}
+
+void Buffer::set(const Queue& queue, const Buffer& src, bool no_async) const {
+  check_queue(*this, queue, "set");
+  if (!(src.device().context() == device().context())) {
+    throw LogicError(fmt::format(
+        "Buffer::set: {}", detail::describe_mismatch("source buffer", src.device(),
+                                                     "destination buffer", device())));
+  }
+  check_size(*this, src.size(), "set");
+  queue.adapter().copy(*impl_->adapter, 0, *src.impl_->adapter, 0, size());
+  if (no_async) queue.synchronize();
+}
+
+Buffer Buffer::get_sub_region(std::size_t origin, std::size_t size) const {
+  if (size == 0 || origin > impl_->size || size > impl_->size - origin) {
+    throw LogicError(fmt::format("Buffer::get_sub_region: [{}, {}) is outside the buffer's {} "
+                                 "bytes or empty",
+                                 origin, origin + size, impl_->size));
+  }
+  auto root = impl_->parent ? impl_->parent : impl_;
+  const auto& api = detail::loaded(device().context().api());
+  auto sub = std::make_shared<detail::BufferImpl>(
+      detail::BufferImpl{impl_->device, root, nullptr, impl_->offset + origin, size});
+  sub->adapter = api.adopt(root->adapter->sub_region(impl_->offset + origin, size));
+  return Buffer(std::move(sub));
+}
+
+std::size_t Buffer::offset() const { return impl_->offset; }
+std::size_t Buffer::size() const { return impl_->size; }
+const BoundDevice& Buffer::device() const { return impl_->device; }
+std::uintptr_t Buffer::native_handle() const { return impl_->adapter->native_handle(); }
+backend::BufferAdapter& Buffer::adapter() const { return *impl_->adapter; }
+
+}  // namespace plinth

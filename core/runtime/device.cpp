@@ -1,0 +1,75 @@
+#include <plinth/device.hpp>
+
+#include "runtime/impl.hpp"
+#include "runtime/masks.hpp"
+
+#include <plinth/errors.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace plinth {
+
+const char* to_string(DeviceType type) noexcept {
+  switch (type) {
+    case DeviceType::cpu: return "cpu";
+    case DeviceType::gpu: return "gpu";
+    case DeviceType::accelerator: return "accelerator";
+    case DeviceType::other: return "other";
+  }
+  return "other";
+}
+
+namespace detail {
+
+const DeviceData& device_data(const Device& device) {
+  return platform_data(device.platform()).devices[device.index()];
+}
+
+}  // namespace detail
+
+std::vector<Device> Device::all(const Platform& platform) {
+  std::vector<Device> devices;
+  const auto count = detail::platform_data(platform).devices.size();
+  for (std::size_t i = 0; i < count; ++i) devices.emplace_back(platform, i);
+  return devices;
+}
+
+std::vector<Device> Device::all_filtered(const Platform& platform, const DeviceFilter& filter) {
+  std::vector<Device> devices;
+  std::vector<std::string> seen_names;
+  for (auto& device : all(platform)) {
+    if (!detail::passes_masks(device.name(), filter.include_masks, filter.exclude_masks)) continue;
+    if (filter.exclude_pure_parallel && device.params().max_total_local_size == 1) continue;
+    if (filter.unique_only) {
+      if (std::find(seen_names.begin(), seen_names.end(), device.name()) != seen_names.end()) {
+        continue;
+      }
+      seen_names.push_back(device.name());
+    }
+    devices.push_back(std::move(device));
+  }
+  return devices;
+}
+
+Device Device::from_index(const Platform& platform, std::size_t index) {
+  const auto count = detail::platform_data(platform).devices.size();
+  if (index >= count) {
+    throw LogicError(fmt::format("device index {} is out of range: platform '{}' has {} device(s)",
+                                 index, platform.name(), count));
+  }
+  return Device(platform, index);
+}
+
+const std::string& Device::name() const { return detail::device_data(*this).name; }
+const DeviceParameters& Device::params() const { return detail::device_data(*this).params; }
+std::uintptr_t Device::native_handle() const {
+  return detail::device_data(*this).adapter->native_handle();
+}
+
+std::string Device::full_name() const {
+  return fmt::format("{}:{}.{} {}", api().shortcut(), platform_.index(), index_, name());
+}
+
+}  // namespace plinth

@@ -1,0 +1,71 @@
+#include <plinth/platform.hpp>
+
+#include "runtime/impl.hpp"
+#include "runtime/masks.hpp"
+
+#include <plinth/device.hpp>
+#include <plinth/errors.hpp>
+
+#include <fmt/format.h>
+
+#include <regex>
+
+namespace plinth {
+
+namespace detail {
+
+const PlatformData& platform_data(const Platform& platform) {
+  return loaded(platform.api()).platforms[platform.index()];
+}
+
+bool passes_masks(const std::string& name, const std::vector<std::string>& include_masks,
+                  const std::vector<std::string>& exclude_masks) {
+  const auto matches = [&](const std::string& mask) {
+    try {
+      return std::regex_search(name, std::regex(mask, std::regex::ECMAScript | std::regex::icase));
+    } catch (const std::regex_error& e) {
+      throw LogicError(fmt::format("invalid mask '{}': {}", mask, e.what()));
+    }
+  };
+  bool included = include_masks.empty();
+  for (const auto& mask : include_masks) included = included || matches(mask);
+  if (!included) return false;
+  for (const auto& mask : exclude_masks) {
+    if (matches(mask)) return false;
+  }
+  return true;
+}
+
+}  // namespace detail
+
+std::vector<Platform> Platform::all(const API& api) {
+  std::vector<Platform> platforms;
+  for (std::size_t i = 0; i < detail::loaded(api).platforms.size(); ++i) platforms.emplace_back(api, i);
+  return platforms;
+}
+
+std::vector<Platform> Platform::all_filtered(const API& api, const PlatformFilter& filter) {
+  std::vector<Platform> platforms;
+  for (auto& platform : all(api)) {
+    if (detail::passes_masks(platform.name(), filter.include_masks, filter.exclude_masks)) {
+      platforms.push_back(std::move(platform));
+    }
+  }
+  return platforms;
+}
+
+Platform Platform::from_index(const API& api, std::size_t index) {
+  const auto count = detail::loaded(api).platforms.size();
+  if (index >= count) {
+    throw LogicError(fmt::format("platform index {} is out of range: {} has {} platform(s)", index,
+                                 api.name(), count));
+  }
+  return Platform(api, index);
+}
+
+const std::string& Platform::name() const { return detail::platform_data(*this).name; }
+const std::string& Platform::vendor() const { return detail::platform_data(*this).vendor; }
+const std::string& Platform::version() const { return detail::platform_data(*this).version; }
+std::vector<Device> Platform::devices() const { return Device::all(*this); }
+
+}  // namespace plinth

@@ -1,0 +1,123 @@
+#include <plinth/queue.hpp>
+
+#include "runtime/impl.hpp"
+
+#include <plinth/errors.hpp>
+
+#include <fmt/format.h>
+
+namespace plinth {
+
+namespace {
+
+Queue make_queue(const BoundDevice& device, std::unique_ptr<backend::QueueAdapter> adapter) {
+  const auto& api = detail::loaded(device.context().api());
+  return Queue(std::make_shared<detail::QueueImpl>(device, api.adopt(std::move(adapter))));
+}
+
+}  // namespace
+
+namespace detail {
+
+bool PendingHostArrays::keep(const HostArray& host) {
+  const std::lock_guard lock(mutex_);
+  if (arrays_.capacity() == 0) arrays_.reserve(limit);
+  arrays_.push_back(host);
+  any_.store(true, std::memory_order_relaxed);
+  return arrays_.size() >= limit;
+}
+
+void PendingHostArrays::release() noexcept {
+  std::vector<HostArray> released;  // freed outside the lock
+  {
+    const std::lock_guard lock(mutex_);
+    released.swap(arrays_);
+    any_.store(false, std::memory_order_relaxed);
+  }
+}
+
+void PendingHostArrays::abandon() noexcept {
+  const std::lock_guard lock(mutex_);
+  if (arrays_.empty()) return;
+  try {
+    new std::vector<HostArray>(std::move(arrays_));  // never freed, on purpose
+  } catch (...) {
+    // No memory even for that: the arrays stay, and are released with the queue.
+  }
+}
+
+QueueImpl::~QueueImpl() {
+  if (!pending.any() || !adapter) return;
+  try {
+    adapter->synchronize();  // a transfer may still read or write a kept array
+  } catch (...) {
+    pending.abandon();  // the transfers' state is unknown: better a leak than a late write
+  }
+}
+
+}  // namespace detail
+
+Queue::Queue(const BoundDevice& device)
+    : Queue(make_queue(device, detail::adapter(device.context()).create_queue(device.index()))) {}
+
+Queue Queue::from_backend_queue(const BoundDevice& device, std::uintptr_t native_queue,
+                                bool take_ownership) {
+  return make_queue(device, detail::adapter(device.context())
+                                .wrap_queue(device.index(), native_queue, take_ownership));
+}
+
+const BoundDevice& Queue::device() const { return impl_->device; }
+void Queue::synchronize() const {
+  impl_->adapter->synchronize();
+  detail::queue_idle(*this);
+}
+backend::QueueAdapter& Queue::adapter() const { return *impl_->adapter; }
+std::uintptr_t Queue::native_handle() const { return impl_->adapter->native_handle(); }
+
+Event Queue::record_event() const {
+  const auto& api = detail::loaded(impl_->device.context().api());
+  return Event(api.adopt(impl_->adapter->record_event()));
+}
+
+void Queue::wait_for(const Event& event) const { impl_->adapter->wait_for(event.adapter()); }
+
+MultiQueue::MultiQueue(std::vector<Queue> queues) : queues_(std::move(queues)) {
+  if (queues_.empty()) throw LogicError("a MultiQueue needs at least one queue");
+  for (std::size_t i = 0; i < queues_.size(); ++i) {
+    const auto& device = queues_[i].device();
+    if (!(device.context() == queues_.front().device().context())) {
+      throw LogicError("a MultiQueue's queues must be of one context");
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (queues_[j].device() == device) {
+        throw LogicError(fmt::format("a MultiQueue has two queues on device '{}'", device.name()));
+      }
+    }
+  }
+}
+
+MultiQueue MultiQueue::on_devices(const BoundMultiDevice& devices) {
+  std::vector<Queue> queues;
+  for (const auto& device : devices) queues.emplace_back(device);
+  return MultiQueue(std::move(queues));
+}
+
+BoundMultiDevice MultiQueue::devices() const {
+  std::vector<BoundDevice> devices;
+  for (const auto& queue : queues_) devices.push_back(queue.device());
+  return BoundMultiDevice(std::move(devices));
+}
+
+const Queue& MultiQueue::operator[](const BoundDevice& device) const {
+  for (const auto& queue : queues_) {
+    if (queue.device() == device) return queue;
+  }
+  throw LogicError(fmt::format("the MultiQueue has no queue on device {} ('{}')", device.index(),
+                               device.name()));
+}
+
+void MultiQueue::synchronize() const {
+  for (const auto& queue : queues_) queue.synchronize();
+}
+
+}  // namespace plinth
