@@ -84,8 +84,7 @@ std::unique_ptr<backend::QueueAdapter> Context::create_queue(std::size_t device)
 std::unique_ptr<backend::QueueAdapter> Context::wrap_queue(std::size_t device,
                                                            backend::NativeHandle queue,
                                                            bool take_ownership) {
-  return std::make_unique<Queue>(state_, device, reinterpret_cast<CUstream>(queue),
-                                 take_ownership);
+  return std::make_unique<Queue>(state_, device, reinterpret_cast<CUstream>(queue), take_ownership);
 }
 
 std::unique_ptr<backend::ProgramAdapter> Context::build_program(
@@ -94,9 +93,7 @@ std::unique_ptr<backend::ProgramAdapter> Context::build_program(
   return std::make_unique<Program>(state_, devices, source, options);
 }
 
-void Context::activate() {
-  check(cuCtxPushCurrent((*state_)[0].context), "cuCtxPushCurrent");
-}
+void Context::activate() { check(cuCtxPushCurrent((*state_)[0].context), "cuCtxPushCurrent"); }
 
 void Context::deactivate() {
   CUcontext popped = nullptr;

@@ -39,9 +39,9 @@ DeviceParameters Device::parameters() const {
   // cuMemAlloc aligns to 256 bytes; sub-regions are pointer offsets, so any origin works.
   params.address_alignment = 256;
   params.supports_double = true;
-  params.compute_capability =
-      std::to_string(get(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)) + "." +
-      std::to_string(get(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
+  params.compute_capability = std::to_string(get(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)) +
+                              "." +
+                              std::to_string(get(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
   params.driver_version = driver_version_;
   return params;
 }

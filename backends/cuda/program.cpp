@@ -58,9 +58,9 @@ Image pick_target(const DeviceContext& device, const std::string& source,
   for (int known : archs)
     if (known <= arch) best = std::max(best, known);
   if (best == 0)
-    throw CompileError("NVRTC cannot compile for sm_" + std::to_string(arch) +
-                           " or any older architecture",
-                       options, source, device.name);
+    throw CompileError(
+        "NVRTC cannot compile for sm_" + std::to_string(arch) + " or any older architecture",
+        options, source, device.name);
   return {best, true, {}, {}};
 }
 
@@ -132,9 +132,9 @@ CUmodule load(const Image& image, const std::string& source, const DeviceContext
   const CUresult result =
       cuModuleLoadDataEx(&module, image.data.data(), 2, keys.data(), values.data());
   if (result == CUDA_ERROR_INVALID_PTX || result == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
-    throw CompileError(std::string("driver JIT of ") + arch_name(image) + " PTX failed:\n" +
-                           log.data(),
-                       image.options, source, device.name);
+    throw CompileError(
+        std::string("driver JIT of ") + arch_name(image) + " PTX failed:\n" + log.data(),
+        image.options, source, device.name);
   check(result, "cuModuleLoadDataEx");
   return module;
 }
@@ -197,8 +197,7 @@ void Program::set_constant_array(std::size_t device, backend::QueueAdapter& queu
   if (symbol_size != size)
     throw LogicError("constant array '" + name + "' has " + std::to_string(symbol_size) +
                      " bytes; got " + std::to_string(size));
-  check(cuMemcpyDtoDAsync(symbol, device_pointer(src), size, target.stream()),
-        "cuMemcpyDtoDAsync");
+  check(cuMemcpyDtoDAsync(symbol, device_pointer(src), size, target.stream()), "cuMemcpyDtoDAsync");
 }
 
 backend::NativeHandle Program::native_handle(std::size_t device) const {

@@ -36,9 +36,8 @@ class Program final : public backend::ProgramAdapter {
 
   std::unique_ptr<backend::KernelAdapter> create_kernel(std::size_t device,
                                                         const std::string& name) override;
-  void set_constant_array(std::size_t device, backend::QueueAdapter& queue,
-                          const std::string& name, backend::BufferAdapter& src,
-                          std::size_t size) override;
+  void set_constant_array(std::size_t device, backend::QueueAdapter& queue, const std::string& name,
+                          backend::BufferAdapter& src, std::size_t size) override;
   backend::NativeHandle native_handle(std::size_t device) const override;
 
  private:

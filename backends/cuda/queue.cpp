@@ -64,8 +64,7 @@ inline void spin_pause() noexcept {
 // a small first chunk gets the DMA engine going while the copier's helpers wake, large ones
 // keep the per-chunk costs low. A rest under half a chunk joins the last chunk.
 std::size_t next_chunk(std::size_t previous, std::size_t left) {
-  const std::size_t chunk =
-      previous == 0 ? first_chunk : std::min(2 * previous, Queue::slot_size);
+  const std::size_t chunk = previous == 0 ? first_chunk : std::min(2 * previous, Queue::slot_size);
   return left < chunk + chunk / 2 ? std::min(left, Queue::slot_size) : chunk;
 }
 
@@ -167,9 +166,10 @@ void HostCopier::work() noexcept {
   }
 }
 
-Queue::Queue(std::shared_ptr<ContextState> state, std::size_t device, CUstream stream,
-             bool owned)
-    : state_(std::move(state)), context_((*state_)[device].context), stream_(stream),
+Queue::Queue(std::shared_ptr<ContextState> state, std::size_t device, CUstream stream, bool owned)
+    : state_(std::move(state)),
+      context_((*state_)[device].context),
+      stream_(stream),
       owned_(owned) {}
 
 Queue::~Queue() {
@@ -197,8 +197,8 @@ void Queue::write(backend::BufferAdapter& dst, std::size_t dst_offset, const voi
   if (!async) check(cuStreamSynchronize(stream_), "cuStreamSynchronize");
 }
 
-void Queue::read(void* dst, backend::BufferAdapter& src, std::size_t src_offset,
-                 std::size_t size, bool async) {
+void Queue::read(void* dst, backend::BufferAdapter& src, std::size_t src_offset, std::size_t size,
+                 bool async) {
   if (size == 0) return;
   const CUdeviceptr from = device_pointer(src) + src_offset;
   ScopedContext current(context_);
@@ -218,8 +218,8 @@ void Queue::copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::B
                  std::size_t src_offset, std::size_t size) {
   if (size == 0) return;
   ScopedContext current(context_);
-  check(cuMemcpyDtoDAsync(device_pointer(dst) + dst_offset, device_pointer(src) + src_offset,
-                          size, stream_),
+  check(cuMemcpyDtoDAsync(device_pointer(dst) + dst_offset, device_pointer(src) + src_offset, size,
+                          stream_),
         "cuMemcpyDtoDAsync");
 }
 

@@ -60,8 +60,8 @@ class Queue final : public backend::QueueAdapter {
   Queue(const Queue&) = delete;
   Queue& operator=(const Queue&) = delete;
 
-  void write(backend::BufferAdapter& dst, std::size_t dst_offset, const void* src,
-             std::size_t size, bool async) override;
+  void write(backend::BufferAdapter& dst, std::size_t dst_offset, const void* src, std::size_t size,
+             bool async) override;
   void read(void* dst, backend::BufferAdapter& src, std::size_t src_offset, std::size_t size,
             bool async) override;
   void copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::BufferAdapter& src,

@@ -6,8 +6,8 @@
 #include <plinth/backend/queue.hpp>
 #include <plinth/errors.hpp>
 
-#include <string>
 #include <charconv>
+#include <string>
 #include <string_view>
 
 namespace plinth::opencl {

@@ -1,7 +1,7 @@
 #include <plinth/array.hpp>
 
-#include "runtime/impl.hpp"
 #include "arrays/strided.hpp"
+#include "runtime/impl.hpp"
 
 #include <plinth/errors.hpp>
 
@@ -40,19 +40,19 @@ Array make_array(const Buffer& base, ArrayMetadata metadata) {
 
 void check_queue(const Array& array, const Queue& queue, const char* what) {
   if (!(queue.device() == array.device())) {
-    throw LogicError(fmt::format(
-        "Array::{}: {}", what,
-        detail::describe_mismatch("queue", queue.device(), "array", array.device())));
+    throw LogicError(
+        fmt::format("Array::{}: {}", what,
+                    detail::describe_mismatch("queue", queue.device(), "array", array.device())));
   }
 }
 
 void check_match(const ArrayMetadata& array, const ArrayMetadata& other, const char* what,
                  const char* other_name) {
   if (array.shape() != other.shape()) {
-    throw LogicError(fmt::format("Array::{}: shape mismatch: the array has shape ({}), the {} "
-                                 "({})",
-                                 what, fmt::join(array.shape(), ", "), other_name,
-                                 fmt::join(other.shape(), ", ")));
+    throw LogicError(fmt::format(
+        "Array::{}: shape mismatch: the array has shape ({}), the {} "
+        "({})",
+        what, fmt::join(array.shape(), ", "), other_name, fmt::join(other.shape(), ", ")));
   }
   if (!(array.dtype() == other.dtype())) {
     throw LogicError(fmt::format("Array::{}: dtype mismatch: the array has dtype {}, the {} {}",
@@ -134,9 +134,9 @@ Array Array::empty_with_metadata(const BoundDevice& device, const ArrayMetadata&
   const std::size_t size = std::max(metadata.buffer_size(), metadata.dtype().itemsize());
   Buffer base = allocator ? allocator(device, size) : Buffer::allocate(device, size);
   if (!(base.device() == device)) {
-    throw LogicError(fmt::format(
-        "Array::empty: the allocator returned a buffer of the wrong device: {}",
-        detail::describe_mismatch("buffer", base.device(), "array", device)));
+    throw LogicError(
+        fmt::format("Array::empty: the allocator returned a buffer of the wrong device: {}",
+                    detail::describe_mismatch("buffer", base.device(), "array", device)));
   }
   if (base.size() < size) {
     throw LogicError(fmt::format("Array::empty: the allocator returned {} bytes, {} were asked for",

@@ -94,17 +94,18 @@ ArrayMetadata::ArrayMetadata(std::vector<std::size_t> shape, const DType& dtype,
   for (std::size_t dim = 0; dim < shape_.size(); ++dim) {
     // Even with no elements (another extent 0): views and strides count positions signed.
     if (shape_[dim] > max_offset) {
-      throw LogicError(fmt::format("{}: extent {} of dimension {} is larger than the largest "
-                                   "ptrdiff_t",
-                                   what, shape_[dim], dim));
+      throw LogicError(
+          fmt::format("{}: extent {} of dimension {} is larger than the largest "
+                      "ptrdiff_t",
+                      what, shape_[dim], dim));
     }
   }
   for (const auto extent : shape_) {
     if (__builtin_mul_overflow(size_, extent, &size_) ||
         size_ > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) /
                     dtype_.itemsize()) {
-      throw LogicError(fmt::format("{}: the shape ({}) has too many elements", what,
-                                   fmt::join(shape_, ", ")));
+      throw LogicError(
+          fmt::format("{}: the shape ({}) has too many elements", what, fmt::join(shape_, ", ")));
     }
   }
   if (strides) {
@@ -139,14 +140,13 @@ ArrayMetadata::ArrayMetadata(std::vector<std::size_t> shape, const DType& dtype,
   min_offset_ = first_element_offset_ - min_first;
   span_ = static_cast<std::size_t>(high) + min_first;
   std::size_t end = 0;
-  if (span_ > max_offset || __builtin_add_overflow(min_offset_, span_, &end) ||
-      end > max_offset) {
+  if (span_ > max_offset || __builtin_add_overflow(min_offset_, span_, &end) || end > max_offset) {
     throw LogicError(fmt::format("{}: a byte offset overflows", what));
   }
   buffer_size_ = buffer_size.value_or(end);
   if (buffer_size_ < end) {
-    throw LogicError(fmt::format("{}: the elements reach byte {} but the buffer has {} bytes",
-                                 what, end, buffer_size_));
+    throw LogicError(fmt::format("{}: the elements reach byte {} but the buffer has {} bytes", what,
+                                 end, buffer_size_));
   }
 
   // Contiguous: C order without gaps, ignoring extent-1 dimensions.
@@ -167,7 +167,8 @@ ArrayMetadata::ArrayMetadata(std::vector<std::size_t> shape, const DType& dtype,
   if (!dense_) {
     std::vector<std::pair<std::ptrdiff_t, std::size_t>> moving;
     for (std::size_t i = 0; i < shape_.size(); ++i) {
-      if (shape_[i] > 1) moving.emplace_back(strides_[i] < 0 ? -strides_[i] : strides_[i], shape_[i]);
+      if (shape_[i] > 1)
+        moving.emplace_back(strides_[i] < 0 ? -strides_[i] : strides_[i], shape_[i]);
     }
     std::sort(moving.begin(), moving.end());
     std::ptrdiff_t expected = itemsize;
@@ -205,7 +206,8 @@ ArrayMetadata ArrayMetadata::view(std::span<const Index> indices) const {
       }
       strides.push_back(stride);
       if (count == 0) empty = true;
-      if (count > 0) offset = checked_add(offset, checked_mul(start, strides_[dim], "view"), "view");
+      if (count > 0)
+        offset = checked_add(offset, checked_mul(start, strides_[dim], "view"), "view");
     } else {
       std::ptrdiff_t position = index.position();
       if (position < 0 && position >= -extent) position += extent;

@@ -33,10 +33,10 @@ HostArray HostArray::from_bytes(std::span<const std::byte> bytes, std::vector<st
                                 const DType& dtype) {
   auto array = empty(std::move(shape), dtype);
   if (bytes.size() != array.nbytes()) {
-    throw LogicError(fmt::format("HostArray::from_bytes: {} bytes for an array of shape ({}) "
-                                 "and dtype {}, which has {}",
-                                 bytes.size(), fmt::join(array.shape(), ", "),
-                                 array.dtype().name(), array.nbytes()));
+    throw LogicError(fmt::format(
+        "HostArray::from_bytes: {} bytes for an array of shape ({}) "
+        "and dtype {}, which has {}",
+        bytes.size(), fmt::join(array.shape(), ", "), array.dtype().name(), array.nbytes()));
   }
   if (!bytes.empty()) std::memcpy(array.data(), bytes.data(), bytes.size());
   return array;
@@ -66,9 +66,10 @@ void HostArray::check_type(std::size_t size, std::size_t alignment,
                                  dtype ? dtype->name() : std::string("the type asked for"), size));
   }
   if (contiguous && !metadata_.is_contiguous()) {
-    throw LogicError(fmt::format("HostArray::values: the array (shape ({}), strides ({})) is not "
-                                 "contiguous; use to_vector() or copy()",
-                                 fmt::join(shape(), ", "), fmt::join(strides(), ", ")));
+    throw LogicError(
+        fmt::format("HostArray::values: the array (shape ({}), strides ({})) is not "
+                    "contiguous; use to_vector() or copy()",
+                    fmt::join(shape(), ", "), fmt::join(strides(), ", ")));
   }
   const bool aligned = reinterpret_cast<std::uintptr_t>(data()) % alignment == 0 &&
                        std::all_of(strides().begin(), strides().end(), [&](std::ptrdiff_t s) {
@@ -87,9 +88,10 @@ std::byte* HostArray::element(std::span<const std::size_t> indices) const {
   std::ptrdiff_t offset = 0;
   for (std::size_t i = 0; i < indices.size(); ++i) {
     if (indices[i] >= shape()[i]) {
-      throw LogicError(fmt::format("HostArray::element: index {} is out of bounds for dimension "
-                                   "{} of extent {}",
-                                   indices[i], i, shape()[i]));
+      throw LogicError(
+          fmt::format("HostArray::element: index {} is out of bounds for dimension "
+                      "{} of extent {}",
+                      indices[i], i, shape()[i]));
     }
     offset += static_cast<std::ptrdiff_t>(indices[i]) * strides()[i];
   }
@@ -108,10 +110,11 @@ HostArray HostArray::copy() const {
 
 void HostArray::assign(const HostArray& src) const {
   if (src.shape() != shape() || !(src.dtype() == dtype())) {
-    throw LogicError(fmt::format("HostArray::assign: the source has shape ({}) and dtype {}, "
-                                 "the destination shape ({}) and dtype {}",
-                                 fmt::join(src.shape(), ", "), src.dtype().name(),
-                                 fmt::join(shape(), ", "), dtype().name()));
+    throw LogicError(
+        fmt::format("HostArray::assign: the source has shape ({}) and dtype {}, "
+                    "the destination shape ({}) and dtype {}",
+                    fmt::join(src.shape(), ", "), src.dtype().name(), fmt::join(shape(), ", "),
+                    dtype().name()));
   }
   if (src.block_ == block_ && src.size() > 0) {
     // Views of one block may overlap: go through a copy.

@@ -49,10 +49,11 @@ void check_queues(const MultiQueue& queues, const BoundMultiDevice& devices) {
 
 void check_match(const detail::MultiArrayImpl& array, const HostArray& host, const char* what) {
   if (host.shape() != array.shape || !(host.dtype() == array.dtype)) {
-    throw LogicError(fmt::format("MultiArray::{}: the array has shape ({}) and dtype {}, the host "
-                                 "array shape ({}) and dtype {}",
-                                 what, fmt::join(array.shape, ", "), array.dtype.name(),
-                                 fmt::join(host.shape(), ", "), host.dtype().name()));
+    throw LogicError(
+        fmt::format("MultiArray::{}: the array has shape ({}) and dtype {}, the host "
+                    "array shape ({}) and dtype {}",
+                    what, fmt::join(array.shape, ", "), array.dtype.name(),
+                    fmt::join(host.shape(), ", "), host.dtype().name()));
   }
 }
 
@@ -117,9 +118,10 @@ void MultiArray::set(const MultiQueue& queues, const MultiArray& src, bool no_as
     return true;
   };
   if (!same_devices()) {
-    throw LogicError(fmt::format("MultiArray::set: the source is not on the same devices as "
-                                 "the destination (device(s) {} and {})",
-                                 device_list(src.devices()), device_list(devices())));
+    throw LogicError(
+        fmt::format("MultiArray::set: the source is not on the same devices as "
+                    "the destination (device(s) {} and {})",
+                    device_list(src.devices()), device_list(devices())));
   }
   check_queues(queues, impl_->devices);
   for (const auto& [device, part] : subarrays()) part.set(queues[device], src[device], no_async);
@@ -137,9 +139,10 @@ const BaseSplay& MultiArray::splay() const noexcept { return *impl_->splay; }
 const Array& MultiArray::operator[](const BoundDevice& device) const {
   const Array* part = impl_->subarrays.find(device);
   if (part == nullptr) [[unlikely]] {
-    throw LogicError(fmt::format("the MultiArray has no part on device {} ('{}'); it is on "
-                                 "device(s) {}",
-                                 device.index(), device.name(), device_list(impl_->devices)));
+    throw LogicError(
+        fmt::format("the MultiArray has no part on device {} ('{}'); it is on "
+                    "device(s) {}",
+                    device.index(), device.name(), device_list(impl_->devices)));
   }
   return *part;
 }

@@ -11,9 +11,10 @@ BaseSplay::~BaseSplay() = default;
 std::vector<std::size_t> EqualSplay::row_counts(std::size_t rows, std::size_t parts) {
   if (parts == 0) throw LogicError("EqualSplay: no devices to split among");
   if (parts > rows) {
-    throw LogicError(fmt::format("EqualSplay: cannot split {} row(s) of the outermost dimension "
-                                 "among {} devices (more devices than rows)",
-                                 rows, parts));
+    throw LogicError(
+        fmt::format("EqualSplay: cannot split {} row(s) of the outermost dimension "
+                    "among {} devices (more devices than rows)",
+                    rows, parts));
   }
   const std::size_t chunk = (rows + parts - 1) / parts;
   const std::size_t remainder = rows % parts;

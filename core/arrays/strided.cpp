@@ -24,16 +24,16 @@ void copy_dim(std::byte* dst, const std::ptrdiff_t* dst_strides, const std::byte
   }
   for (std::size_t i = 0; i < extent; ++i) {
     const auto n = static_cast<std::ptrdiff_t>(i);
-    copy_dim(dst + n * dst_strides[0], dst_strides + 1, src + n * src_strides[0],
-             src_strides + 1, shape + 1, ndim - 1, itemsize);
+    copy_dim(dst + n * dst_strides[0], dst_strides + 1, src + n * src_strides[0], src_strides + 1,
+             shape + 1, ndim - 1, itemsize);
   }
 }
 
 }  // namespace
 
-void copy_strided(std::byte* dst, std::span<const std::ptrdiff_t> dst_strides,
-                  const std::byte* src, std::span<const std::ptrdiff_t> src_strides,
-                  std::span<const std::size_t> shape, std::size_t itemsize) noexcept {
+void copy_strided(std::byte* dst, std::span<const std::ptrdiff_t> dst_strides, const std::byte* src,
+                  std::span<const std::ptrdiff_t> src_strides, std::span<const std::size_t> shape,
+                  std::size_t itemsize) noexcept {
   for (const auto extent : shape) {
     if (extent == 0) return;
   }
@@ -41,8 +41,7 @@ void copy_strided(std::byte* dst, std::span<const std::ptrdiff_t> dst_strides,
     std::memcpy(dst, src, itemsize);
     return;
   }
-  copy_dim(dst, dst_strides.data(), src, src_strides.data(), shape.data(), shape.size(),
-           itemsize);
+  copy_dim(dst, dst_strides.data(), src, src_strides.data(), shape.data(), shape.size(), itemsize);
 }
 
 }  // namespace plinth::detail

@@ -27,8 +27,8 @@ std::string compile_message(const std::string& log, const std::vector<std::strin
                             const std::string& source, const std::string& device) {
   std::string message = "compilation failed";
   if (!device.empty()) message += " for " + device;
-  message += fmt::format("\noptions: {}\nbuild log:\n{}\nsource:\n{}", fmt::join(options, " "),
-                         log, number_lines(source));
+  message += fmt::format("\noptions: {}\nbuild log:\n{}\nsource:\n{}", fmt::join(options, " "), log,
+                         number_lines(source));
   return message;
 }
 

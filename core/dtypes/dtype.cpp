@@ -85,18 +85,12 @@ std::size_t field_hash(const Field& field) {
 
 const char* to_string(DTypeKind kind) noexcept {
   switch (kind) {
-    case DTypeKind::boolean:
-      return "bool";
-    case DTypeKind::signed_integer:
-      return "int";
-    case DTypeKind::unsigned_integer:
-      return "uint";
-    case DTypeKind::floating:
-      return "float";
-    case DTypeKind::complex:
-      return "complex";
-    case DTypeKind::structure:
-      return "struct";
+    case DTypeKind::boolean: return "bool";
+    case DTypeKind::signed_integer: return "int";
+    case DTypeKind::unsigned_integer: return "uint";
+    case DTypeKind::floating: return "float";
+    case DTypeKind::complex: return "complex";
+    case DTypeKind::structure: return "struct";
   }
   return "unknown";
 }

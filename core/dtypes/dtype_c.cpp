@@ -72,8 +72,7 @@ ModuleCache<DType>& complex_ctr_cache() {
 
 const char* scalar_ctype(const DType& dtype) {
   switch (dtype.kind()) {
-    case DTypeKind::boolean:
-      return "bool";
+    case DTypeKind::boolean: return "bool";
     case DTypeKind::signed_integer:
       switch (dtype.itemsize()) {
         case 1: return "signed char";
@@ -96,8 +95,7 @@ const char* scalar_ctype(const DType& dtype) {
       return dtype.itemsize() == 4 ? "float" : "double";
     case DTypeKind::complex:
       return dtype.itemsize() == 8 ? "plinth_complex64" : "plinth_complex128";
-    case DTypeKind::structure:
-      break;
+    case DTypeKind::structure: break;
   }
   throw LogicError(fmt::format("{} is not a scalar dtype", dtype.name()));
 }
@@ -165,11 +163,13 @@ Module make_struct_module(const DType& dtype, bool ignore_alignment) {
   for (std::size_t i = 0; i < fields.size(); ++i) {
     const auto& field = fields[i];
     const auto type_name = "typename_" + field.name;
-    globals.insert_or_assign(type_name, field.dtype.is_struct()
-                                            ? RenderValue(ctype_struct(field.dtype, ignore_alignment))
-                                            : RenderValue(scalar_ctype(field.dtype)));
-    text += fmt::format("    ${{{}}} {}{}{};\n", type_name, alignment_attribute(field_alignments[i]),
-                        field.name, array_suffix(field.shape));
+    globals.insert_or_assign(type_name,
+                             field.dtype.is_struct()
+                                 ? RenderValue(ctype_struct(field.dtype, ignore_alignment))
+                                 : RenderValue(scalar_ctype(field.dtype)));
+    text +=
+        fmt::format("    ${{{}}} {}{}{};\n", type_name, alignment_attribute(field_alignments[i]),
+                    field.name, array_suffix(field.shape));
   }
   if (padding != 0) text += fmt::format("    char ${{prefix}}padding[{}];\n", padding);
   text += fmt::format("}} {}${{prefix}};\n", alignment_attribute(struct_alignment));
@@ -182,8 +182,8 @@ Module make_struct_module(const DType& dtype, bool ignore_alignment) {
 template <class F>
 std::string float_literal(F value, const DType& dtype) {
   if (!std::isfinite(value))
-    throw LogicError(fmt::format("c_constant: {} has no portable C literal (as {})", value,
-                                 dtype.name()));
+    throw LogicError(
+        fmt::format("c_constant: {} has no portable C literal (as {})", value, dtype.name()));
   auto text = fmt::format("{}", value);
   if (text.find_first_of(".e") == std::string::npos) text += ".0";
   if constexpr (std::is_same_v<F, float>) text += 'f';
@@ -246,8 +246,7 @@ std::string array_constant(const std::byte* bytes, const DType& dtype,
 
 std::string constant_at(const std::byte* bytes, const DType& dtype) {
   switch (dtype.kind()) {
-    case DTypeKind::boolean:
-      return load<std::uint8_t>(bytes) != 0 ? "true" : "false";
+    case DTypeKind::boolean: return load<std::uint8_t>(bytes) != 0 ? "true" : "false";
     case DTypeKind::signed_integer:
       return signed_literal(load_signed(bytes, dtype.itemsize()), dtype.itemsize());
     case DTypeKind::unsigned_integer:
@@ -261,8 +260,7 @@ std::string constant_at(const std::byte* bytes, const DType& dtype) {
       return fmt::format("{{{}, {}}}", constant_at(bytes, part),
                          constant_at(bytes + part.itemsize(), part));
     }
-    case DTypeKind::structure:
-      break;
+    case DTypeKind::structure: break;
   }
   std::string text = "{";
   bool first = true;
@@ -284,12 +282,11 @@ std::string integer_constant(V value, const DType& dtype) {
     const auto max = static_cast<std::int64_t>((std::uint64_t{1} << (bits - 1)) - 1);
     fits = std::cmp_greater_equal(value, -max - 1) && std::cmp_less_equal(value, max);
   } else {
-    const auto max = bits == 64 ? std::numeric_limits<std::uint64_t>::max()
-                                : (std::uint64_t{1} << bits) - 1;
+    const auto max =
+        bits == 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bits) - 1;
     fits = std::cmp_greater_equal(value, 0) && std::cmp_less_equal(value, max);
   }
-  if (!fits)
-    throw LogicError(fmt::format("c_constant: {} does not fit {}", value, dtype.name()));
+  if (!fits) throw LogicError(fmt::format("c_constant: {} does not fit {}", value, dtype.name()));
   if (is_signed) return signed_literal(static_cast<std::int64_t>(value), dtype.itemsize());
   return unsigned_literal(static_cast<std::uint64_t>(value), dtype.itemsize());
 }
@@ -322,15 +319,11 @@ template <class V>
 std::string from_integer(V value, const DType& dtype) {
   check_not_struct(dtype);
   switch (dtype.kind()) {
-    case DTypeKind::boolean:
-      return value != 0 ? "true" : "false";
+    case DTypeKind::boolean: return value != 0 ? "true" : "false";
     case DTypeKind::signed_integer:
-    case DTypeKind::unsigned_integer:
-      return integer_constant(value, dtype);
-    case DTypeKind::floating:
-      return detail::c_constant_of(static_cast<double>(value), dtype);
-    default:
-      return complex_constant(static_cast<double>(value), dtype);
+    case DTypeKind::unsigned_integer: return integer_constant(value, dtype);
+    case DTypeKind::floating: return detail::c_constant_of(static_cast<double>(value), dtype);
+    default: return complex_constant(static_cast<double>(value), dtype);
   }
 }
 
@@ -434,8 +427,7 @@ std::string c_constant_of(std::uint64_t value, const DType& dtype) {
 std::string c_constant_of(double value, const DType& dtype) {
   check_not_struct(dtype);
   switch (dtype.kind()) {
-    case DTypeKind::boolean:
-      return value != 0 ? "true" : "false";
+    case DTypeKind::boolean: return value != 0 ? "true" : "false";
     case DTypeKind::signed_integer:
     case DTypeKind::unsigned_integer:
       // Exactly representable integers only: 2^63 and beyond fail the range check.
@@ -448,8 +440,7 @@ std::string c_constant_of(double value, const DType& dtype) {
       scalar_ctype(dtype);  // rejects float16
       if (dtype.itemsize() == 4) return float_literal(to_float(value, dtype), dtype);
       return float_literal(value, dtype);
-    default:
-      return complex_constant(value, dtype);
+    default: return complex_constant(value, dtype);
   }
 }
 
@@ -493,9 +484,9 @@ Field field_at(const DType& dtype, const FieldPath& path) {
   for (const auto& element : path) {
     if (const auto* name = std::get_if<std::string>(&element)) {
       if (!part.shape.empty() || !part.dtype.is_struct())
-        throw LogicError(fmt::format(
-            "field_at: '{}' of {} is {}, which has no field '{}'", c_path(path), dtype.name(),
-            part.shape.empty() ? part.dtype.name() : "an array", *name));
+        throw LogicError(fmt::format("field_at: '{}' of {} is {}, which has no field '{}'",
+                                     c_path(path), dtype.name(),
+                                     part.shape.empty() ? part.dtype.name() : "an array", *name));
       const auto& fields = part.dtype.fields();
       const auto it = std::find_if(fields.begin(), fields.end(),
                                    [&](const Field& field) { return field.name == *name; });
@@ -511,8 +502,9 @@ Field field_at(const DType& dtype, const FieldPath& path) {
         throw LogicError(fmt::format("field_at: path '{}' of {} indexes {}, which is not an array",
                                      c_path(path), dtype.name(), part.dtype.name()));
       if (index >= part.shape.front())
-        throw LogicError(fmt::format("field_at: index {} in path '{}' of {} is out of range (0..{})",
-                                     index, c_path(path), dtype.name(), part.shape.front() - 1));
+        throw LogicError(
+            fmt::format("field_at: index {} in path '{}' of {} is out of range (0..{})", index,
+                        c_path(path), dtype.name(), part.shape.front() - 1));
       part.shape.erase(part.shape.begin());
       part.offset += index * part.itemsize();  // itemsize() of the remaining extents
     }

@@ -26,31 +26,24 @@ bool can_cast_safely(const DType& from, const DType& to) {
   const auto to_size = to.itemsize();
   const auto from_size = from.itemsize();
   switch (from.kind()) {
-    case DTypeKind::boolean:
-      return true;
+    case DTypeKind::boolean: return true;
     case DTypeKind::signed_integer:
     case DTypeKind::unsigned_integer: {
       const bool from_signed = from.kind() == DTypeKind::signed_integer;
       switch (to.kind()) {
         case DTypeKind::signed_integer:
           return from_signed ? to_size >= from_size : to_size > from_size;
-        case DTypeKind::unsigned_integer:
-          return !from_signed && to_size >= from_size;
-        case DTypeKind::floating:
-          return float_holds_integer(to_size, from_size);
-        case DTypeKind::complex:
-          return float_holds_integer(to_size / 2, from_size);
-        default:
-          return false;
+        case DTypeKind::unsigned_integer: return !from_signed && to_size >= from_size;
+        case DTypeKind::floating: return float_holds_integer(to_size, from_size);
+        case DTypeKind::complex: return float_holds_integer(to_size / 2, from_size);
+        default: return false;
       }
     }
     case DTypeKind::floating:
       return (to.kind() == DTypeKind::floating && to_size >= from_size) ||
              (to.kind() == DTypeKind::complex && to_size / 2 >= from_size);
-    case DTypeKind::complex:
-      return to.kind() == DTypeKind::complex && to_size >= from_size;
-    case DTypeKind::structure:
-      return false;
+    case DTypeKind::complex: return to.kind() == DTypeKind::complex && to_size >= from_size;
+    case DTypeKind::structure: return false;
   }
   return false;
 }

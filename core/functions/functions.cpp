@@ -18,22 +18,21 @@ namespace {
 std::string c(const DType& dtype) { return ctype(dtype).as_string(); }
 
 void check_dtype(const char* factory, const DType& dtype, bool allow_bool = false) {
-  const bool supported =
-      !dtype.is_struct() && !(dtype.kind() == DTypeKind::floating && dtype.itemsize() == 2) &&
-      (allow_bool || dtype.kind() != DTypeKind::boolean);
+  const bool supported = !dtype.is_struct() &&
+                         !(dtype.kind() == DTypeKind::floating && dtype.itemsize() == 2) &&
+                         (allow_bool || dtype.kind() != DTypeKind::boolean);
   if (!supported)
-    throw LogicError(fmt::format(
-        "functions::{}: {} is not supported (integer, float32, float64, complex64 and "
-        "complex128 are{})",
-        factory, dtype.name(), allow_bool ? ", and bool" : ""));
+    throw LogicError(
+        fmt::format("functions::{}: {} is not supported (integer, float32, float64, complex64 and "
+                    "complex128 are{})",
+                    factory, dtype.name(), allow_bool ? ", and bool" : ""));
 }
 
 // Integers narrower than 32 bits take part in C arithmetic as int (grunnur's result_type
 // promotes them likewise).
 DType promote(const DType& dtype) {
   if (dtype.itemsize() < 4 && dtype.kind() == DTypeKind::signed_integer) return DType::int32();
-  if (dtype.itemsize() < 4 && dtype.kind() == DTypeKind::unsigned_integer)
-    return DType::uint32();
+  if (dtype.itemsize() < 4 && dtype.kind() == DTypeKind::unsigned_integer) return DType::uint32();
   return dtype;
 }
 
@@ -200,9 +199,10 @@ Module div(const DType& dividend, const DType& divisor, const std::optional<DTyp
 Module conj(const DType& dtype) {
   check_dtype("conj", dtype);
   const auto body = is_complex(dtype)
-                        ? fmt::format("    {} result;\n    result.x = a.x;\n    result.y = -a.y;\n"
-                                      "    return result;\n",
-                                      c(dtype))
+                        ? fmt::format(
+                              "    {} result;\n    result.x = a.x;\n    result.y = -a.y;\n"
+                              "    return result;\n",
+                              c(dtype))
                         : std::string("    return a;\n");
   return module("conj", function(dtype, c(dtype) + " a", body));
 }
@@ -210,8 +210,8 @@ Module conj(const DType& dtype) {
 Module norm(const DType& dtype) {
   check_dtype("norm", dtype);
   if (is_complex(dtype))
-    return module("norm", function(real_for(dtype), c(dtype) + " a",
-                                   "    return a.x * a.x + a.y * a.y;\n"));
+    return module(
+        "norm", function(real_for(dtype), c(dtype) + " a", "    return a.x * a.x + a.y * a.y;\n"));
   // Narrow integers: C computes in int; the function returns the input type, as grunnur's.
   const auto body = promote(dtype) == dtype ? std::string("    return a * a;\n")
                                             : fmt::format("    return ({})(a * a);\n", c(dtype));
@@ -224,7 +224,8 @@ Module exp(const DType& dtype) {
     throw LogicError(fmt::format(
         "functions::exp: {} is an integer dtype; cast it to a real or complex one first",
         dtype.name()));
-  if (is_real(dtype)) return module("exp", function(dtype, c(dtype) + " a", "    return exp(a);\n"));
+  if (is_real(dtype))
+    return module("exp", function(dtype, c(dtype) + " a", "    return exp(a);\n"));
   const auto body = fmt::format(
       "    {} result = ${{polar_unit_}}(a.y);\n    const {} rho = exp(a.x);\n"
       "    result.x *= rho;\n    result.y *= rho;\n    return result;\n",
@@ -235,8 +236,8 @@ Module exp(const DType& dtype) {
 
 Module polar_unit(const DType& dtype) {
   if (!is_real(dtype) || dtype.itemsize() == 2)
-    throw LogicError(fmt::format(
-        "functions::polar_unit: theta must be float32 or float64, not {}", dtype.name()));
+    throw LogicError(fmt::format("functions::polar_unit: theta must be float32 or float64, not {}",
+                                 dtype.name()));
   const auto real = c(dtype);
   std::string body = fmt::format("    {} s, c;\n", real);
   if (is_double(dtype)) {
@@ -291,8 +292,8 @@ Module pow(const DType& base, const std::optional<DType>& exponent_dtype,
   check_dtype("pow", exponent);
   check_dtype("pow", out);
   if (is_complex(exponent))
-    throw LogicError(fmt::format("functions::pow: the exponent cannot be complex ({})",
-                                 exponent.name()));
+    throw LogicError(
+        fmt::format("functions::pow: the exponent cannot be complex ({})", exponent.name()));
   if (is_real(exponent)) {
     if (is_integer(out))
       throw LogicError(fmt::format(

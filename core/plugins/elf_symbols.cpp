@@ -36,9 +36,10 @@ class ElfSource {
   /// Throws unless [offset, offset + length) lies inside the file.
   void check(std::uint64_t offset, std::uint64_t length, const char* what) const {
     if (offset > size_ || length > size_ - offset) {
-      fail(fmt::format("truncated or corrupt: the {} ({} bytes at offset {}) lies beyond the "
-                       "file's {} bytes",
-                       what, length, offset, size_));
+      fail(
+          fmt::format("truncated or corrupt: the {} ({} bytes at offset {}) lies beyond the "
+                      "file's {} bytes",
+                      what, length, offset, size_));
     }
   }
 
@@ -115,9 +116,10 @@ std::vector<std::string> section_symbols(ElfSource& file, const std::string& sec
     file.fail("corrupt dynamic symbol table (.dynsym): bad entry size or string table index");
   }
   if (dynsym->sh_size % sizeof(Elf64_Sym) != 0) {
-    file.fail(fmt::format("corrupt dynamic symbol table (.dynsym): its size {} is not a "
-                          "multiple of {}",
-                          dynsym->sh_size, sizeof(Elf64_Sym)));
+    file.fail(
+        fmt::format("corrupt dynamic symbol table (.dynsym): its size {} is not a "
+                    "multiple of {}",
+                    dynsym->sh_size, sizeof(Elf64_Sym)));
   }
   if (wanted == sections.size()) return {};
   const auto symbols = file.read_array<Elf64_Sym>(

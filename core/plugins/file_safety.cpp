@@ -20,16 +20,14 @@ std::optional<std::string> check_components(const std::filesystem::path& path) {
     struct stat st {};
     if (::lstat(component.c_str(), &st) != 0) return std::nullopt;  // reported when opened
     if (st.st_uid != 0 && st.st_uid != me) {
-      return fmt::format("{} is owned by another user (uid {})", component.string(),
-                         st.st_uid);
+      return fmt::format("{} is owned by another user (uid {})", component.string(), st.st_uid);
     }
     if (S_ISLNK(st.st_mode)) continue;  // a link's own mode means nothing
     // A sticky directory (/tmp) lets others add entries but not replace ours: the entries
     // below it are judged by their own owners.
     const bool sticky_directory = S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) != 0;
     const bool others_write = (st.st_mode & S_IWOTH) != 0;
-    const bool group_write =
-        (st.st_mode & S_IWGRP) != 0 && st.st_gid != 0 && st.st_gid != my_group;
+    const bool group_write = (st.st_mode & S_IWGRP) != 0 && st.st_gid != 0 && st.st_gid != my_group;
     if ((others_write || group_write) && !sticky_directory) {
       return fmt::format("{} is writable by {} (mode {:o})", component.string(),
                          others_write ? "every user" : fmt::format("group {}", st.st_gid),

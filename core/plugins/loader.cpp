@@ -9,17 +9,17 @@
 #include <plinth/printable.hpp>
 #include <plinth/version.hpp>
 
+#include <fmt/format.h>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
-#include <fmt/format.h>
 
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <charconv>
-#include <functional>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <set>
 
@@ -88,9 +88,8 @@ std::string read_manifest(const fs::path& manifest) {
 }
 
 void scan_manifests(const fs::path& dir, std::vector<Candidate>& out) {
-  const auto manifests = list_directory(dir, "manifest directory", [](const fs::path& file) {
-    return file.extension() == ".json";
-  });
+  const auto manifests = list_directory(
+      dir, "manifest directory", [](const fs::path& file) { return file.extension() == ".json"; });
   for (const auto& manifest : manifests) {
     Candidate candidate{manifest, "manifest " + manifest.string(), {}, {}};
     if (auto unsafe = writable_by_others(manifest)) candidate.warning = "manifest: " + *unsafe;
@@ -194,8 +193,8 @@ std::shared_ptr<LoadedApi> load(const PluginSymbol& symbol, PluginInfo& info) {
   }
   if (device_total(*api) == 0) {
     info.state = PluginState::no_devices;
-    info.reason = fmt::format("{} found no devices ({} platform(s))", api->name,
-                              api->platforms.size());
+    info.reason =
+        fmt::format("{} found no devices ({} platform(s))", api->name, api->platforms.size());
   } else {
     info.state = PluginState::ready;
   }
@@ -220,7 +219,8 @@ std::vector<std::string> split_list(const std::string& text, char separator) {
 }
 
 std::optional<PluginSymbol> parse_plugin_symbol(const std::string& name) {
-  static const std::regex pattern("plinth_(backend|layer)__([A-Za-z0-9_]+?)__abi_([0-9]+)_([0-9]+)");
+  static const std::regex pattern(
+      "plinth_(backend|layer)__([A-Za-z0-9_]+?)__abi_([0-9]+)_([0-9]+)");
   std::smatch match;
   if (!std::regex_match(name, match, pattern)) return std::nullopt;
   const auto version = [](const std::string& digits) {
@@ -256,14 +256,13 @@ LoaderSettings settings_from(const std::function<const char*(const char*)>& gete
     settings.manifest_dirs.push_back(fs::path(config) / "plinth" / "plugins.d");
   } else {
     if (!config.empty()) {
-      settings.notes.push_back(fmt::format(
-          "XDG_CONFIG_HOME='{}' is not an absolute path: ignored", config));
+      settings.notes.push_back(
+          fmt::format("XDG_CONFIG_HOME='{}' is not an absolute path: ignored", config));
     }
     if (!home.empty() && fs::path(home).is_absolute()) {
       settings.manifest_dirs.push_back(fs::path(home) / ".config" / "plinth" / "plugins.d");
     } else if (!home.empty()) {
-      settings.notes.push_back(
-          fmt::format("HOME='{}' is not an absolute path: ignored", home));
+      settings.notes.push_back(fmt::format("HOME='{}' is not an absolute path: ignored", home));
     }
   }
   settings.manifest_dirs.emplace_back("/etc/plinth/plugins.d");
@@ -330,9 +329,9 @@ std::vector<LoadedPlugin> load_plugins(const LoaderSettings& settings) {
     info.abi_minor = symbol.abi_minor;
     if (symbol.abi_major != PLINTH_ABI_MAJOR) {
       info.state = PluginState::refused;
-      info.reason = fmt::format("{} was built for plugin ABI {}.{}, this core has ABI {}.{}",
-                                info.path, symbol.abi_major, symbol.abi_minor, PLINTH_ABI_MAJOR,
-                                PLINTH_ABI_MINOR);
+      info.reason =
+          fmt::format("{} was built for plugin ABI {}.{}, this core has ABI {}.{}", info.path,
+                      symbol.abi_major, symbol.abi_minor, PLINTH_ABI_MAJOR, PLINTH_ABI_MINOR);
       finish("not opened");
       continue;
     }
@@ -354,9 +353,8 @@ std::vector<LoadedPlugin> load_plugins(const LoaderSettings& settings) {
       continue;
     }
     claimed.insert(symbol.shortcut);
-    if (settings.api_filter &&
-        std::find(settings.api_filter->begin(), settings.api_filter->end(), symbol.shortcut) ==
-            settings.api_filter->end()) {
+    if (settings.api_filter && std::find(settings.api_filter->begin(), settings.api_filter->end(),
+                                         symbol.shortcut) == settings.api_filter->end()) {
       info.state = PluginState::excluded;
       info.reason = "not named in PLINTH_API";
       finish("not opened");

@@ -1,8 +1,8 @@
 #include "plugins/manifest.hpp"
 
-#include <plinth/errors.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <plinth/errors.hpp>
 
 namespace plinth::detail {
 
@@ -21,7 +21,8 @@ std::filesystem::path parse_manifest(std::string_view json, const std::filesyste
   if (!file->is_string()) throw fail("the \"file\" entry is not a string");
   const auto& name = file->get_ref<const std::string&>();
   if (name.empty()) throw fail("the \"file\" entry is empty");
-  if (name.find('\0') != std::string::npos) throw fail("the \"file\" entry contains a NUL character");
+  if (name.find('\0') != std::string::npos)
+    throw fail("the \"file\" entry contains a NUL character");
   std::filesystem::path path(name);
   if (path.is_relative()) path = manifest.parent_path() / path;
   return path;

@@ -30,8 +30,9 @@ std::string describe_plugins(const std::vector<PluginInfo>& candidates) {
   }
   std::string out;
   for (const auto& info : candidates) {
-    out += fmt::format("  {:<14} {:<10} {}", to_string(info.state),
-                       info.shortcut.empty() ? "?" : printable(info.shortcut), printable(info.path));
+    out +=
+        fmt::format("  {:<14} {:<10} {}", to_string(info.state),
+                    info.shortcut.empty() ? "?" : printable(info.shortcut), printable(info.path));
     if (!info.reason.empty()) out += fmt::format("\n  {:<14} {}", "", printable(info.reason));
     if (!info.warning.empty()) {
       out += fmt::format("\n  {:<14} WARNING: other users can change it: {}", "",

@@ -38,8 +38,8 @@ API find_ready(const std::string& shortcut) {
     return i.shortcut == shortcut && i.state != PluginState::shadowed;
   });
   if (known == reg.infos.end()) {
-    throw PluginError(fmt::format("unknown API '{}': no plugin provides it; {}", shortcut,
-                                  candidates_text()));
+    throw PluginError(
+        fmt::format("unknown API '{}': no plugin provides it; {}", shortcut, candidates_text()));
   }
   throw PluginError(fmt::format("API '{}' is not available ({}{}{}); {}", shortcut,
                                 to_string(known->state), known->reason.empty() ? "" : ": ",
@@ -93,15 +93,14 @@ API API::from_env() {
           return i.shortcut == shortcut && i.state != PluginState::shadowed;
         });
         why += fmt::format("\n  '{}': {}", shortcut,
-                           info == reg.infos.end()
-                               ? std::string("unknown: no plugin provides it")
-                               : fmt::format("{}{}{}", to_string(info->state),
-                                             info->reason.empty() ? "" : ": ",
-                                             printable(info->reason)));
+                           info == reg.infos.end() ? std::string("unknown: no plugin provides it")
+                                                   : fmt::format("{}{}{}", to_string(info->state),
+                                                                 info->reason.empty() ? "" : ": ",
+                                                                 printable(info->reason)));
       }
     }
-    throw PluginError(fmt::format("no API of PLINTH_API is available:{}\n{}", why,
-                                  detail::candidates_text()));
+    throw PluginError(
+        fmt::format("no API of PLINTH_API is available:{}\n{}", why, detail::candidates_text()));
   }
   const auto apis = all_available();
   if (apis.empty()) {

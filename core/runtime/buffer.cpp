@@ -12,9 +12,9 @@ namespace {
 
 void check_queue(const Buffer& buffer, const Queue& queue, const char* what) {
   if (!(queue.device() == buffer.device())) {
-    throw LogicError(fmt::format(
-        "Buffer::{}: {}", what,
-        detail::describe_mismatch("queue", queue.device(), "buffer", buffer.device())));
+    throw LogicError(
+        fmt::format("Buffer::{}: {}", what,
+                    detail::describe_mismatch("queue", queue.device(), "buffer", buffer.device())));
   }
 }
 
@@ -28,7 +28,8 @@ void check_size(const Buffer& buffer, std::size_t size, const char* what) {
 Buffer make_buffer(const BoundDevice& device, std::unique_ptr<backend::BufferAdapter> adapter,
                    std::size_t size) {
   const auto& api = detail::loaded(device.context().api());
-  auto impl = std::make_shared<detail::BufferImpl>(detail::BufferImpl{device, nullptr, nullptr, 0, size});
+  auto impl =
+      std::make_shared<detail::BufferImpl>(detail::BufferImpl{device, nullptr, nullptr, 0, size});
   impl->adapter = api.adopt(std::move(adapter));
   return Buffer(std::move(impl));
 }
@@ -37,7 +38,8 @@ Buffer make_buffer(const BoundDevice& device, std::unique_ptr<backend::BufferAda
 
 Buffer Buffer::allocate(const BoundDevice& device, std::size_t size) {
   if (size == 0) throw LogicError("Buffer::allocate: size must be greater than 0");
-  return make_buffer(device, detail::adapter(device.context()).allocate(device.index(), size), size);
+  return make_buffer(device, detail::adapter(device.context()).allocate(device.index(), size),
+                     size);
 }
 
 Buffer Buffer::from_backend_buffer(const BoundDevice& device, std::uintptr_t native_memory,
@@ -67,8 +69,8 @@ void Buffer::set(const Queue& queue, const Buffer& src, bool no_async) const {
   check_queue(*this, queue, "set");
   if (!(src.device().context() == device().context())) {
     throw LogicError(fmt::format(
-        "Buffer::set: {}", detail::describe_mismatch("source buffer", src.device(),
-                                                     "destination buffer", device())));
+        "Buffer::set: {}",
+        detail::describe_mismatch("source buffer", src.device(), "destination buffer", device())));
   }
   check_size(*this, src.size(), "set");
   queue.adapter().copy(*impl_->adapter, 0, *src.impl_->adapter, 0, size());
@@ -77,9 +79,10 @@ void Buffer::set(const Queue& queue, const Buffer& src, bool no_async) const {
 
 Buffer Buffer::get_sub_region(std::size_t origin, std::size_t size) const {
   if (size == 0 || origin > impl_->size || size > impl_->size - origin) {
-    throw LogicError(fmt::format("Buffer::get_sub_region: [{}, {}) is outside the buffer's {} "
-                                 "bytes or empty",
-                                 origin, origin + size, impl_->size));
+    throw LogicError(
+        fmt::format("Buffer::get_sub_region: [{}, {}) is outside the buffer's {} "
+                    "bytes or empty",
+                    origin, origin + size, impl_->size));
   }
   auto root = impl_->parent ? impl_->parent : impl_;
   const auto& api = detail::loaded(device().context().api());

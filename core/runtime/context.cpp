@@ -17,8 +17,9 @@ void check_devices(const std::vector<Device>& devices) {
   if (devices.empty()) throw LogicError("a context needs at least one device");
   for (std::size_t i = 0; i < devices.size(); ++i) {
     if (!(devices[i].platform() == devices[0].platform())) {
-      throw LogicError(fmt::format("a context's devices must be of one platform: '{}' is not of '{}'",
-                                   devices[i].full_name(), devices[0].platform().name()));
+      throw LogicError(
+          fmt::format("a context's devices must be of one platform: '{}' is not of '{}'",
+                      devices[i].full_name(), devices[0].platform().name()));
     }
     for (std::size_t j = 0; j < i; ++j) {
       if (devices[i] == devices[j]) {
@@ -53,10 +54,9 @@ Context Context::from_criteria(const API& api, bool interactive,
                                std::optional<std::size_t> devices_num,
                                const DeviceFilter& device_filter,
                                const PlatformFilter& platform_filter) {
-  const bool no_filters = device_filter.include_masks.empty() &&
-                          device_filter.exclude_masks.empty() &&
-                          platform_filter.include_masks.empty() &&
-                          platform_filter.exclude_masks.empty();
+  const bool no_filters =
+      device_filter.include_masks.empty() && device_filter.exclude_masks.empty() &&
+      platform_filter.include_masks.empty() && platform_filter.exclude_masks.empty();
   if (no_filters && !interactive) {
     if (auto from_env = devices_from_env(api)) {
       // Devices of the first platform that has enough of the selected ones.
@@ -72,12 +72,14 @@ Context Context::from_criteria(const API& api, bool interactive,
           return from_devices(on_platform);
         }
       }
-      throw LogicError(fmt::format("PLINTH_DEVICE selects fewer than {} device(s) of one platform "
-                                   "of {}",
-                                   devices_num.value_or(1), api.name()));
+      throw LogicError(
+          fmt::format("PLINTH_DEVICE selects fewer than {} device(s) of one platform "
+                      "of {}",
+                      devices_num.value_or(1), api.name()));
     }
   }
-  return from_devices(select_devices(api, interactive, devices_num, device_filter, platform_filter));
+  return from_devices(
+      select_devices(api, interactive, devices_num, device_filter, platform_filter));
 }
 
 Context Context::from_backend_devices(const API& api,
@@ -91,7 +93,8 @@ Context Context::from_backend_devices(const API& api,
       }
     }
     if (!found) {
-      throw LogicError(fmt::format("native device {:#x} is not a device of {}", native, api.name()));
+      throw LogicError(
+          fmt::format("native device {:#x} is not a device of {}", native, api.name()));
     }
     devices.push_back(*found);
   }
@@ -103,8 +106,8 @@ Context Context::from_backend_context(std::uintptr_t native_context,
   check_devices(devices);
   const auto& api = detail::loaded(devices.front().api());
   const auto adapters = adapters_of(devices);
-  return make_context(devices,
-                      api.adopt(api.adapter->wrap_context(native_context, adapters, take_ownership)));
+  return make_context(
+      devices, api.adopt(api.adapter->wrap_context(native_context, adapters, take_ownership)));
 }
 
 API Context::api() const { return impl_->api; }
@@ -130,7 +133,8 @@ std::uintptr_t Context::native_handle(std::size_t index) const {
 
 const Device& BoundDevice::device() const { return context_.unbound_devices()[index_]; }
 
-BoundMultiDevice::BoundMultiDevice(std::vector<BoundDevice> devices) : devices_(std::move(devices)) {
+BoundMultiDevice::BoundMultiDevice(std::vector<BoundDevice> devices)
+    : devices_(std::move(devices)) {
   if (devices_.empty()) throw LogicError("a BoundMultiDevice needs at least one device");
   for (const auto& device : devices_) {
     if (!(device.context() == devices_.front().context())) {
@@ -141,8 +145,8 @@ BoundMultiDevice::BoundMultiDevice(std::vector<BoundDevice> devices) : devices_(
 
 const BoundDevice& BoundMultiDevice::operator[](std::size_t i) const {
   if (i >= devices_.size()) {
-    throw LogicError(fmt::format("device {} is out of range: the set has {} device(s)", i,
-                                 devices_.size()));
+    throw LogicError(
+        fmt::format("device {} is out of range: the set has {} device(s)", i, devices_.size()));
   }
   return devices_[i];
 }
@@ -164,10 +168,11 @@ namespace detail {
 std::string describe_mismatch(const char* first, const BoundDevice& a, const char* second,
                               const BoundDevice& b) {
   if (!(a.context() == b.context())) {
-    return fmt::format("the {0} and the {2} belong to different contexts (the {0}'s device {1} "
-                       "('{4}'), the {2}'s device {3} ('{5}')); objects of one context cannot "
-                       "be used with another's",
-                       first, a.index(), second, b.index(), a.name(), b.name());
+    return fmt::format(
+        "the {0} and the {2} belong to different contexts (the {0}'s device {1} "
+        "('{4}'), the {2}'s device {3} ('{5}')); objects of one context cannot "
+        "be used with another's",
+        first, a.index(), second, b.index(), a.name(), b.name());
   }
   return fmt::format("the {} is on device {} ('{}') but the {} on device {} ('{}')", first,
                      a.index(), a.name(), second, b.index(), b.name());

@@ -57,15 +57,15 @@ bool is_shortcut(std::string_view s) {
 
 /// Parses all of `digits` as a std::size_t; throws LogicError if it is not a number or too big.
 std::optional<std::size_t> number(std::string_view digits, std::string_view term) {
-  if (digits.empty() || !std::all_of(digits.begin(), digits.end(),
-                                     [](char c) { return c >= '0' && c <= '9'; })) {
+  if (digits.empty() ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     return std::nullopt;
   }
   std::size_t value = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (ec != std::errc() || end != digits.data() + digits.size()) {
-    throw LogicError(fmt::format("PLINTH_DEVICE term '{}': the number {} is too large", term,
-                                 digits));
+    throw LogicError(
+        fmt::format("PLINTH_DEVICE term '{}': the number {} is too large", term, digits));
   }
   return value;
 }
@@ -95,9 +95,10 @@ std::vector<DeviceSpecTerm> parse_device_spec(std::string_view spec) {
     DeviceSpecTerm term;
     term.text = std::string(text);
     if (text.empty()) {
-      throw LogicError(fmt::format("PLINTH_DEVICE='{}' has an empty term (two ';' in a row, or "
-                                   "one at an end); {}",
-                                   spec, grammar));
+      throw LogicError(
+          fmt::format("PLINTH_DEVICE='{}' has an empty term (two ';' in a row, or "
+                      "one at an end); {}",
+                      spec, grammar));
     }
     if (text.front() == '!') {
       term.discard = true;
@@ -109,8 +110,9 @@ std::vector<DeviceSpecTerm> parse_device_spec(std::string_view spec) {
     }
     const auto api = trim(text.substr(0, colon));
     if (api != "*" && !is_shortcut(api)) {
-      throw LogicError(fmt::format("PLINTH_DEVICE term '{}': '{}' is not an API shortcut or '*'; {}",
-                                   term.text, api, grammar));
+      throw LogicError(
+          fmt::format("PLINTH_DEVICE term '{}': '{}' is not an API shortcut or '*'; {}", term.text,
+                      api, grammar));
     }
     term.api = std::string(api);
     for (const auto sel : split(text.substr(colon + 1), ',')) {

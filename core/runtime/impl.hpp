@@ -6,8 +6,8 @@
 #include <plinth/buffer.hpp>
 #include <plinth/context.hpp>
 #include <plinth/device.hpp>
-#include <plinth/program.hpp>
 #include <plinth/host_array.hpp>
+#include <plinth/program.hpp>
 #include <plinth/queue.hpp>
 
 #include <atomic>

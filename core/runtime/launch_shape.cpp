@@ -26,8 +26,8 @@ std::size_t largest_divisor(std::size_t n, std::size_t bound) {
 
 backend::LaunchShape make_launch_shape(const std::string& kernel,
                                        const std::vector<std::size_t>& global,
-                                       const std::vector<std::size_t>& local,
-                                       std::size_t local_mem, const DeviceParameters& device,
+                                       const std::vector<std::size_t>& local, std::size_t local_mem,
+                                       const DeviceParameters& device,
                                        std::size_t kernel_max_total_local_size) {
   if (global.empty() || global.size() > 3) {
     throw LogicError(fmt::format("kernel '{}': the global size must have 1 to 3 dimensions, not {}",
@@ -50,38 +50,43 @@ backend::LaunchShape make_launch_shape(const std::string& kernel,
     }
     shape.global[d] = global[d];
     if (local.empty()) {
-      shape.local[d] = largest_divisor(global[d], std::min(limit(device.max_local_sizes, d),
-                                                           max_total / total));
+      shape.local[d] =
+          largest_divisor(global[d], std::min(limit(device.max_local_sizes, d), max_total / total));
     } else {
       shape.local[d] = local[d];
       if (local[d] == 0 || global[d] % local[d] != 0) {
-        throw LogicError(fmt::format("kernel '{}': local size {} does not divide global size {} "
-                                     "in dimension {}",
-                                     kernel, fmt::join(local, "x"), fmt::join(global, "x"), d));
+        throw LogicError(
+            fmt::format("kernel '{}': local size {} does not divide global size {} "
+                        "in dimension {}",
+                        kernel, fmt::join(local, "x"), fmt::join(global, "x"), d));
       }
       if (local[d] > limit(device.max_local_sizes, d)) {
-        throw LogicError(fmt::format("kernel '{}': local size {} exceeds the device's limit {} in "
-                                     "dimension {}",
-                                     kernel, local[d], limit(device.max_local_sizes, d), d));
+        throw LogicError(
+            fmt::format("kernel '{}': local size {} exceeds the device's limit {} in "
+                        "dimension {}",
+                        kernel, local[d], limit(device.max_local_sizes, d), d));
       }
     }
     total *= shape.local[d];
     const std::size_t groups = global[d] / shape.local[d];
     if (!device.max_num_groups.empty() && groups > limit(device.max_num_groups, d)) {
-      throw LogicError(fmt::format("kernel '{}': {} groups in dimension {} exceed the device's "
-                                   "limit of {}",
-                                   kernel, groups, d, limit(device.max_num_groups, d)));
+      throw LogicError(
+          fmt::format("kernel '{}': {} groups in dimension {} exceed the device's "
+                      "limit of {}",
+                      kernel, groups, d, limit(device.max_num_groups, d)));
     }
   }
   if (total > max_total) {
-    throw LogicError(fmt::format("kernel '{}': local size {} has {} work items, more than the {} "
-                                 "this kernel can have on this device",
-                                 kernel, fmt::join(local, "x"), total, max_total));
+    throw LogicError(
+        fmt::format("kernel '{}': local size {} has {} work items, more than the {} "
+                    "this kernel can have on this device",
+                    kernel, fmt::join(local, "x"), total, max_total));
   }
   if (local_mem > device.local_mem_size) {
-    throw LogicError(fmt::format("kernel '{}': {} bytes of dynamic local memory exceed the "
-                                 "device's {}",
-                                 kernel, local_mem, device.local_mem_size));
+    throw LogicError(
+        fmt::format("kernel '{}': {} bytes of dynamic local memory exceed the "
+                    "device's {}",
+                    kernel, local_mem, device.local_mem_size));
   }
   return shape;
 }

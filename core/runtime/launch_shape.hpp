@@ -14,8 +14,8 @@ namespace plinth::detail {
 /// filling dimension 0 first). Throws LogicError naming `kernel` for a bad shape.
 backend::LaunchShape make_launch_shape(const std::string& kernel,
                                        const std::vector<std::size_t>& global,
-                                       const std::vector<std::size_t>& local,
-                                       std::size_t local_mem, const DeviceParameters& device,
+                                       const std::vector<std::size_t>& local, std::size_t local_mem,
+                                       const DeviceParameters& device,
                                        std::size_t kernel_max_total_local_size);
 
 }  // namespace plinth::detail

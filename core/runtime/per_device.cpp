@@ -7,8 +7,8 @@
 namespace plinth::detail {
 
 void throw_no_value_for(const char* what, const BoundDevice& device) {
-  throw LogicError(fmt::format("{} has no value for device {} ('{}')", what, device.index(),
-                               device.name()));
+  throw LogicError(
+      fmt::format("{} has no value for device {} ('{}')", what, device.index(), device.name()));
 }
 
 void throw_repeated_device(const BoundDevice& device) {

@@ -40,7 +40,8 @@ bool passes_masks(const std::string& name, const std::vector<std::string>& inclu
 
 std::vector<Platform> Platform::all(const API& api) {
   std::vector<Platform> platforms;
-  for (std::size_t i = 0; i < detail::loaded(api).platforms.size(); ++i) platforms.emplace_back(api, i);
+  for (std::size_t i = 0; i < detail::loaded(api).platforms.size(); ++i)
+    platforms.emplace_back(api, i);
   return platforms;
 }
 

@@ -29,13 +29,15 @@ std::string make_kept_directory() {
   return pattern;
 }
 
-std::shared_ptr<ProgramImpl> build(const BoundMultiDevice& devices, const ProgramSource& template_source,
+std::shared_ptr<ProgramImpl> build(const BoundMultiDevice& devices,
+                                   const ProgramSource& template_source,
                                    const ProgramOptions& options) {
   const std::string source = template_source.render(options.render_args, options.render_globals);
   auto impl = std::make_shared<ProgramImpl>(ProgramImpl{devices, {}, {}, {}, {}, {}});
   const auto& api = impl->api();
   for (const auto& device : devices) impl->context_indices.push_back(device.index());
-  impl->source = options.no_prelude ? source : api.adapter->prelude(options.fast_math) + "\n" + source;
+  impl->source =
+      options.no_prelude ? source : api.adapter->prelude(options.fast_math) + "\n" + source;
   impl->constant_arrays = options.constant_arrays;
 
   backend::BuildOptions build;
@@ -94,8 +96,8 @@ const char* kind_name(backend::ParamKind kind) {
     declared = fmt::format(" ('{}{}{}')", param.type_name,
                            param.type_name.empty() || param.name.empty() ? "" : " ", param.name);
   }
-  throw LogicError(fmt::format("kernel '{}': argument {}{}: {}", kernel.name, index, declared,
-                               problem));
+  throw LogicError(
+      fmt::format("kernel '{}': argument {}{}: {}", kernel.name, index, declared, problem));
 }
 
 /// Turns `arg` into what the backend takes, checking it against `param`.
@@ -106,13 +108,14 @@ backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backen
   if (arg.kind() == KernelArg::Kind::buffer) {
     const Buffer& buffer = *arg.buffer();
     if (param.kind == ParamKind::scalar || param.kind == ParamKind::local_ptr) {
-      bad_argument(kernel, index, param, fmt::format("expected {}, got a{}", kind_name(param.kind),
-                                                     arg.is_array() ? "n Array" : " Buffer"));
+      bad_argument(kernel, index, param,
+                   fmt::format("expected {}, got a{}", kind_name(param.kind),
+                               arg.is_array() ? "n Array" : " Buffer"));
     }
     if (!(buffer.device() == device)) {
       bad_argument(kernel, index, param,
-                   detail::describe_mismatch(arg.is_array() ? "Array" : "Buffer",
-                                             buffer.device(), "queue", device));
+                   detail::describe_mismatch(arg.is_array() ? "Array" : "Buffer", buffer.device(),
+                                             "queue", device));
     }
     value = buffer.adapter().kernel_arg();
   } else {
@@ -125,8 +128,9 @@ backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backen
     value = {arg.data(), arg.size()};
   }
   if (param.size != 0 && value.size != param.size) {
-    bad_argument(kernel, index, param,
-                 fmt::format("the parameter has {} bytes, the argument {}", param.size, value.size));
+    bad_argument(
+        kernel, index, param,
+        fmt::format("the parameter has {} bytes, the argument {}", param.size, value.size));
   }
   return value;
 }
@@ -147,8 +151,7 @@ Program::Program(const BoundMultiDevice& devices, const ProgramSource& source,
                  const ProgramOptions& options)
     : impl_(detail::build(devices, source, options)) {}
 
-Program::Program(const Context& context, const ProgramSource& source,
-                 const ProgramOptions& options)
+Program::Program(const Context& context, const ProgramSource& source, const ProgramOptions& options)
     : Program(context.devices(), source, options) {}
 
 Kernel Program::kernel(const std::string& name) const {
@@ -161,19 +164,16 @@ const std::string& Program::kept_directory() const { return impl_->kept_director
 
 namespace {
 
-std::size_t program_slot(const detail::ProgramImpl& program,
-                         const std::vector<std::size_t>& slots, const BoundDevice& device,
-                         const char* what) {
-  const std::size_t slot = device.context() == program.devices.context() &&
-                                   device.index() < slots.size()
-                               ? slots[device.index()]
-                               : static_cast<std::size_t>(-1);
+std::size_t program_slot(const detail::ProgramImpl& program, const std::vector<std::size_t>& slots,
+                         const BoundDevice& device, const char* what) {
+  const std::size_t slot =
+      device.context() == program.devices.context() && device.index() < slots.size()
+          ? slots[device.index()]
+          : static_cast<std::size_t>(-1);
   if (slot == static_cast<std::size_t>(-1)) {
-    throw LogicError(fmt::format("{}: device {} ('{}'){} is not one the program was built for",
-                                 what, device.index(), device.name(),
-                                 device.context() == program.devices.context()
-                                     ? ""
-                                     : " of another context"));
+    throw LogicError(fmt::format(
+        "{}: device {} ('{}'){} is not one the program was built for", what, device.index(),
+        device.name(), device.context() == program.devices.context() ? "" : " of another context"));
   }
   return slot;
 }
@@ -187,8 +187,8 @@ void Program::set_constant_array(const Queue& queue, const std::string& name,
   const auto array = std::find_if(impl_->constant_arrays.begin(), impl_->constant_arrays.end(),
                                   [&](const ConstantArray& a) { return a.name == name; });
   if (array == impl_->constant_arrays.end()) {
-    throw LogicError(fmt::format("set_constant_array: the program declares no constant array '{}'",
-                                 name));
+    throw LogicError(
+        fmt::format("set_constant_array: the program declares no constant array '{}'", name));
   }
   if (src.size() != array->length * array->itemsize) {
     throw LogicError(fmt::format("set_constant_array: '{}' has {} bytes, the source {}", name,
@@ -235,9 +235,10 @@ void PreparedKernel::launch(const Queue& queue, std::span<const KernelArg> args)
   auto& adapter = *kernel.adapters[slot];
   const auto& shape = kernel.shapes[slot];
   if (shape.dims == 0) [[unlikely]] {  // prepared with per-device global sizes, not this one
-    throw LogicError(fmt::format("kernel '{}' was prepared with no global size for device {} "
-                                 "('{}')",
-                                 kernel.name, device.index(), device.name()));
+    throw LogicError(
+        fmt::format("kernel '{}' was prepared with no global size for device {} "
+                    "('{}')",
+                    kernel.name, device.index(), device.name()));
   }
   const auto params = adapter.parameters();
   // With dynamic local memory, OpenCL binds a trailing local pointer parameter itself.
@@ -278,9 +279,9 @@ std::vector<std::size_t> PreparedKernel::local_size(const BoundDevice& device) c
 // Multi-device calls: kernels on a MultiQueue (the templates are in program.hpp).
 // ---------------------------------------------------------------------------------------
 
-PreparedKernel Kernel::prepare_per_device(
-    const PerDevice<std::vector<std::size_t>>& global_sizes,
-    const std::vector<std::size_t>& local_size, std::size_t local_mem) const {
+PreparedKernel Kernel::prepare_per_device(const PerDevice<std::vector<std::size_t>>& global_sizes,
+                                          const std::vector<std::size_t>& local_size,
+                                          std::size_t local_mem) const {
   auto prepared = detail::make_kernel(impl_->program, impl_->name);
   const auto& program = *impl_->program.impl();
   // dims == 0 marks the devices without a global size; launching on them throws.

@@ -62,8 +62,9 @@ Queue::Queue(const BoundDevice& device)
 
 Queue Queue::from_backend_queue(const BoundDevice& device, std::uintptr_t native_queue,
                                 bool take_ownership) {
-  return make_queue(device, detail::adapter(device.context())
-                                .wrap_queue(device.index(), native_queue, take_ownership));
+  return make_queue(
+      device,
+      detail::adapter(device.context()).wrap_queue(device.index(), native_queue, take_ownership));
 }
 
 const BoundDevice& Queue::device() const { return impl_->device; }

@@ -58,10 +58,11 @@ std::vector<Device> select_devices(const API& api, bool interactive,
     for (const auto& platform : api.platforms()) {
       for (const auto& device : platform.devices()) available += "\n  " + device.full_name();
     }
-    throw LogicError(fmt::format("no platform of {} has {} device(s) matching the filters ({}); "
-                                 "its devices are:{}",
-                                 api.name(), quantity ? std::to_string(*quantity) : "any",
-                                 describe_filters(device_filter, platform_filter), available));
+    throw LogicError(
+        fmt::format("no platform of {} has {} device(s) matching the filters ({}); "
+                    "its devices are:{}",
+                    api.name(), quantity ? std::to_string(*quantity) : "any",
+                    describe_filters(device_filter, platform_filter), available));
   }
   std::size_t platform_choice = 0;
   if (interactive && candidates.size() > 1) {
@@ -81,8 +82,8 @@ std::vector<Device> select_devices(const API& api, bool interactive,
     for (std::size_t i = 0; i < devices.size(); ++i) {
       std::cout << "[" << i << "]: " << devices[i].name() << "\n";
     }
-    const auto choice = ask(fmt::format("Choose device {} of {}", chosen.size() + 1, wanted),
-                            devices.size());
+    const auto choice =
+        ask(fmt::format("Choose device {} of {}", chosen.size() + 1, wanted), devices.size());
     chosen.push_back(devices[choice]);
     devices.erase(devices.begin() + static_cast<std::ptrdiff_t>(choice));
   }

@@ -26,7 +26,7 @@ struct DefData {
 struct TemplateData {
   std::string name;
   std::shared_ptr<const DefData> body;
-  std::vector<std::shared_ptr<const DefData>> defs;  // in order of appearance
+  std::vector<std::shared_ptr<const DefData>> defs;       // in order of appearance
   std::map<std::string, std::size_t, std::less<>> index;  // defs by name
 
   const std::shared_ptr<const DefData>* find(std::string_view def_name) const {

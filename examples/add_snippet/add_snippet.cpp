@@ -26,8 +26,8 @@ int main() try {
 
   // The snippet's parameter `varname` receives the text "x"; `num` is its own render global.
   const auto add = plinth::Snippet::from_callable(
-      [](const plinth::RenderValue&) -> std::string { return "${varname} + ${num}"; },
-      {"varname"}, "add", {{"num", 1}});
+      [](const plinth::RenderValue&) -> std::string { return "${varname} + ${num}"; }, {"varname"},
+      "add", {{"num", 1}});
 
   const int n = 1024;
   std::vector<int> arr(n);

@@ -58,8 +58,8 @@ int main() try {
       return 1;
     }
   }
-  std::cout << "complex_multiply: " << n << " elements on " << api.name() << ", "
-            << device.name() << "\nOK\n";
+  std::cout << "complex_multiply: " << n << " elements on " << api.name() << ", " << device.name()
+            << "\nOK\n";
   return 0;
 } catch (const plinth::Error& e) {
   std::cerr << "complex_multiply: " << e.what() << "\n";

@@ -72,8 +72,7 @@ class PLINTH_EXPORT Array {
   /// first_element_offset + the bytes the elements span (one element's size at least).
   /// Throws LogicError for bad strides or offsets (see ArrayMetadata), or if the allocator
   /// returns a buffer that is too small or on another device; OutOfMemoryError.
-  static Array empty(const BoundDevice& device, std::vector<std::size_t> shape,
-                     const DType& dtype,
+  static Array empty(const BoundDevice& device, std::vector<std::size_t> shape, const DType& dtype,
                      std::optional<std::vector<std::ptrdiff_t>> strides = std::nullopt,
                      std::optional<std::size_t> first_element_offset = std::nullopt,
                      const Allocator& allocator = {});

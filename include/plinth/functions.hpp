@@ -83,10 +83,9 @@ PLINTH_EXPORT Module polar(const DType& dtype);
 /// give 0 unless `|b|` is 1) or with the backend's `pown`, whose exponent is an `int` (a real
 /// `out`). A real exponent parameter takes `out`'s real type whatever real `exponent` says
 /// (as grunnur: `pow(complex64, float64)` takes a float) and uses `pow` (complex `b`: the
-/// principal value, `|b|^e e^(i e arg b)`). As in grunnur, `0^e` is 0 for every `e` but 0 (also negative), and
-/// `b^0` is 1.
-/// Throws LogicError for a complex exponent, a real exponent with an integer `out`, a
-/// complex `base` with a non-complex `out`.
+/// principal value, `|b|^e e^(i e arg b)`). As in grunnur, `0^e` is 0 for every `e` but 0 (also
+/// negative), and `b^0` is 1. Throws LogicError for a complex exponent, a real exponent with an
+/// integer `out`, a complex `base` with a non-complex `out`.
 PLINTH_EXPORT Module pow(const DType& base, const std::optional<DType>& exponent = std::nullopt,
                          const std::optional<DType>& out = std::nullopt);
 

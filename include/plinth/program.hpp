@@ -22,7 +22,7 @@ namespace plinth {
 namespace detail {
 struct ProgramImpl;
 struct KernelImpl;
-}
+}  // namespace detail
 
 /// A constant-memory array a program declares (see Program::set_constant_array).
 struct ConstantArray {
@@ -38,7 +38,7 @@ struct ConstantArray {
 class PLINTH_EXPORT ProgramSource {
  public:
   /// Source text, rendered as Template::from_string(text): its `<%def>`s are available.
-  ProgramSource(std::string text) : source_(std::move(text)) {}  // NOLINT: implicit by design
+  ProgramSource(std::string text) : source_(std::move(text)) {}    // NOLINT: implicit by design
   ProgramSource(const char* text) : source_(std::string(text)) {}  // NOLINT
   /// A template's top-level text (its defs are available to it).
   ProgramSource(Template tmpl) : source_(std::move(tmpl)) {}  // NOLINT
@@ -145,8 +145,7 @@ class PLINTH_EXPORT Kernel {
                   const std::vector<std::size_t>& local_size, const Args&... args) const;
   /// ...or with each device's own.
   template <class... Args>
-  void operator()(const MultiQueue& queues,
-                  const PerDevice<std::vector<std::size_t>>& global_sizes,
+  void operator()(const MultiQueue& queues, const PerDevice<std::vector<std::size_t>>& global_sizes,
                   const std::vector<std::size_t>& local_size, const Args&... args) const;
 
   /// The kernel's name in the program.

@@ -35,6 +35,6 @@ PLINTH_EXPORT std::optional<std::vector<Device>> devices_from_env(const API& api
 /// Parses and applies a PLINTH_DEVICE-style specification to `api`'s devices (as
 /// devices_from_env, with an explicit value).
 PLINTH_EXPORT std::optional<std::vector<Device>> devices_from_spec(const API& api,
-                                                                  const std::string& spec);
+                                                                   const std::string& spec);
 
 }  // namespace plinth

@@ -53,10 +53,12 @@ class RenderValue;
 /// object can then be used as a render global or argument; `${object.field}` reaches the
 /// fields, and Modules and Snippets among them render as any other (found where they are used).
 template <class T>
-concept RenderConvertible =
-    !std::same_as<std::remove_cvref_t<T>, RenderValue> && requires(const T& object) {
-  { to_render_value(object) } -> std::same_as<RenderValue>;
-};
+concept RenderConvertible = !
+std::same_as<std::remove_cvref_t<T>, RenderValue>&& requires(const T& object) {
+                                                      {
+                                                        to_render_value(object)
+                                                        } -> std::same_as<RenderValue>;
+                                                    };
 
 /// What a placeholder or a def argument is bound to: nothing, a bool, an integer, a double,
 /// a string, a Snippet, a Module, a list or a map of RenderValues. Cheap to copy (lists and
@@ -91,7 +93,8 @@ class PLINTH_EXPORT RenderValue {
   RenderValue(T flag) : value_(flag) {}  // NOLINT
   /// Renders as the plain decimal number.
   template <std::integral T>
-  requires(!std::same_as<T, bool>) RenderValue(T number) {  // NOLINT
+    requires(!std::same_as<T, bool>)
+  RenderValue(T number) {  // NOLINT
     if constexpr (std::is_signed_v<T>)
       value_ = static_cast<std::int64_t>(number);
     else

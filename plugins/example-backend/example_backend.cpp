@@ -86,8 +86,8 @@ class Queue final : public QueueAdapter {
   void read(void* dst, BufferAdapter& src, std::size_t offset, std::size_t size, bool) override {
     std::memcpy(dst, own(src).data() + offset, size);
   }
-  void copy(BufferAdapter& dst, std::size_t dst_offset, BufferAdapter& src,
-            std::size_t src_offset, std::size_t size) override {
+  void copy(BufferAdapter& dst, std::size_t dst_offset, BufferAdapter& src, std::size_t src_offset,
+            std::size_t size) override {
     std::memmove(own(dst).data() + dst_offset, own(src).data() + src_offset, size);
   }
   void synchronize() override {}
@@ -115,8 +115,8 @@ class Context final : public ContextAdapter {
   std::unique_ptr<ProgramAdapter> build_program(std::span<const std::size_t>,
                                                 const std::string& source,
                                                 const BuildOptions& options) override {
-    throw plinth::CompileError("the example backend compiles no programs",
-                               options.compiler_options, source, "example");
+    throw plinth::CompileError("the example backend compiles no programs", options.compiler_options,
+                               source, "example");
   }
   void activate() override {}
   void deactivate() override {}

@@ -35,9 +35,9 @@ bool same_bytes(const HostArray& a, const HostArray& b) {
 }
 
 std::vector<DType> scalar_dtypes() {
-  return {DType::boolean(), DType::int8(),    DType::uint8(),     DType::int16(),
-          DType::uint16(),  DType::int32(),   DType::uint32(),    DType::int64(),
-          DType::uint64(),  DType::float16(), DType::float32(),   DType::float64(),
+  return {DType::boolean(),   DType::int8(),      DType::uint8(),   DType::int16(),
+          DType::uint16(),    DType::int32(),     DType::uint32(),  DType::int64(),
+          DType::uint64(),    DType::float16(),   DType::float32(), DType::float64(),
           DType::complex64(), DType::complex128()};
 }
 
@@ -104,14 +104,15 @@ TEST_P(ArrayTest, TypedValuesRoundTrip) {
   array.get(queue(), HostArray::wrap(std::span(dest), {2, 3, 4}));
   EXPECT_EQ(dest, values);
   // Synchronous from_host through a device.
-  EXPECT_EQ(Array::from_host(device(), HostArray::from_values(values)).get(queue()).to_vector<float>(),
-            values);
+  EXPECT_EQ(
+      Array::from_host(device(), HostArray::from_values(values)).get(queue()).to_vector<float>(),
+      values);
 }
 
 TEST_P(ArrayTest, ExplicitStridesAndFirstElementOffset) {
   // Fortran order, 12 bytes into the allocation.
-  const auto array = Array::empty(device(), {4, 5}, DType::int32(),
-                                  std::vector<std::ptrdiff_t>{4, 16}, 12);
+  const auto array =
+      Array::empty(device(), {4, 5}, DType::int32(), std::vector<std::ptrdiff_t>{4, 16}, 12);
   EXPECT_EQ(array.first_element_offset(), 12u);
   EXPECT_FALSE(array.is_contiguous());
   EXPECT_GE(array.base_buffer().size(), 12u + 80u);
@@ -127,11 +128,13 @@ TEST_P(ArrayTest, ExplicitStridesAndFirstElementOffset) {
     for (int j = 0; j < 5; ++j) EXPECT_EQ(raw[3 + i + j * 4], 100 + i * 5 + j);
   }
   // Negative strides: the default offset puts the lowest element at byte 0.
-  const auto reversed = Array::empty(device(), {6}, DType::int32(), std::vector<std::ptrdiff_t>{-4});
+  const auto reversed =
+      Array::empty(device(), {6}, DType::int32(), std::vector<std::ptrdiff_t>{-4});
   EXPECT_EQ(reversed.first_element_offset(), 20u);
   reversed.set(queue(), HostArray::from_values(std::vector<int>{0, 1, 2, 3, 4, 5}), true);
   std::vector<int> memory(6);
-  reversed.base_buffer().get_sub_region(0, 24).get(queue(), std::as_writable_bytes(std::span(memory)));
+  reversed.base_buffer().get_sub_region(0, 24).get(queue(),
+                                                   std::as_writable_bytes(std::span(memory)));
   EXPECT_EQ(memory, (std::vector<int>{5, 4, 3, 2, 1, 0}));
   // Bad layouts.
   EXPECT_THROW(Array::empty(device(), {6}, DType::int32(), std::vector<std::ptrdiff_t>{-4}, 8),
@@ -158,13 +161,13 @@ std::vector<Case> row_cases() {  // a dimension of 10
       {Slice(-3, none), {7, 8, 9}},
       {Slice(none, -2), {0, 1, 2, 3, 4, 5, 6, 7}},
       {Slice(8, 2, -2), {8, 6, 4}},
-      {Slice(-20, 3), {0, 1, 2}},               // clamped start
-      {Slice(5, 100, 2), {5, 7, 9}},            // clamped stop
+      {Slice(-20, 3), {0, 1, 2}},     // clamped start
+      {Slice(5, 100, 2), {5, 7, 9}},  // clamped stop
       {Slice(-1, -100, -1), {9, 8, 7, 6, 5, 4, 3, 2, 1, 0}},
       {Slice(none, none, -3), {9, 6, 3, 0}},
       {Slice(100, none, -4), {9, 5, 1}},
-      {Slice(20, 30), {}},                      // empty, past the end
-      {Slice(3, 3), {}},                        // empty
+      {Slice(20, 30), {}},  // empty, past the end
+      {Slice(3, 3), {}},    // empty
       {4, {4}, true},
       {-1, {9}, true},
   };
@@ -224,7 +227,9 @@ TEST_P(ArrayViewTest, EveryKindOfSliceIsWrittenByAKernel) {
       if (!r.drops) row_stride = static_cast<int>(view.strides()[dim++] / 4);
       if (!c.drops) col_stride = static_cast<int>(view.strides()[dim++] / 4);
       // An empty view is a valid argument too (the kernel must not touch it).
-      fill(queue(), {std::max<std::size_t>(c.positions.size(), 1), std::max<std::size_t>(r.positions.size(), 1)},
+      fill(queue(),
+           {std::max<std::size_t>(c.positions.size(), 1),
+            std::max<std::size_t>(r.positions.size(), 1)},
            {}, view, n_rows, n_cols, row_stride, col_stride);
 
       // The whole array: the view's elements written, the others untouched.
@@ -234,7 +239,8 @@ TEST_P(ArrayViewTest, EveryKindOfSliceIsWrittenByAKernel) {
           int expected = 0;
           for (int vi = 0; vi < n_rows; ++vi) {
             for (int vj = 0; vj < n_cols; ++vj) {
-              if (r.positions[vi] == static_cast<int>(i) && c.positions[vj] == static_cast<int>(j)) {
+              if (r.positions[vi] == static_cast<int>(i) &&
+                  c.positions[vj] == static_cast<int>(j)) {
                 expected = 1 + vi * 100 + vj;
               }
             }
@@ -253,7 +259,8 @@ TEST_P(ArrayViewTest, EveryKindOfSliceIsWrittenByAKernel) {
 }
 
 TEST_P(ArrayViewTest, ViewsOfViewsShareMemory) {
-  const auto base = Array::from_host(queue(), HostArray::from_values(std::vector<int>(60, 0), {6, 10}));
+  const auto base =
+      Array::from_host(queue(), HostArray::from_values(std::vector<int>(60, 0), {6, 10}));
   // Rows 4, 2 (reversed, every other), then columns 1, 4, 7.
   const auto inner = base.view({Slice(none, none, -2)}).view({Slice(1, 3), Slice(1, none, 3)});
   EXPECT_EQ(inner.shape(), (std::vector<std::size_t>{2, 3}));
@@ -327,7 +334,8 @@ TEST_P(ArrayTest, NonContiguousHostArrays) {
     }
   }
   // Host view to a device view (staging on both sides); the gaps keep their values.
-  const auto target = Array::from_host(queue(), HostArray::from_values(std::vector<int>(24, -1), {4, 6}));
+  const auto target =
+      Array::from_host(queue(), HostArray::from_values(std::vector<int>(24, -1), {4, 6}));
   target.view({Slice(none, none, -1), Slice(1, none, 2)}).set(queue(), every_other, true);
   const auto result = target.get(queue()).to_vector<int>();
   for (std::size_t i = 0; i < 4; ++i) {
@@ -381,7 +389,9 @@ TEST_P(ArrayTest, AllocatorProvidesTheMemory) {
   EXPECT_EQ(requests.back(), 48u);
   EXPECT_EQ(offset.first_element_offset(), 16u);
   // A bad allocator is caught.
-  const Allocator too_small = [&](const BoundDevice& d, std::size_t) { return Buffer::allocate(d, 4); };
+  const Allocator too_small = [&](const BoundDevice& d, std::size_t) {
+    return Buffer::allocate(d, 4);
+  };
   EXPECT_THROW(Array::empty(device(), {8}, DType::int32(), std::nullopt, std::nullopt, too_small),
                LogicError);
   auto other_context = Context::from_devices({GetParam()});
@@ -428,12 +438,21 @@ TEST_P(ArrayViewTest, MisuseIsALogicError) {
   expect_error([&] { array.view({Slice(0, 5, 0)}); }, "step 0");
   expect_error([&] { array.view({2}).view({Slice::all(), 0}); }, "2 indices for a 1-dimensional");
   // Shape and dtype mismatches.
-  expect_error([&] { array.set(queue(), HostArray::empty({10, 11}, DType::int32())); },
-               "shape mismatch");
-  expect_error([&] { array.set(queue(), HostArray::empty({10, 12}, DType::float32())); },
-               "dtype mismatch");
-  expect_error([&] { array.get(queue(), HostArray::empty({12, 10}, DType::int32())); },
-               "shape mismatch");
+  expect_error(
+      [&] {
+        array.set(queue(), HostArray::empty({10, 11}, DType::int32()));
+      },
+      "shape mismatch");
+  expect_error(
+      [&] {
+        array.set(queue(), HostArray::empty({10, 12}, DType::float32()));
+      },
+      "dtype mismatch");
+  expect_error(
+      [&] {
+        array.get(queue(), HostArray::empty({12, 10}, DType::int32()));
+      },
+      "shape mismatch");
   expect_error([&] { array.set(queue(), array.view({Slice(0, 5)})); }, "shape mismatch");
   // A queue or a kernel of another context.
   auto other_context = Context::from_devices({GetParam()});

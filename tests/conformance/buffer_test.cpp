@@ -83,8 +83,7 @@ TEST_P(BufferTest, ObjectsOfAnotherContextAreNamedSo) {
     return "(no LogicError)";
   };
   for (const auto& text : {message([&] { buffer.get(other_queue, bytes); }),
-                           message([&] { buffer.set(other_queue, bytes); }),
-                           message([&] {
+                           message([&] { buffer.set(other_queue, bytes); }), message([&] {
                              buffer.set(queue(), Buffer::allocate(other_context.devices()[0], 16));
                            })}) {
     EXPECT_NE(text.find("belong to different contexts"), std::string::npos) << text;

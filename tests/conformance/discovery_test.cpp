@@ -90,7 +90,8 @@ TEST_P(Discovery, SelectDevicesHonoursQuantity) {
 TEST_P(Discovery, DeviceSpecificationsSelect) {
   const Device& device = GetParam();
   const auto api = device.api();
-  const std::string me = std::to_string(device.platform().index()) + "." + std::to_string(device.index());
+  const std::string me =
+      std::to_string(device.platform().index()) + "." + std::to_string(device.index());
 
   auto chosen = devices_from_spec(api, api.shortcut() + ":" + me);
   ASSERT_TRUE(chosen.has_value());

@@ -55,12 +55,12 @@ std::vector<std::byte> pattern(std::size_t size, unsigned seed = 0);
 
 }  // namespace plinth::conformance
 
-#define PLINTH_INSTANTIATE_DEVICE_TEST(suite)                                             \
-  INSTANTIATE_TEST_SUITE_P(Devices, suite,                                                \
+#define PLINTH_INSTANTIATE_DEVICE_TEST(suite)                                               \
+  INSTANTIATE_TEST_SUITE_P(Devices, suite,                                                  \
                            ::testing::ValuesIn(::plinth::conformance::selection().devices), \
                            ::plinth::conformance::device_test_name)
 
-#define PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(suite)                                          \
-  INSTANTIATE_TEST_SUITE_P(Platforms, suite,                                                 \
+#define PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(suite)                                           \
+  INSTANTIATE_TEST_SUITE_P(Platforms, suite,                                                  \
                            ::testing::ValuesIn(::plinth::conformance::selection().platforms), \
                            ::plinth::conformance::platform_test_name)

@@ -49,18 +49,20 @@ Value load(const DType& dtype, const std::byte* p) {
   const auto size = dtype.itemsize();
   switch (dtype.kind()) {
     case DTypeKind::signed_integer:
-      return Real(size == 1 ? read<std::int8_t>(p) : size == 2 ? read<std::int16_t>(p)
-                  : size == 4 ? read<std::int32_t>(p) : read<std::int64_t>(p));
+      return Real(size == 1   ? read<std::int8_t>(p)
+                  : size == 2 ? read<std::int16_t>(p)
+                  : size == 4 ? read<std::int32_t>(p)
+                              : read<std::int64_t>(p));
     case DTypeKind::unsigned_integer:
-      return Real(size == 1 ? read<std::uint8_t>(p) : size == 2 ? read<std::uint16_t>(p)
-                  : size == 4 ? read<std::uint32_t>(p) : read<std::uint64_t>(p));
-    case DTypeKind::floating:
-      return size == 4 ? Real(read<float>(p)) : Real(read<double>(p));
+      return Real(size == 1   ? read<std::uint8_t>(p)
+                  : size == 2 ? read<std::uint16_t>(p)
+                  : size == 4 ? read<std::uint32_t>(p)
+                              : read<std::uint64_t>(p));
+    case DTypeKind::floating: return size == 4 ? Real(read<float>(p)) : Real(read<double>(p));
     case DTypeKind::complex:
       if (size == 8) return {read<float>(p), read<float>(p + 4)};
       return {read<double>(p), read<double>(p + 8)};
-    default:
-      throw std::logic_error("no host value for " + dtype.name());
+    default: throw std::logic_error("no host value for " + dtype.name());
   }
 }
 
@@ -86,11 +88,12 @@ void store(const DType& dtype, std::byte* p, Value v) {
       if (size == 8) write(p, static_cast<double>(re));
       return;
     case DTypeKind::complex:
-      if (size == 8) write(p, std::complex<float>(static_cast<float>(re), static_cast<float>(v.imag())));
-      if (size == 16) write(p, std::complex<double>(static_cast<double>(re), static_cast<double>(v.imag())));
+      if (size == 8)
+        write(p, std::complex<float>(static_cast<float>(re), static_cast<float>(v.imag())));
+      if (size == 16)
+        write(p, std::complex<double>(static_cast<double>(re), static_cast<double>(v.imag())));
       return;
-    default:
-      throw std::logic_error("no host value for " + dtype.name());
+    default: throw std::logic_error("no host value for " + dtype.name());
   }
 }
 
@@ -159,7 +162,7 @@ Case make_case(const char* name, Module module, std::vector<DType> inputs, DType
   for (const auto& dtype : inputs) ranges.push_back(default_range(dtype));
   const auto tolerance = tolerance_for(inputs, out);
   return Case{label(name, inputs, out), std::move(module), std::move(inputs), std::move(out),
-              std::move(reference), std::move(ranges), tolerance};
+              std::move(reference),     std::move(ranges), tolerance};
 }
 
 DType promoted_result(const std::vector<DType>& dtypes) {
@@ -193,10 +196,21 @@ std::vector<Case> add_or_mul_cases(bool is_mul) {
   const std::vector<DType> floats{f32, f64, c64, c128};
   for (const auto& a : floats)
     for (const auto& b : floats) cases.push_back(add_or_mul_case(is_mul, {a, b}));
-  for (auto in : std::vector<std::vector<DType>>{
-           {c64, f32, c64}, {f32, c64, f32}, {c128, f64, c128}, {c64, c128, f32}, {f64, f32, f32},
-           {i32, i32}, {i8, i8}, {u8, i8}, {i64, i32}, {u32, u32}, {u64, u64}, {i16, i32, i8},
-           {i32, f32}, {i64, c64}, {c64}})
+  for (auto in : std::vector<std::vector<DType>>{{c64, f32, c64},
+                                                 {f32, c64, f32},
+                                                 {c128, f64, c128},
+                                                 {c64, c128, f32},
+                                                 {f64, f32, f32},
+                                                 {i32, i32},
+                                                 {i8, i8},
+                                                 {u8, i8},
+                                                 {i64, i32},
+                                                 {u32, u32},
+                                                 {u64, u64},
+                                                 {i16, i32, i8},
+                                                 {i32, f32},
+                                                 {i64, c64},
+                                                 {c64}})
     cases.push_back(add_or_mul_case(is_mul, in));
   cases.push_back(add_or_mul_case(is_mul, {i32, f32}, f32));
   cases.push_back(add_or_mul_case(is_mul, {i32, c64}, c64));
@@ -214,11 +228,11 @@ std::vector<Case> div_cases() {
   const auto add = [&](const DType& a, const DType& b, std::optional<DType> out_dtype = {}) {
     const auto out = out_dtype ? *out_dtype : promoted_result({a, b});
     const bool integer = is_integer(a) && is_integer(b);
-    auto c = make_case("div", functions::div(a, b, out_dtype), {a, b}, out,
-                       [integer](const Values& v) {
-                         if (integer) return Value(std::trunc(v[0].real() / v[1].real()));
-                         return v[0] / v[1];
-                       });
+    auto c =
+        make_case("div", functions::div(a, b, out_dtype), {a, b}, out, [integer](const Values& v) {
+          if (integer) return Value(std::trunc(v[0].real() / v[1].real()));
+          return v[0] / v[1];
+        });
     c.ranges[1].nonzero = true;
     c.scale = [](const Values& v) { return std::abs(v[0]) / std::abs(v[1]); };
     cases.push_back(std::move(c));
@@ -245,9 +259,10 @@ std::vector<Case> cast_cases() {
     for (const auto& out : {i16, u32, i64, f32, f64, c64, c128}) {
       if (is_complex(in) && !is_complex(out)) continue;
       const bool to_integer = is_integer(out);
-      auto c = make_case("cast", functions::cast(in, out), {in}, out, [to_integer](const Values& v) {
-        return to_integer ? Value(std::trunc(v[0].real())) : v[0];
-      });
+      auto c =
+          make_case("cast", functions::cast(in, out), {in}, out, [to_integer](const Values& v) {
+            return to_integer ? Value(std::trunc(v[0].real())) : v[0];
+          });
       if (to_integer) c.tolerance = 0;  // truncation of exact values is exact
       if (!is_integer(in) && to_integer) c.ranges[0] = {-100, 100};
       if (out.kind() == DTypeKind::unsigned_integer) c.ranges[0].lo = 0;
@@ -303,8 +318,9 @@ std::vector<Case> polar_unit_cases() {
 std::vector<Case> polar_cases() {
   std::vector<Case> cases;
   for (const auto& dtype : {f32, f64}) {
-    auto c = make_case("polar", functions::polar(dtype), {dtype, dtype}, complex_for(dtype),
-                       [](const Values& v) { return v[0].real() * std::polar(Real(1), v[1].real()); });
+    auto c =
+        make_case("polar", functions::polar(dtype), {dtype, dtype}, complex_for(dtype),
+                  [](const Values& v) { return v[0].real() * std::polar(Real(1), v[1].real()); });
     c.ranges = {{-2, 2}, {-4, 4}};
     cases.push_back(std::move(c));
   }
@@ -335,11 +351,12 @@ std::vector<Case> pow_cases() {
                        std::optional<DType> requested_exponent = std::nullopt) {
     const auto out = out_dtype ? *out_dtype : base;
     const bool integer_exponent = is_integer(exponent);
-    auto c = make_case("pow", functions::pow(base, requested_exponent.value_or(exponent), out_dtype),
-                       {base, exponent}, out, [integer_exponent, out](const Values& v) {
-                         const Value b = is_complex(out) ? v[0] : Value(v[0].real());
-                         return pow_reference(b, v[1], integer_exponent, out);
-                       });
+    auto c =
+        make_case("pow", functions::pow(base, requested_exponent.value_or(exponent), out_dtype),
+                  {base, exponent}, out, [integer_exponent, out](const Values& v) {
+                    const Value b = is_complex(out) ? v[0] : Value(v[0].real());
+                    return pow_reference(b, v[1], integer_exponent, out);
+                  });
     c.ranges = {base_range, exponent_range};
     if (requested_exponent) c.label += " (exponent " + requested_exponent->name() + " requested)";
     cases.push_back(std::move(c));
@@ -470,13 +487,13 @@ class FunctionsTest : public DeviceTest {
 
 // A test per factory in single precision (and integers), and one in double precision that
 // skips on a device without it.
-#define PLINTH_FUNCTION_TEST(factory, cases)                                                \
-  TEST_P(FunctionsTest, factory) { run_cases(cases, false); }                                 \
-  TEST_P(FunctionsTest, factory##Double) {                                                    \
-    if (!device().params().supports_double)                                                   \
-      GTEST_SKIP() << device().name() << " has no double precision: float64 and complex128 "  \
-                   << "cases of " #factory " skipped";                                        \
-    run_cases(cases, true);                                                                   \
+#define PLINTH_FUNCTION_TEST(factory, cases)                                                 \
+  TEST_P(FunctionsTest, factory) { run_cases(cases, false); }                                \
+  TEST_P(FunctionsTest, factory##Double) {                                                   \
+    if (!device().params().supports_double)                                                  \
+      GTEST_SKIP() << device().name() << " has no double precision: float64 and complex128 " \
+                   << "cases of " #factory " skipped";                                       \
+    run_cases(cases, true);                                                                  \
   }
 
 PLINTH_FUNCTION_TEST(Add, add_or_mul_cases(false))

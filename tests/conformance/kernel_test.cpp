@@ -99,7 +99,8 @@ TEST_P(KernelTestWithProgram, TwoDimensions) {
     program().kernel("index2")(queue(), {w, h}, local, out, static_cast<int>(w));
     const auto values = read_ints(out);
     for (std::size_t y = 0; y < h; ++y) {
-      for (std::size_t x = 0; x < w; ++x) ASSERT_EQ(values[y * w + x], static_cast<int>(y * 1000 + x));
+      for (std::size_t x = 0; x < w; ++x)
+        ASSERT_EQ(values[y * w + x], static_cast<int>(y * 1000 + x));
     }
   }
 }
@@ -129,7 +130,8 @@ TEST_P(KernelTestWithProgram, LocalSizeIsHonouredAndChosen) {
   EXPECT_EQ(prepared.local_size(device()), std::vector<std::size_t>{16});
   prepared(queue(), out);
   auto values = read_ints(out);
-  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(values[i], static_cast<int>((i / 16) * 10000 + i % 16));
+  for (std::size_t i = 0; i < n; ++i)
+    ASSERT_EQ(values[i], static_cast<int>((i / 16) * 10000 + i % 16));
 
   auto automatic = program().kernel("groups").prepare({n});
   const std::size_t chosen = automatic.local_size(device())[0];
@@ -165,7 +167,8 @@ TEST_P(KernelTestWithProgram, ScalarsArriveIntact) {
 
 TEST_P(KernelTestWithProgram, LocalMemoryAndBarrier) {
   const std::size_t n = 256, local = 64;
-  if (device().params().max_total_local_size < local) GTEST_SKIP() << "needs 64 work items per group";
+  if (device().params().max_total_local_size < local)
+    GTEST_SKIP() << "needs 64 work items per group";
   std::vector<int> data(n);
   std::iota(data.begin(), data.end(), 0);
   auto buffer = Buffer::allocate(device(), n * sizeof(int));

@@ -3,8 +3,8 @@
 
 #include "fixture.hpp"
 
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <boost/program_options.hpp>
 
 #include <iostream>
 
@@ -22,19 +22,20 @@ int main(int argc, char** argv) {
   bool include_duplicates = false;
   bool include_pure_parallel = false;
   po::options_description description("Device selection");
-  description.add_options()
-      ("api", po::value<std::string>(), "run on this API only (a shortcut); default: every available API")
-      ("platform-include-mask", po::value(&platform_filter.include_masks)->composing(), "regex")
-      ("platform-exclude-mask", po::value(&platform_filter.exclude_masks)->composing(), "regex")
-      ("device-include-mask", po::value(&device_filter.include_masks)->composing(), "regex")
-      ("device-exclude-mask", po::value(&device_filter.exclude_masks)->composing(), "regex")
-      ("include-duplicate-devices", po::bool_switch(&include_duplicates),
-       "run on every device, also those with the same name as another")
-      ("include-pure-parallel-devices", po::bool_switch(&include_pure_parallel),
-       "include devices whose max total local size is 1");
+  description.add_options()("api", po::value<std::string>(),
+                            "run on this API only (a shortcut); default: every available API")(
+      "platform-include-mask", po::value(&platform_filter.include_masks)->composing(), "regex")(
+      "platform-exclude-mask", po::value(&platform_filter.exclude_masks)->composing(), "regex")(
+      "device-include-mask", po::value(&device_filter.include_masks)->composing(), "regex")(
+      "device-exclude-mask", po::value(&device_filter.exclude_masks)->composing(), "regex")(
+      "include-duplicate-devices", po::bool_switch(&include_duplicates),
+      "run on every device, also those with the same name as another")(
+      "include-pure-parallel-devices", po::bool_switch(&include_pure_parallel),
+      "include devices whose max total local size is 1");
   try {
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(description).allow_unregistered().run(), vm);
+    po::store(po::command_line_parser(argc, argv).options(description).allow_unregistered().run(),
+              vm);
     po::notify(vm);
     if (vm.count("api") != 0) api_shortcut = vm["api"].as<std::string>();
     device_filter.exclude_pure_parallel = !include_pure_parallel;
@@ -47,7 +48,8 @@ int main(int argc, char** argv) {
       for (const auto& [platform, devices] :
            platforms_and_devices_by_mask(api, std::nullopt, all, platform_filter)) {
         conformance::selection().platforms.push_back(devices);
-        for (const auto& device : Device::all_filtered(platform, unique)) chosen.devices.push_back(device);
+        for (const auto& device : Device::all_filtered(platform, unique))
+          chosen.devices.push_back(device);
       }
     }
     if (chosen.devices.empty()) {

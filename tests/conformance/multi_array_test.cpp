@@ -20,8 +20,8 @@ KERNEL void add_rows(GLOBAL_MEM int *data, int cols, int bias)
 )";
 
 HostArray iota_host(std::vector<std::size_t> shape, int start = 0) {
-  const std::size_t n = std::accumulate(shape.begin(), shape.end(), std::size_t{1},
-                                        std::multiplies<>());
+  const std::size_t n =
+      std::accumulate(shape.begin(), shape.end(), std::size_t{1}, std::multiplies<>());
   std::vector<int> values(n);
   std::iota(values.begin(), values.end(), start);
   return HostArray::from_values(values, std::move(shape));
@@ -93,10 +93,9 @@ TEST_P(MultiArrayTest, EqualSplayRoundTrip) {
   for (const auto& device : devices) {
     const auto part = array[device].get(queues[device]);
     const auto rows = part.shape()[0];
-    EXPECT_EQ(part.to_vector<int>(),
-              host.view({Slice(static_cast<std::ptrdiff_t>(row),
-                               static_cast<std::ptrdiff_t>(row + rows))})
-                  .to_vector<int>());
+    EXPECT_EQ(part.to_vector<int>(), host.view({Slice(static_cast<std::ptrdiff_t>(row),
+                                                      static_cast<std::ptrdiff_t>(row + rows))})
+                                         .to_vector<int>());
     row += rows;
   }
   EXPECT_EQ(row, 11u);
@@ -135,7 +134,8 @@ struct ColumnSplay : BaseSplay {
     if (shape.size() != 2) throw LogicError("ColumnSplay: two dimensions only");
     std::vector<std::vector<Index>> parts;
     const auto n = static_cast<std::ptrdiff_t>(devices.size());
-    for (std::ptrdiff_t d = 0; d < n; ++d) parts.push_back({Slice::all(), Slice(d, std::nullopt, n)});
+    for (std::ptrdiff_t d = 0; d < n; ++d)
+      parts.push_back({Slice::all(), Slice(d, std::nullopt, n)});
     return parts;
   }
 };
@@ -150,8 +150,9 @@ TEST_P(MultiArrayTest, CustomSplay) {
   EXPECT_EQ(array.shapes()[devices[1]], (std::vector<std::size_t>{3, 2}));
   for (std::size_t d = 0; d < n; ++d) {
     const auto part = array[devices[d]].get(queues[devices[d]]);
-    const auto expected = host.view({Slice::all(), Slice(static_cast<std::ptrdiff_t>(d), std::nullopt,
-                                                         static_cast<std::ptrdiff_t>(n))});
+    const auto expected =
+        host.view({Slice::all(), Slice(static_cast<std::ptrdiff_t>(d), std::nullopt,
+                                       static_cast<std::ptrdiff_t>(n))});
     EXPECT_EQ(part.to_vector<int>(), expected.to_vector<int>());
   }
   EXPECT_EQ(array.get(queues).to_vector<int>(), host.to_vector<int>());
@@ -209,7 +210,8 @@ TEST_P(MultiArrayTest, KernelRunsOnEveryDeviceAtOnce) {
   }
 
   // The same global size everywhere, with clones.
-  const auto clones = MultiArray::from_host(queues, iota_host({2, cols}), std::make_shared<CloneSplay>());
+  const auto clones =
+      MultiArray::from_host(queues, iota_host({2, cols}), std::make_shared<CloneSplay>());
   program.kernel("add_rows")(queues, {cols, 2}, {}, clones, static_cast<int>(cols), 5);
   for (const auto& device : devices) {
     const auto part = clones[device].get(queues[device]);
@@ -231,23 +233,36 @@ TEST_P(MultiArrayTest, MisuseIsALogicError) {
   };
   // A MultiArray missing a device of the queue.
   const auto on_first = MultiArray::empty(devices[{0}], {4, 8}, DType::int32());
-  expect_error([&] { program.kernel("add_rows")(queues, {8, 4}, {}, on_first, 8, 0); },
-               "no part on device " + std::to_string(devices[1].index()));
+  expect_error(
+      [&] {
+        program.kernel("add_rows")(queues, {8, 4}, {}, on_first, 8, 0);
+      },
+      "no part on device " + std::to_string(devices[1].index()));
   // A PerDevice missing one.
   const auto array = MultiArray::empty(devices, {devices.size() * 2, 8}, DType::int32());
   const PerDevice<int> partial{{devices[0], 1}};
-  expect_error([&] { program.kernel("add_rows")(queues, {8, 2}, {}, array, 8, partial); },
-               "no value for device " + std::to_string(devices[1].index()));
+  expect_error(
+      [&] {
+        program.kernel("add_rows")(queues, {8, 2}, {}, array, 8, partial);
+      },
+      "no value for device " + std::to_string(devices[1].index()));
   // A prepared kernel without a global size for a device.
   const auto prepared =
-      program.kernel("add_rows").prepare_per_device(PerDevice<std::vector<std::size_t>>{{devices[0], {8, 2}}});
+      program.kernel("add_rows")
+          .prepare_per_device(PerDevice<std::vector<std::size_t>>{{devices[0], {8, 2}}});
   expect_error([&] { prepared(queues, array, 8, 0); }, "no global size for device");
   // An Array of one device passed to a kernel on another.
   const auto single = Array::empty(devices[0], {2, 8}, DType::int32());
-  expect_error([&] { program.kernel("add_rows")(queues[devices[1]], {8, 2}, {}, single, 8, 0); },
-               "the Array is on device " + std::to_string(devices[0].index()));
-  expect_error([&] { program.kernel("add_rows")(queues, {8, 2}, {}, single, 8, 0); },
-               "the Array is on device");
+  expect_error(
+      [&] {
+        program.kernel("add_rows")(queues[devices[1]], {8, 2}, {}, single, 8, 0);
+      },
+      "the Array is on device " + std::to_string(devices[0].index()));
+  expect_error(
+      [&] {
+        program.kernel("add_rows")(queues, {8, 2}, {}, single, 8, 0);
+      },
+      "the Array is on device");
   // Transfers with a MultiQueue that lacks a device of the array, or mismatched arrays.
   const MultiQueue first_only({queues.queues()[0]});
   expect_error([&] { array.get(first_only); }, "no queue on device");

@@ -46,7 +46,8 @@ TEST_P(ProgramTest, NoPreludeLeavesTheDialectUndefined) {
 }
 
 TEST_P(ProgramTest, CompileErrorCarriesLogOptionsAndSource) {
-  const std::string source = "KERNEL void broken(GLOBAL_MEM int *out)\n{\n    out[0] = undefined_name;\n}\n";
+  const std::string source =
+      "KERNEL void broken(GLOBAL_MEM int *out)\n{\n    out[0] = undefined_name;\n}\n";
   ProgramOptions options;
   options.compiler_options = {"-DPLINTH_TEST_OPTION=1"};
   try {
@@ -96,15 +97,16 @@ TEST_P(ProgramTest, KernelWithoutParametersBuildsAndRuns) {
 }
 
 TEST_P(ProgramTest, TemplatesAreRenderedWithArgsAndGlobals) {
-  const auto scale = Module::from_string(
-      "FUNCTION int ${prefix}(int x) { return x * ${factor}; }", "scale", {{"factor", 3}});
+  const auto scale = Module::from_string("FUNCTION int ${prefix}(int x) { return x * ${factor}; }",
+                                         "scale", {{"factor", 3}});
   const auto kernel = Template::from_string(R"~(<%def name="body(offset)">
 KERNEL void templated(GLOBAL_MEM int *out)
 {
     const int i = get_global_id(0);
     out[i] = ${scale}(i) + ${offset};
 }
-</%def>)~").get_def("body");
+</%def>)~")
+                          .get_def("body");
   ProgramOptions options;
   options.render_args = {100};
   options.render_globals = {{"scale", scale}};

@@ -114,8 +114,7 @@ void apply(const FlatField& field, std::byte* element) {
         change<double>(p + 8, true);
       }
       break;
-    default:
-      FAIL() << "unexpected field type " << t.name();
+    default: FAIL() << "unexpected field type " << t.name();
   }
 }
 
@@ -142,8 +141,7 @@ void fill(const DType& dtype, std::byte* element, std::mt19937& rng) {
         }
         break;
       }
-      default:
-        break;
+      default: break;
     }
   }
 }
@@ -157,7 +155,8 @@ void round_trip(const Context& context, const Queue& queue, const DType& dtype) 
     body += "    " + all[k].statement + "\n";
     // NVRTC has no __builtin_offsetof: the distance from the element's start instead.
     layout += fmt::format(
-        "        layout[{}] = (unsigned long)((GLOBAL_MEM char*)&out[0].{} - (GLOBAL_MEM char*)out);\n",
+        "        layout[{}] = (unsigned long)((GLOBAL_MEM char*)&out[0].{} - (GLOBAL_MEM "
+        "char*)out);\n",
         k + 2, c_path(all[k].field.path));
   }
   std::vector<std::byte> initial(dtype.itemsize());
@@ -211,9 +210,8 @@ KERNEL void round_trip(GLOBAL_MEM ${{S}} *out, GLOBAL_MEM const ${{S}} *in,
     for (const auto& part : all) apply(part.field, element);
     for (const auto& part : all) {
       const auto offset = i * itemsize + part.field.offset;
-      EXPECT_EQ(std::memcmp(result.data() + offset, host.data() + offset,
-                            part.field.dtype.itemsize()),
-                0)
+      EXPECT_EQ(
+          std::memcmp(result.data() + offset, host.data() + offset, part.field.dtype.itemsize()), 0)
           << "element " << i << ", " << c_path(part.field.path);
     }
   }

@@ -4,14 +4,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
 
@@ -25,13 +25,14 @@ struct Result {
 Result run(const std::string& environment, const std::string& arguments = {},
            const std::string& program = PLINTH_INFO_PATH) {
   // Leak checks belong to the test processes; in a child they race with PoCL's threads at exit.
-  const std::string command = "env ASAN_OPTIONS=detect_leaks=0 " + environment + " " + program +
-                              " " + arguments + " 2>&1";
+  const std::string command =
+      "env ASAN_OPTIONS=detect_leaks=0 " + environment + " " + program + " " + arguments + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return {-1, "popen failed"};
   std::string output;
   std::array<char, 4096> chunk{};
-  while (const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), pipe)) output.append(chunk.data(), n);
+  while (const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), pipe))
+    output.append(chunk.data(), n);
   const int status = ::pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
 }
@@ -131,7 +132,8 @@ TEST(PlinthDebug, LoaderSaysWhatItDid) {
 
 TEST(PluginDirectory, WithoutPluginsPlinthInfoReportsNoApiAndExitsCleanly) {
   // A copy of the core with an empty plugin directory next to it: no backend at all.
-  const fs::path root = fs::temp_directory_path() / ("plinth-no-plugins-" + std::to_string(::getpid()));
+  const fs::path root =
+      fs::temp_directory_path() / ("plinth-no-plugins-" + std::to_string(::getpid()));
   fs::create_directories(root / "lib" / "plinth");
   fs::copy_file(PLINTH_CORE_LIBRARY_PATH, root / "lib" / PLINTH_CORE_SONAME,
                 fs::copy_options::overwrite_existing);
@@ -144,7 +146,8 @@ TEST(PluginDirectory, WithoutPluginsPlinthInfoReportsNoApiAndExitsCleanly) {
   const auto json_result = run(environment, "--json");
   fs::remove_all(root);
   EXPECT_EQ(result.status, 1) << result.output;
-  EXPECT_NE(result.output.find("no API with devices is available"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("no API with devices is available"), std::string::npos)
+      << result.output;
   EXPECT_EQ(result.output.find("libplinth-backend-opencl"), std::string::npos) << result.output;
   EXPECT_EQ(json_result.output.find("Sanitizer"), std::string::npos) << json_result.output;
 }
@@ -156,9 +159,11 @@ TEST(PlinthDebug, UnknownWordsAreWarnedAboutOnce) {
                                "'bogus' ignored"),
             std::string::npos)
       << result.output;
-  EXPECT_EQ(result.output.find("PLINTH_DEBUG: unknown", result.output.find("PLINTH_DEBUG: unknown") + 1),
-            std::string::npos)
-      << "warned more than once:\n" << result.output;
+  EXPECT_EQ(
+      result.output.find("PLINTH_DEBUG: unknown", result.output.find("PLINTH_DEBUG: unknown") + 1),
+      std::string::npos)
+      << "warned more than once:\n"
+      << result.output;
   // " loader" (after the comma and space) still counts.
   EXPECT_NE(result.output.find("plinth[loader]:"), std::string::npos) << result.output;
 }
@@ -168,7 +173,8 @@ TEST(PlinthDebug, UnknownWordsAreWarnedAboutOnce) {
 struct HostileDirectory {
   HostileDirectory() {
     fs::remove_all(root);
-    for (const auto& dir : {root / "plinth" / "plugins.d", root / ".config" / "plinth" / "plugins.d"}) {
+    for (const auto& dir :
+         {root / "plinth" / "plugins.d", root / ".config" / "plinth" / "plugins.d"}) {
       fs::create_directories(dir);
       std::ofstream(dir / "evil.json") << R"({"file": "libplinth-backend-evil.so"})";
     }

@@ -15,12 +15,12 @@
 #include <string_view>
 
 /// Stops with a crash (a finding) if `condition` is false, naming the check.
-#define PLINTH_FUZZ_CHECK(condition)                                                        \
-  do {                                                                                      \
-    if (!(condition)) {                                                                     \
+#define PLINTH_FUZZ_CHECK(condition)                                                           \
+  do {                                                                                         \
+    if (!(condition)) {                                                                        \
       std::fprintf(stderr, "%s:%d: invariant violated: %s\n", __FILE__, __LINE__, #condition); \
-      __builtin_trap();                                                                     \
-    }                                                                                       \
+      __builtin_trap();                                                                        \
+    }                                                                                          \
   } while (false)
 
 namespace plinth_fuzz {
@@ -50,8 +50,14 @@ class Reader {
     constexpr auto min = std::numeric_limits<std::int64_t>::min();
     constexpr auto max = std::numeric_limits<std::int64_t>::max();
     switch (tag >> 4) {
-      case 0x0: case 0x1: case 0x2: case 0x3: case 0x4: case 0x5: case 0x6: case 0x7:
-        return static_cast<std::int64_t>(tag & 0x7f) - 8;  // -8 .. 119
+      case 0x0:
+      case 0x1:
+      case 0x2:
+      case 0x3:
+      case 0x4:
+      case 0x5:
+      case 0x6:
+      case 0x7: return static_cast<std::int64_t>(tag & 0x7f) - 8;  // -8 .. 119
       case 0x8: return min + (tag & 0xf);
       case 0x9: return max - (tag & 0xf);
       case 0xa: return -(static_cast<std::int64_t>(1) << (32 + (tag & 0xf)));
@@ -65,9 +71,16 @@ class Reader {
     const std::uint8_t tag = byte();
     constexpr auto max = std::numeric_limits<std::uint64_t>::max();
     switch (tag >> 4) {
-      case 0x0: case 0x1: case 0x2: case 0x3: case 0x4: case 0x5: case 0x6: case 0x7:
-      case 0x8: case 0x9:
-        return tag & 0x1f;  // 0 .. 31
+      case 0x0:
+      case 0x1:
+      case 0x2:
+      case 0x3:
+      case 0x4:
+      case 0x5:
+      case 0x6:
+      case 0x7:
+      case 0x8:
+      case 0x9: return tag & 0x1f;  // 0 .. 31
       case 0xa: return max - (tag & 0xf);
       case 0xb: return (static_cast<std::uint64_t>(1) << 63) - (tag & 0xf);
       case 0xc: return static_cast<std::uint64_t>(1) << (32 + (tag & 0xf));

@@ -7,7 +7,7 @@
 
 #include <plinth/errors.hpp>
 
-#include "detail/device_spec.hpp"
+#include "runtime/device_spec.hpp"
 
 #include <algorithm>
 #include <string>

@@ -9,7 +9,7 @@
 
 #include <plinth/errors.hpp>
 
-#include "detail/elf_symbols.hpp"
+#include "plugins/elf_symbols.hpp"
 
 #include <elf.h>
 

@@ -8,7 +8,7 @@
 
 #include <plinth/errors.hpp>
 
-#include "detail/manifest.hpp"
+#include "plugins/manifest.hpp"
 
 #include <filesystem>
 #include <string>

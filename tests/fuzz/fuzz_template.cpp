@@ -46,15 +46,15 @@ RenderGlobals base_globals() {
                              {"m", RenderValue::Map{{"c", 7}}}}},
   };
   globals.emplace("mod", Module::from_string("int ${prefix}x;", "mod"));
-  globals.emplace("mod2", Module::from_string(
-                              R"~(<%def name="mod2(prefix, a)">int ${prefix}${a};</%def>)~"));
+  globals.emplace(
+      "mod2", Module::from_string(R"~(<%def name="mod2(prefix, a)">int ${prefix}${a};</%def>)~"));
   globals.emplace("f2", Snippet::from_string(R"~(<%def name="f2(a, b)">${a} + ${b}</%def>)~"));
   globals.emplace("uses_mod", Snippet::from_string("${mod}x", "uses_mod", globals));
-  globals.emplace("thrower", Snippet::from_callable(
-                                 []() -> std::string { throw std::runtime_error("thrown"); }, {},
-                                 "thrower"));
-  globals.emplace("echo", Snippet::from_callable(
-                              [](const RenderValue& x) { return x.to_string(); }, {"x"}, "echo"));
+  globals.emplace(
+      "thrower", Snippet::from_callable([]() -> std::string { throw std::runtime_error("thrown"); },
+                                        {}, "thrower"));
+  globals.emplace("echo", Snippet::from_callable([](const RenderValue& x) { return x.to_string(); },
+                                                 {"x"}, "echo"));
   return globals;
 }
 

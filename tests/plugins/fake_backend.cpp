@@ -111,7 +111,9 @@ class FakeApi final : public plinth::backend::ApiAdapter {
   std::string prelude(bool) const override { return "#define FAKE_PRELUDE\n"; }
 };
 
-[[maybe_unused]] std::unique_ptr<plinth::backend::ApiAdapter> create_fake() { return std::make_unique<FakeApi>(); }
+[[maybe_unused]] std::unique_ptr<plinth::backend::ApiAdapter> create_fake() {
+  return std::make_unique<FakeApi>();
+}
 
 }  // namespace
 
@@ -121,13 +123,14 @@ extern "C" BOOST_SYMBOL_EXPORT const void* PLINTH_DETAIL_BACKEND_SYMBOL(FAKE_SHO
                                                                         PLINTH_ABI_MAJOR,
                                                                         PLINTH_ABI_MINOR);
 BOOST_DLL_SECTION(plinth, read)
-const void* PLINTH_DETAIL_BACKEND_SYMBOL(FAKE_SHORTCUT, PLINTH_ABI_MAJOR, PLINTH_ABI_MINOR) =
-    nullptr;
+const void* PLINTH_DETAIL_BACKEND_SYMBOL(FAKE_SHORTCUT, PLINTH_ABI_MAJOR,
+                                         PLINTH_ABI_MINOR) = nullptr;
 }  // namespace _autoaliases
 #elif defined(FAKE_ABI_MAJOR)
-BOOST_DLL_ALIAS_SECTIONED(
-    create_fake, PLINTH_DETAIL_BACKEND_SYMBOL(FAKE_SHORTCUT, FAKE_ABI_MAJOR, FAKE_ABI_MINOR),
-    plinth)
+BOOST_DLL_ALIAS_SECTIONED(create_fake,
+                          PLINTH_DETAIL_BACKEND_SYMBOL(FAKE_SHORTCUT, FAKE_ABI_MAJOR,
+                                                       FAKE_ABI_MINOR),
+                          plinth)
 #else
 PLINTH_BACKEND_PLUGIN(FAKE_SHORTCUT, create_fake)
 #endif

@@ -2,7 +2,7 @@
 // one directory per scenario under PLINTH_TEST_PLUGIN_DIR). Each test runs the loader with
 // its own LoaderSettings; the process-wide registry is never touched.
 
-#include "detail/loader.hpp"
+#include "plugins/loader.hpp"
 
 #include <plinth/errors.hpp>
 #include <plinth/printable.hpp>
@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -31,8 +31,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using plinth::PluginState;
-using plinth::detail::LoadedPlugin;
 using plinth::detail::load_plugins;
+using plinth::detail::LoadedPlugin;
 using plinth::detail::LoaderSettings;
 
 const fs::path scenarios = PLINTH_TEST_PLUGIN_DIR;
@@ -215,14 +215,18 @@ TEST(LoaderStates, EveryScenarioInOnePass) {
   for (const auto& p : plugins) {
     seen.push_back(std::string(to_string(p.info.state)) + " " + p.info.shortcut);
   }
-  const std::vector<std::string> expected{
-      "ready fakea",           "no devices fakenone",
-      "init failed fakeinit",  "init failed fakethrow",
-      "failed to load missingdep",
-      "failed to load ",       "failed to load ",  // broken: empty, garbage
-      "failed to load ",       "failed to load ",  // broken: nometa, truncated
-      "refused badabi",        "shadowed fakea",  // filter/fakea: ready/fakea came first
-      "ready fakeb"};
+  const std::vector<std::string> expected{"ready fakea",
+                                          "no devices fakenone",
+                                          "init failed fakeinit",
+                                          "init failed fakethrow",
+                                          "failed to load missingdep",
+                                          "failed to load ",
+                                          "failed to load ",  // broken: empty, garbage
+                                          "failed to load ",
+                                          "failed to load ",  // broken: nometa, truncated
+                                          "refused badabi",
+                                          "shadowed fakea",  // filter/fakea: ready/fakea came first
+                                          "ready fakeb"};
   EXPECT_EQ(seen, expected);
 }
 
@@ -492,8 +496,8 @@ namespace hostile {
 /// A fresh, empty directory for one test, removed by the destructor.
 struct TempDir {
   explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() / ("plinth-loader-" + name + "-" +
-                                          std::to_string(::getpid()))) {
+      : path(fs::temp_directory_path() /
+             ("plinth-loader-" + name + "-" + std::to_string(::getpid()))) {
     fs::remove_all(path);
     fs::create_directories(path);
   }
@@ -591,9 +595,9 @@ TEST(LoaderHostile, ManifestFileEntriesAreChecked) {
   take_opened();
   const auto plugins = hostile::load_manifests(temp.path);
   ASSERT_EQ(plugins.size(), 6u);
-  const std::vector<std::string> reasons{"contains a NUL character", "\"file\" entry is empty",
-                                         "\"file\" entry is not a string", "expected a JSON object",
-                                         "larger than 65536 bytes", "not a regular file"};
+  const std::vector<std::string> reasons{
+      "contains a NUL character", "\"file\" entry is empty", "\"file\" entry is not a string",
+      "expected a JSON object",   "larger than 65536 bytes", "not a regular file"};
   for (std::size_t i = 0; i < plugins.size(); ++i) {
     SCOPED_TRACE(plugins[i].info.found_by);
     EXPECT_EQ(plugins[i].info.state, PluginState::failed_to_load);
@@ -652,7 +656,8 @@ TEST(LoaderHostile, LocationsOthersCanWriteAreReported) {
   // A sticky directory (like /tmp) protects our own files in it.
   EXPECT_EQ(plugins[1].info.warning, "");
   EXPECT_EQ(plugins[2].info.warning, "");
-  EXPECT_TRUE(contains(plinth::describe_plugins(std::vector<plinth::PluginInfo>{plugins[0].info}), "WARNING"));
+  EXPECT_TRUE(contains(plinth::describe_plugins(std::vector<plinth::PluginInfo>{plugins[0].info}),
+                       "WARNING"));
 
   // A manifest in a directory anyone can write.
   hostile::write(open_dir / "x.json", "{\"file\": \"" + plugin("ready", "fakea") + "\"}");
@@ -671,7 +676,8 @@ TEST(LoaderHostile, PathsAndPluginNamesArePrintedSafely) {
   ASSERT_EQ(plugins.size(), 1u);
   ASSERT_EQ(loaded.size(), 1u);
   ASSERT_NE(loaded[0].api, nullptr);
-  const std::string table = plinth::describe_plugins(std::vector<plinth::PluginInfo>{plugins[0].info, loaded[0].info});
+  const std::string table =
+      plinth::describe_plugins(std::vector<plinth::PluginInfo>{plugins[0].info, loaded[0].info});
   EXPECT_EQ(table.find('\x1b'), std::string::npos) << table;
   EXPECT_TRUE(contains(table, "/nowhere/\\x1b[2J\\n  ready  evil.so"));
   EXPECT_EQ(table.find("\n  ready  evil"), std::string::npos);
@@ -689,9 +695,14 @@ TEST(Printable, EscapesControlCharactersAndInvalidUtf8Only) {
   EXPECT_EQ(printable("a\nb\tc\rd\x1b[2J\x7f"), "a\\nb\\tc\\rd\\x1b[2J\\x7f");
   EXPECT_EQ(printable(std::string("nul\0here", 8)), "nul\\x00here");
   EXPECT_EQ(printable("back\\slash"), "back\\\\slash");
-  EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80");
-  EXPECT_EQ(printable("\xc2\x9b" "31m"), "\\xc2\\x9b31m");  // C1 CSI, encoded in UTF-8
-  EXPECT_EQ(printable("\x9b" "31m"), "\\x9b31m");          // C1 CSI, raw
+  EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80"),
+            "caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80");
+  EXPECT_EQ(printable("\xc2\x9b"
+                      "31m"),
+            "\\xc2\\x9b31m");  // C1 CSI, encoded in UTF-8
+  EXPECT_EQ(printable("\x9b"
+                      "31m"),
+            "\\x9b31m");  // C1 CSI, raw
   EXPECT_EQ(printable("\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x9c"),
             "\\xc0\\xaf \\xed\\xa0\\x80 \\xf4\\x90\\x80\\x80 \\xe2\\x9c");
 }

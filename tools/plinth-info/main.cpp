@@ -3,8 +3,8 @@
 
 #include <plinth/plinth.hpp>
 
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
 #include <iostream>
@@ -42,14 +42,15 @@ nlohmann::json to_json(const plinth::DeviceParameters& p) {
 nlohmann::json plugins_json() {
   auto list = nlohmann::json::array();
   for (const auto& info : plinth::plugins()) {
-    list.push_back({{"path", info.path},
-                    {"found_by", info.found_by},
-                    {"kind", info.kind},
-                    {"shortcut", info.shortcut},
-                    {"abi", info.abi_major < 0 ? "" : fmt::format("{}.{}", info.abi_major, info.abi_minor)},
-                    {"state", plinth::to_string(info.state)},
-                    {"reason", info.reason},
-                    {"warning", info.warning}});
+    list.push_back(
+        {{"path", info.path},
+         {"found_by", info.found_by},
+         {"kind", info.kind},
+         {"shortcut", info.shortcut},
+         {"abi", info.abi_major < 0 ? "" : fmt::format("{}.{}", info.abi_major, info.abi_minor)},
+         {"state", plinth::to_string(info.state)},
+         {"reason", info.reason},
+         {"warning", info.warning}});
   }
   return list;
 }
@@ -79,16 +80,20 @@ nlohmann::json apis_json(const Options& options) {
 }
 
 std::string human_size(std::size_t bytes) {
-  if (bytes >= (1ULL << 30)) return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1ULL << 30));
-  if (bytes >= (1ULL << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1ULL << 20));
-  if (bytes >= (1ULL << 10)) return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / (1ULL << 10));
+  if (bytes >= (1ULL << 30))
+    return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1ULL << 30));
+  if (bytes >= (1ULL << 20))
+    return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1ULL << 20));
+  if (bytes >= (1ULL << 10))
+    return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / (1ULL << 10));
   return fmt::format("{} B", bytes);
 }
 
 void print_text(const nlohmann::json& apis) {
   fmt::print("Plugins:\n{}", plinth::describe_plugins(plinth::plugins()));
   for (const auto& api : apis) {
-    fmt::print("\nAPI {} ({})\n", api["shortcut"].get<std::string>(), api["name"].get<std::string>());
+    fmt::print("\nAPI {} ({})\n", api["shortcut"].get<std::string>(),
+               api["name"].get<std::string>());
     for (const auto& platform : api["platforms"]) {
       fmt::print("  Platform {}: {} ({}, {})\n", platform["index"].get<std::size_t>(),
                  platform["name"].get<std::string>(), platform["vendor"].get<std::string>(),
@@ -112,7 +117,8 @@ void print_text(const nlohmann::json& apis) {
                    p["max_total_local_size"].get<std::size_t>(),
                    fmt::join(p["max_num_groups"].get<std::vector<std::size_t>>(), "x"));
         fmt::print("      sub-buffer alignment {} B, driver {}\n",
-                   p["address_alignment"].get<std::size_t>(), p["driver_version"].get<std::string>());
+                   p["address_alignment"].get<std::size_t>(),
+                   p["driver_version"].get<std::string>());
       }
     }
   }
@@ -123,22 +129,21 @@ std::optional<Options> parse(int argc, char** argv) {
   bool include_duplicates = false;
   bool include_pure_parallel = false;
   po::options_description description("Usage: plinth-info [options]\nOptions");
-  description.add_options()
-      ("help,h", "show this help")
-      ("api", po::value<std::string>(), "only this API (a shortcut: cuda, opencl, ...)")
-      ("platform-include-mask", po::value(&options.platform_filter.include_masks)->composing(),
-       "keep platforms whose name matches this regex (repeatable)")
-      ("platform-exclude-mask", po::value(&options.platform_filter.exclude_masks)->composing(),
-       "drop platforms whose name matches this regex (repeatable)")
-      ("device-include-mask", po::value(&options.device_filter.include_masks)->composing(),
-       "keep devices whose name matches this regex (repeatable)")
-      ("device-exclude-mask", po::value(&options.device_filter.exclude_masks)->composing(),
-       "drop devices whose name matches this regex (repeatable)")
-      ("include-duplicate-devices", po::bool_switch(&include_duplicates),
-       "list devices with the same name on a platform more than once")
-      ("include-pure-parallel-devices", po::bool_switch(&include_pure_parallel),
-       "list devices whose max total local size is 1")
-      ("json", po::bool_switch(&options.json), "print JSON for scripts");
+  description.add_options()("help,h", "show this help")(
+      "api", po::value<std::string>(), "only this API (a shortcut: cuda, opencl, ...)")(
+      "platform-include-mask", po::value(&options.platform_filter.include_masks)->composing(),
+      "keep platforms whose name matches this regex (repeatable)")(
+      "platform-exclude-mask", po::value(&options.platform_filter.exclude_masks)->composing(),
+      "drop platforms whose name matches this regex (repeatable)")(
+      "device-include-mask", po::value(&options.device_filter.include_masks)->composing(),
+      "keep devices whose name matches this regex (repeatable)")(
+      "device-exclude-mask", po::value(&options.device_filter.exclude_masks)->composing(),
+      "drop devices whose name matches this regex (repeatable)")(
+      "include-duplicate-devices", po::bool_switch(&include_duplicates),
+      "list devices with the same name on a platform more than once")(
+      "include-pure-parallel-devices", po::bool_switch(&include_pure_parallel),
+      "list devices whose max total local size is 1")("json", po::bool_switch(&options.json),
+                                                      "print JSON for scripts");
   po::variables_map vm;
   po::store(po::parse_command_line(argc, argv, description), vm);
   po::notify(vm);
@@ -172,14 +177,15 @@ int main(int argc, char** argv) {
       for (const auto& platform : api["platforms"]) devices += platform["devices"].size();
     }
     if (devices == 0) {
-      error = apis.empty() ? "no API with devices is available"
-                           : "no device matches the given options";
+      error =
+          apis.empty() ? "no API with devices is available" : "no device matches the given options";
     }
   } catch (const plinth::Error& e) {
     error = e.what();
   }
   if (options->json) {
-    nlohmann::json out{{"plugins", plugins_json()}, {"apis", apis.is_null() ? nlohmann::json::array() : apis}};
+    nlohmann::json out{{"plugins", plugins_json()},
+                       {"apis", apis.is_null() ? nlohmann::json::array() : apis}};
     if (!error.empty()) out["error"] = error;
     // A path from a hostile manifest need not be UTF-8: replace what JSON cannot carry.
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

@@ -29,8 +29,7 @@ class ApiAdapter {
   /// Wraps an existing native context covering `devices`; with `take_ownership` it is
   /// released with the adapter.
   virtual std::unique_ptr<ContextAdapter> wrap_context(
-      NativeHandle context, std::span<const DeviceAdapter* const> devices,
-      bool take_ownership) = 0;
+      NativeHandle context, std::span<const DeviceAdapter* const> devices, bool take_ownership) = 0;
   /// The text prepended to every program source unless ProgramOptions::no_prelude:
   /// the kernel dialect's macros (KERNEL, GLOBAL_MEM, ... see docs/plugin-interface.md).
   virtual std::string prelude(bool fast_math) const = 0;

@@ -29,7 +29,6 @@ using PluginFactory = std::unique_ptr<ApiAdapter>();
 /// the backend plugin `shortcut` of this SDK's ABI version. Use exactly once per plugin:
 ///
 ///     PLINTH_BACKEND_PLUGIN(opencl, plinth::opencl::create_api)
-#define PLINTH_BACKEND_PLUGIN(shortcut, factory)                                         \
-  BOOST_DLL_ALIAS_SECTIONED(                                                             \
-      factory, PLINTH_DETAIL_BACKEND_SYMBOL(shortcut, PLINTH_ABI_MAJOR, PLINTH_ABI_MINOR), \
-      plinth)
+#define PLINTH_BACKEND_PLUGIN(shortcut, factory) \
+  BOOST_DLL_ALIAS_SECTIONED(                     \
+      factory, PLINTH_DETAIL_BACKEND_SYMBOL(shortcut, PLINTH_ABI_MAJOR, PLINTH_ABI_MINOR), plinth)

@@ -22,9 +22,8 @@ class ProgramAdapter {
   /// Copies `size` bytes from `src` into the constant array `name` (declared through
   /// BuildOptions::constant_arrays) on device `device`, in `queue`'s order.
   /// Backends that pass constant arrays as kernel arguments throw LogicError.
-  virtual void set_constant_array(std::size_t device, QueueAdapter& queue,
-                                  const std::string& name, BufferAdapter& src,
-                                  std::size_t size) = 0;
+  virtual void set_constant_array(std::size_t device, QueueAdapter& queue, const std::string& name,
+                                  BufferAdapter& src, std::size_t size) = 0;
   /// cl_program, CUmodule (of device `device`), ...
   virtual NativeHandle native_handle(std::size_t device) const = 0;
 };

@@ -15,8 +15,8 @@ class QueueAdapter {
   virtual ~QueueAdapter() = default;
   /// Host to device. With `async`, returns once enqueued; `src` must then stay valid and
   /// unchanged until the queue is synchronized.
-  virtual void write(BufferAdapter& dst, std::size_t dst_offset, const void* src,
-                     std::size_t size, bool async) = 0;
+  virtual void write(BufferAdapter& dst, std::size_t dst_offset, const void* src, std::size_t size,
+                     bool async) = 0;
   /// Device to host. With `async`, `dst` is valid only after the queue is synchronized.
   virtual void read(void* dst, BufferAdapter& src, std::size_t src_offset, std::size_t size,
                     bool async) = 0;

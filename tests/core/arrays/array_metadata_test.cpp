@@ -45,9 +45,9 @@ namespace {
 // Found by tests/fuzz (array/regress-*): each was undefined behaviour (UBSan) or a wrong view.
 TEST(ArrayMetadataLayout, ExtremeStridesAndExtentsAreErrorsOrExact) {
   // The span high - low overflowed ptrdiff_t.
-  EXPECT_THROW(ArrayMetadata({2, 8}, DType::uint64(),
-                             std::vector<std::ptrdiff_t>{ptrdiff_max - 12, -8}),
-               LogicError);
+  EXPECT_THROW(
+      ArrayMetadata({2, 8}, DType::uint64(), std::vector<std::ptrdiff_t>{ptrdiff_max - 12, -8}),
+      LogicError);
   // -low with a stride of PTRDIFF_MIN.
   EXPECT_THROW(ArrayMetadata({2}, DType::int8(), std::vector<std::ptrdiff_t>{ptrdiff_min}),
                LogicError);

@@ -74,10 +74,9 @@ TEST(CTypeStruct, NestedAndArrayFields) {
 
 TEST(CTypeStruct, ExplicitOffsetsGetAlign) {
   // y at 8 needs ALIGN(8) (C would put it at 4); z at 32 needs ALIGN(16) (C: 20).
-  const auto s = DType::make_struct({{"x", DType::int32()},
-                                     {"y", DType::int32(), {3}, 8},
-                                     {"z", DType::float32(), {}, 32}},
-                                    StructLayout{.alignment = 16});
+  const auto s = DType::make_struct(
+      {{"x", DType::int32()}, {"y", DType::int32(), {3}, 8}, {"z", DType::float32(), {}, 32}},
+      StructLayout{.alignment = 16});
   EXPECT_EQ(s.itemsize(), 48u);
   EXPECT_EQ(render(ctype_struct(s), "${t}"),
             "typedef struct _mod_struct_0__\n{\n    int x;\n    int ALIGN(8) y[3];\n"
@@ -103,7 +102,8 @@ TEST(CTypeStruct, IgnoreAlignmentDeclaresPlainFields) {
   const auto s = DType::make_struct({{"x", DType::int32()}, {"y", DType::int32(), {}, 8}},
                                     StructLayout{.alignment = 16});
   EXPECT_EQ(render(ctype_struct(s, true), "${t}"),
-            "typedef struct _mod_struct_0__\n{\n    int x;\n    int y;\n} _mod_struct_0_;\n_mod_struct_0_");
+            "typedef struct _mod_struct_0__\n{\n    int x;\n    int y;\n} "
+            "_mod_struct_0_;\n_mod_struct_0_");
 }
 
 TEST(CTypeStruct, LayoutsCNeedsPaddingForAreRejected) {
@@ -140,7 +140,8 @@ TEST(CTypeStruct, EqualDTypesGiveOneModule) {
   // A nested struct used twice is declared once.
   const auto outer = DType::make_struct({{"p", make()}, {"q", make()}});
   const auto text = render(ctype(outer));
-  EXPECT_EQ(text.find("typedef struct _mod_struct_1__"), text.rfind("typedef struct _mod_struct_1__"));
+  EXPECT_EQ(text.find("typedef struct _mod_struct_1__"),
+            text.rfind("typedef struct _mod_struct_1__"));
   EXPECT_EQ(text.find("typedef struct _mod_struct_2__"), std::string::npos) << text;
   const auto two = render_source("${t} v; ${u} w;", {}, {{"t", ctype(outer)}, {"u", first}});
   EXPECT_NE(two.find("_mod_struct_1_ w;"), std::string::npos) << two;
@@ -150,8 +151,8 @@ TEST(CTypeStruct, EqualDTypesGiveOneModule) {
 TEST(Align, GivesTheCLayout) {
   const auto inner = DType::make_struct({{"a", DType::int8()}, {"b", DType::int32(), {}, 8}},
                                         StructLayout{.itemsize = 32});
-  const auto outer =
-      DType::make_struct({{"x", DType::int8()}, {"in", inner, {}, 32}}, StructLayout{.alignment = 32});
+  const auto outer = DType::make_struct({{"x", DType::int8()}, {"in", inner, {}, 32}},
+                                        StructLayout{.alignment = 32});
   const auto aligned = align(outer);
   EXPECT_EQ(aligned.field("in").offset, 4u);
   EXPECT_EQ(aligned.field("in").dtype.field("b").offset, 4u);
@@ -324,7 +325,8 @@ TEST(ExtractField, GathersAFieldOfEveryElement) {
     const float c[2] = {static_cast<float>(i) + 0.5f, static_cast<float>(i) - 0.5f};
     std::memcpy(data.data() + base + 20, c, 8);
   }
-  EXPECT_EQ(extract_field<std::int32_t>(data, dtype, {"x"}), (std::vector<std::int32_t>{0, 10, 20}));
+  EXPECT_EQ(extract_field<std::int32_t>(data, dtype, {"x"}),
+            (std::vector<std::int32_t>{0, 10, 20}));
   EXPECT_EQ(extract_field<float>(data, dtype, {"in", std::size_t{1}, "c", std::size_t{1}}),
             (std::vector<float>{-0.5f, 0.5f, 1.5f}));
   EXPECT_EQ(extract_field<float>(data, dtype, {"in", std::size_t{1}, "c"}),

@@ -48,7 +48,8 @@ TEST(Functions, OperandsAreConvertedToTheOperationType) {
 }
 
 TEST(Functions, ComplexResultForARealOutputKeepsTheRealPart) {
-  const auto text = render(functions::mul({DType::complex64(), DType::complex64()}, DType::float32()));
+  const auto text =
+      render(functions::mul({DType::complex64(), DType::complex64()}, DType::float32()));
   EXPECT_TRUE(contains(text, "return t0.x;")) << text;
   const auto div = render(functions::div(DType::complex64(), DType::float32(), DType::float32()));
   EXPECT_TRUE(contains(div, "return t.x;")) << div;

@@ -65,8 +65,7 @@ TEST(DeviceSpecGrammar, GarbageIsAnErrorNamingTheProblem) {
   EXPECT_NE(error_of("opencl").find("no ':'"), std::string::npos);
   EXPECT_NE(error_of("opencl:").find("empty device selector"), std::string::npos);
   EXPECT_NE(error_of("opencl:0,,1").find("empty device selector"), std::string::npos);
-  EXPECT_NE(error_of("opencl:banana").find("'banana' is not a device selector"),
-            std::string::npos);
+  EXPECT_NE(error_of("opencl:banana").find("'banana' is not a device selector"), std::string::npos);
   EXPECT_NE(error_of("opencl:1.").find("not a device selector"), std::string::npos);
   EXPECT_NE(error_of("opencl:-1").find("not a device selector"), std::string::npos);
   EXPECT_NE(error_of("opencl:~").find("not a device selector"), std::string::npos);

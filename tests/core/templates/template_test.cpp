@@ -337,9 +337,7 @@ std::pair<std::string, std::string> many_placeholders(std::size_t count) {
         source += "${twice(i)} + ";
         expected += "(7 * 2) + ";
         break;
-      default:
-        source += "${m}x;\n";
-        expected += "_mod_m_0_x;\n";
+      default: source += "${m}x;\n"; expected += "_mod_m_0_x;\n";
     }
   }
   return {source, "int _mod_m_0_x;\n" + expected};
@@ -603,7 +601,8 @@ TEST(TemplateHandles, MovedFromHandlesStayUsable) {
 
   auto module = Module::from_string(R"~(<%def name="m(prefix)">int ${prefix}x;</%def>)~");
   Module module_target(std::move(module));
-  EXPECT_EQ(render_source("${m}", {}, {{"m", module}}), render_source("${m}", {}, {{"m", module_target}}));  // NOLINT
+  EXPECT_EQ(render_source("${m}", {}, {{"m", module}}),
+            render_source("${m}", {}, {{"m", module_target}}));  // NOLINT
 
   auto tmpl = Template::from_string(R"~(<%def name="f(x)">[${x}]</%def>)~");
   Template template_target(std::move(tmpl));
