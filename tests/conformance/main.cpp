@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <iostream>
+#include <string_view>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
@@ -57,8 +59,14 @@ int main(int argc, char** argv) {
                 << describe_plugins(plugins());
       return 1;
     }
-    std::cout << "plinth-conformance: running on\n";
-    for (const auto& device : chosen.devices) std::cout << "  " << device.full_name() << "\n";
+    // Not when listing: ctest reads the list of tests from stdout.
+    const bool listing = std::any_of(argv, argv + argc, [](const char* arg) {
+      return std::string_view(arg) == "--gtest_list_tests";
+    });
+    if (!listing) {
+      std::cout << "plinth-conformance: running on\n";
+      for (const auto& device : chosen.devices) std::cout << "  " << device.full_name() << "\n";
+    }
   } catch (const std::exception& e) {
     std::cerr << "plinth-conformance: " << e.what() << "\n" << description << "\n";
     return 1;
