@@ -170,7 +170,9 @@ class PLINTH_EXPORT Kernel {
 
 /// A kernel with a fixed launch shape: the hot path. Calling it checks the arguments against
 /// the kernel's parameters (count; scalar sizes; buffers on the queue's device) and enqueues
-/// it, with no heap allocation. Calls on one PreparedKernel must not overlap in time.
+/// it, with no heap allocation. Calls on one PreparedKernel must not overlap in time, and
+/// copies of a PreparedKernel share its state (the argument block): prepare() one per thread
+/// to launch from several threads at once.
 class PLINTH_EXPORT PreparedKernel {
  public:
   /// Enqueues the kernel on `queue` with `args` (Buffers and scalars, in parameter order).

@@ -19,6 +19,10 @@ struct QueueImpl;
 }
 
 /// An in-order queue of work on one device. Cheap to copy (shared handle).
+///
+/// Threads: one thread at a time may enqueue work on a queue (through any of its copies):
+/// transfers use the queue's own staging memory. Different queues, even of one device, may be
+/// used from different threads at once. synchronize() and record_event() follow the same rule.
 class PLINTH_EXPORT Queue {
  public:
   /// A new queue on `device`.
