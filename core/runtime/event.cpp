@@ -1,6 +1,11 @@
 #include <plinth/event.hpp>
 
 #include <plinth/backend/event.hpp>
+#include <plinth/errors.hpp>
+
+#include "runtime/impl.hpp"
+
+#include <fmt/format.h>
 
 namespace plinth {
 
@@ -8,6 +13,13 @@ void Event::wait() const { adapter_->wait(); }
 std::uintptr_t Event::native_handle() const { return adapter_->native_handle(); }
 
 double elapsed_ms(const Event& start, const Event& end) {
+  // Backends cast both events to their own type: an event of another context or API must
+  // never reach them.
+  if (!(start.device() == end.device())) {
+    throw LogicError(fmt::format(
+        "elapsed_ms: {}",
+        detail::describe_mismatch("start event", start.device(), "end event", end.device())));
+  }
   end.wait();
   return end.adapter().elapsed_ms_since(start.adapter());
 }

@@ -77,10 +77,18 @@ std::uintptr_t Queue::native_handle() const { return impl_->adapter->native_hand
 
 Event Queue::record_event() const {
   const auto& api = detail::loaded(impl_->device.context().api());
-  return Event(api.adopt(impl_->adapter->record_event()));
+  return Event(api.adopt(impl_->adapter->record_event()), impl_->device);
 }
 
-void Queue::wait_for(const Event& event) const { impl_->adapter->wait_for(event.adapter()); }
+void Queue::wait_for(const Event& event) const {
+  // Any device of this queue's context; the backend casts the event to its own type.
+  if (!(event.device().context() == impl_->device.context())) {
+    throw LogicError(
+        fmt::format("Queue::wait_for: {}",
+                    detail::describe_mismatch("event", event.device(), "queue", impl_->device)));
+  }
+  impl_->adapter->wait_for(event.adapter());
+}
 
 MultiQueue::MultiQueue(std::vector<Queue> queues) : queues_(std::move(queues)) {
   if (queues_.empty()) throw LogicError("a MultiQueue needs at least one queue");

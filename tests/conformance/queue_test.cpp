@@ -35,6 +35,36 @@ TEST_P(QueueTest, SecondQueueWaitsForEvent) {
   EXPECT_EQ(back, data);
 }
 
+// Before: Queue::wait_for and elapsed_ms handed any Event to the backend, which cast it to its
+// own type: an event of another context (or API) was undefined behaviour.
+TEST_P(QueueTest, EventsOfAnotherContextAreRefused) {
+  const auto other_context = Context::from_devices({GetParam()});
+  const Queue other_queue(other_context.devices()[0]);
+  const auto foreign = other_queue.record_event();
+  const auto mine = queue().record_event();
+  EXPECT_EQ(foreign.device(), other_context.devices()[0]);
+  EXPECT_EQ(mine.device(), device());
+  const auto message = [](auto&& call) -> std::string {
+    try {
+      call();
+    } catch (const LogicError& e) {
+      return e.what();
+    }
+    return "(no LogicError)";
+  };
+  for (const auto& text : {message([&] { queue().wait_for(foreign); }),
+                           message([&] { (void)elapsed_ms(mine, foreign); }),
+                           message([&] { (void)elapsed_ms(foreign, mine); })}) {
+    EXPECT_NE(text.find("belong to different contexts"), std::string::npos) << text;
+  }
+  // Both are still usable.
+  other_queue.wait_for(foreign);
+  queue().wait_for(mine);
+  EXPECT_GE(elapsed_ms(mine, queue().record_event()), 0.0);
+  queue().synchronize();
+  other_queue.synchronize();
+}
+
 TEST_P(QueueTest, QueuesAreHandles) {
   Queue copy = queue();
   EXPECT_EQ(copy, queue());
