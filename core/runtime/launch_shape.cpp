@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace plinth::detail {
 
@@ -67,7 +68,10 @@ backend::LaunchShape make_launch_shape(const std::string& kernel,
                         kernel, local[d], limit(device.max_local_sizes, d), d));
       }
     }
-    total *= shape.local[d];
+    // Saturating: huge per-dimension limits must not let the product wrap below max_total.
+    if (__builtin_mul_overflow(total, shape.local[d], &total)) {
+      total = std::numeric_limits<std::size_t>::max();
+    }
     const std::size_t groups = global[d] / shape.local[d];
     if (!device.max_num_groups.empty() && groups > limit(device.max_num_groups, d)) {
       throw LogicError(
@@ -80,7 +84,10 @@ backend::LaunchShape make_launch_shape(const std::string& kernel,
     throw LogicError(
         fmt::format("kernel '{}': local size {} has {} work items, more than the {} "
                     "this kernel can have on this device",
-                    kernel, fmt::join(local, "x"), total, max_total));
+                    kernel, fmt::join(local, "x"),
+                    total == std::numeric_limits<std::size_t>::max() ? std::string("too many")
+                                                                     : std::to_string(total),
+                    max_total));
   }
   if (local_mem > device.local_mem_size) {
     throw LogicError(
