@@ -9,14 +9,21 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace plinth {
 
 namespace {
 
 std::shared_ptr<std::byte[]> allocate_zeroed(std::size_t size) {
-  // At least one byte, so that even an empty array has a valid block pointer.
-  return std::make_shared<std::byte[]>(size == 0 ? 1 : size);
+  try {
+    // At least one byte, so that even an empty array has a valid block pointer.
+    return std::make_shared<std::byte[]>(size == 0 ? 1 : size);
+  } catch (const std::bad_alloc&) {
+    // No standard-library exception leaves the API: the same type as a device out of memory.
+    throw OutOfMemoryError("host", "HostArray allocation", 0, "out of host memory",
+                           fmt::format("cannot allocate {} bytes for a HostArray", size));
+  }
 }
 
 }  // namespace
