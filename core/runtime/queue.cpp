@@ -28,12 +28,9 @@ bool PendingHostArrays::keep(const HostArray& host) {
 }
 
 void PendingHostArrays::release() noexcept {
-  std::vector<HostArray> released;  // freed outside the lock
-  {
-    const std::lock_guard lock(mutex_);
-    released.swap(arrays_);
-    any_.store(false, std::memory_order_relaxed);
-  }
+  const std::lock_guard lock(mutex_);
+  arrays_.clear();  // keeps the capacity: the next keep() allocates nothing
+  any_.store(false, std::memory_order_relaxed);
 }
 
 void PendingHostArrays::abandon() noexcept {
