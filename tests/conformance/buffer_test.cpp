@@ -74,18 +74,11 @@ TEST_P(BufferTest, ObjectsOfAnotherContextAreNamedSo) {
   const Queue other_queue(other_context.devices()[0]);
   auto buffer = Buffer::allocate(device(), 16);
   std::vector<std::byte> bytes(16);
-  const auto message = [](auto&& call) -> std::string {
-    try {
-      call();
-    } catch (const LogicError& e) {
-      return e.what();
-    }
-    return "(no LogicError)";
-  };
-  for (const auto& text : {message([&] { buffer.get(other_queue, bytes); }),
-                           message([&] { buffer.set(other_queue, bytes); }), message([&] {
-                             buffer.set(queue(), Buffer::allocate(other_context.devices()[0], 16));
-                           })}) {
+  for (const auto& text :
+       {logic_error_message([&] { buffer.get(other_queue, bytes); }),
+        logic_error_message([&] { buffer.set(other_queue, bytes); }), logic_error_message([&] {
+          buffer.set(queue(), Buffer::allocate(other_context.devices()[0], 16));
+        })}) {
     EXPECT_NE(text.find("belong to different contexts"), std::string::npos) << text;
   }
 }

@@ -59,4 +59,13 @@ std::vector<std::byte> pattern(std::size_t size, unsigned seed) {
   return bytes;
 }
 
+std::string logic_error_message(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const LogicError& e) {
+    return e.what();
+  }
+  return "(no LogicError)";
+}
+
 }  // namespace plinth::conformance

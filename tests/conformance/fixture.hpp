@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +50,9 @@ class MultiDeviceTest : public ::testing::TestWithParam<std::vector<Device>> {
  private:
   std::optional<Context> context_;
 };
+
+/// The message of the LogicError `call` throws, or "(no LogicError)" if it throws none.
+std::string logic_error_message(const std::function<void()>& call);
 
 /// Bytes 0, 1, 2, ... (mod 251, so that offsets show) for transfers.
 std::vector<std::byte> pattern(std::size_t size, unsigned seed = 0);

@@ -44,17 +44,9 @@ TEST_P(QueueTest, EventsOfAnotherContextAreRefused) {
   const auto mine = queue().record_event();
   EXPECT_EQ(foreign.device(), other_context.devices()[0]);
   EXPECT_EQ(mine.device(), device());
-  const auto message = [](auto&& call) -> std::string {
-    try {
-      call();
-    } catch (const LogicError& e) {
-      return e.what();
-    }
-    return "(no LogicError)";
-  };
-  for (const auto& text : {message([&] { queue().wait_for(foreign); }),
-                           message([&] { (void)elapsed_ms(mine, foreign); }),
-                           message([&] { (void)elapsed_ms(foreign, mine); })}) {
+  for (const auto& text : {logic_error_message([&] { queue().wait_for(foreign); }),
+                           logic_error_message([&] { (void)elapsed_ms(mine, foreign); }),
+                           logic_error_message([&] { (void)elapsed_ms(foreign, mine); })}) {
     EXPECT_NE(text.find("belong to different contexts"), std::string::npos) << text;
   }
   // Both are still usable.

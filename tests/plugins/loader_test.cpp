@@ -14,6 +14,7 @@
 #include <elf.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -58,12 +59,10 @@ std::string take_opened() {
   return tags;
 }
 
-/// A copy of a fake plugin, corrupt/libplinth-backend-<name>.so, whose symbol tables claim
-/// to be 2^62 bytes long.
-std::string corrupt_copy(const std::string& name) {
-  fs::create_directories(dir("corrupt"));
-  const std::string path = plugin("corrupt", name);
-  fs::copy_file(plugin("ready", "fakea"), path, fs::copy_options::overwrite_existing);
+/// Overwrites sh_size in every section header of the ELF file `path` whose type is in `types`
+/// (SHT_SYMTAB, SHT_DYNSYM).
+void set_section_sizes(const std::string& path, std::initializer_list<std::uint32_t> types,
+                       std::uint64_t size) {
   std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
   Elf64_Ehdr header{};
   file.read(reinterpret_cast<char*>(&header), sizeof header);
@@ -72,11 +71,20 @@ std::string corrupt_copy(const std::string& name) {
     Elf64_Shdr section{};
     file.seekg(offset);
     file.read(reinterpret_cast<char*>(&section), sizeof section);
-    if (section.sh_type != SHT_SYMTAB && section.sh_type != SHT_DYNSYM) continue;
-    section.sh_size = std::uint64_t{1} << 62;
+    if (std::find(types.begin(), types.end(), section.sh_type) == types.end()) continue;
+    section.sh_size = size;
     file.seekp(offset);
     file.write(reinterpret_cast<const char*>(&section), sizeof section);
   }
+}
+
+/// A copy of a fake plugin, corrupt/libplinth-backend-<name>.so, whose symbol tables claim
+/// to be 2^62 bytes long.
+std::string corrupt_copy(const std::string& name) {
+  fs::create_directories(dir("corrupt"));
+  const std::string path = plugin("corrupt", name);
+  fs::copy_file(plugin("ready", "fakea"), path, fs::copy_options::overwrite_existing);
+  set_section_sizes(path, {SHT_SYMTAB, SHT_DYNSYM}, std::uint64_t{1} << 62);
   return path;
 }
 
@@ -518,23 +526,6 @@ std::vector<LoadedPlugin> load_manifests(const fs::path& manifest_dir) {
   return load_plugins(settings);
 }
 
-/// Overwrites the .dynsym section header's sh_size of the ELF file `path`.
-void set_dynsym_size(const std::string& path, std::uint64_t size) {
-  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
-  Elf64_Ehdr header{};
-  file.read(reinterpret_cast<char*>(&header), sizeof header);
-  for (unsigned i = 0; i < header.e_shnum; ++i) {
-    const auto offset = static_cast<std::streamoff>(header.e_shoff + i * header.e_shentsize);
-    Elf64_Shdr section{};
-    file.seekg(offset);
-    file.read(reinterpret_cast<char*>(&section), sizeof section);
-    if (section.sh_type != SHT_DYNSYM) continue;
-    section.sh_size = size;
-    file.seekp(offset);
-    file.write(reinterpret_cast<const char*>(&section), sizeof section);
-  }
-}
-
 }  // namespace hostile
 
 // Before: SIGSEGV in every program that listed plugins.
@@ -554,7 +545,7 @@ TEST(LoaderHostile, DynamicSymbolTableSizeIsCheckedBeforeAllocating) {
   for (const std::uint64_t claimed : {std::uint64_t{24} << 40, std::uint64_t{24} << 26}) {
     const auto path = (temp.path / "libplinth-backend-hugedynsym.so").string();
     fs::copy_file(plugin("ready", "fakea"), path, fs::copy_options::overwrite_existing);
-    hostile::set_dynsym_size(path, claimed);
+    set_section_sizes(path, {SHT_DYNSYM}, claimed);
     LoaderSettings settings;
     settings.plugin_path = {temp.path};
     const auto plugins = load_plugins(settings);
