@@ -410,7 +410,7 @@ class Renderer {
   std::size_t depth_ = 0;
   std::size_t produced_ = 0;  // bytes of text rendered so far, at every level
   /// What rendering a Snippet or def costs against max_render_size besides its text.
-  static constexpr std::size_t render_cost = 128;
+  static constexpr std::size_t render_cost = 256;
 
   /// Counts `bytes` more rendered text; a RenderError beyond max_render_size (a few defs that
   /// each use the next twice expand exponentially, which the depth limit does not stop).

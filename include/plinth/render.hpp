@@ -38,9 +38,9 @@ namespace plinth {
 inline constexpr std::size_t max_render_depth = 100;
 
 /// How much text one render may produce, counting the result and the text of every Snippet
-/// and def rendered on the way (so a source nested N deep counts about N times), and 128
-/// bytes for each Snippet or def rendered. Beyond it, as with defs that each use the next one
-/// twice (exponential growth), is a RenderError.
+/// and def rendered on the way (so a source nested N deep counts about N times), and 256
+/// bytes for each Snippet or def rendered (so at most 65536 of them). Beyond it, as with defs
+/// that each use the next one twice (exponential growth), is a RenderError.
 inline constexpr std::size_t max_render_size = std::size_t{16} << 20;
 
 /// Renders `def` with `args` bound to its parameters and `globals` to other names.

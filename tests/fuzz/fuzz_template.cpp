@@ -84,7 +84,7 @@ void render_all(const Template& tmpl, const RenderGlobals& globals) {
   }
   std::size_t seed = 0;
   for (const auto& name : tmpl.def_names()) {
-    if (++seed > 4) break;  // each render may take up to max_render_size's work
+    if (++seed > 2) break;  // each render may take up to max_render_size's work
     const auto def = tmpl.get_def(name);
     try {
       plinth::render_source(def, args_for(def.parameters().size(), globals, seed), globals);
