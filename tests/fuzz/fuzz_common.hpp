@@ -49,15 +49,8 @@ class Reader {
     const std::uint8_t tag = byte();
     constexpr auto min = std::numeric_limits<std::int64_t>::min();
     constexpr auto max = std::numeric_limits<std::int64_t>::max();
+    if (tag < 0x80) return static_cast<std::int64_t>(tag) - 8;  // -8 .. 119
     switch (tag >> 4) {
-      case 0x0:
-      case 0x1:
-      case 0x2:
-      case 0x3:
-      case 0x4:
-      case 0x5:
-      case 0x6:
-      case 0x7: return static_cast<std::int64_t>(tag & 0x7f) - 8;  // -8 .. 119
       case 0x8: return min + (tag & 0xf);
       case 0x9: return max - (tag & 0xf);
       case 0xa: return -(static_cast<std::int64_t>(1) << (32 + (tag & 0xf)));
@@ -70,17 +63,8 @@ class Reader {
   std::uint64_t interesting_unsigned() noexcept {
     const std::uint8_t tag = byte();
     constexpr auto max = std::numeric_limits<std::uint64_t>::max();
+    if (tag < 0xa0) return tag & 0x1f;  // 0 .. 31
     switch (tag >> 4) {
-      case 0x0:
-      case 0x1:
-      case 0x2:
-      case 0x3:
-      case 0x4:
-      case 0x5:
-      case 0x6:
-      case 0x7:
-      case 0x8:
-      case 0x9: return tag & 0x1f;  // 0 .. 31
       case 0xa: return max - (tag & 0xf);
       case 0xb: return (static_cast<std::uint64_t>(1) << 63) - (tag & 0xf);
       case 0xc: return static_cast<std::uint64_t>(1) << (32 + (tag & 0xf));
