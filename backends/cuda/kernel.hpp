@@ -22,6 +22,9 @@ class Kernel final : public backend::KernelAdapter {
   void launch(backend::QueueAdapter& queue, const backend::LaunchShape& shape,
               std::span<const backend::ArgValue> args) override;
   backend::NativeHandle native_handle() const override;
+  backend::DynamicLocalMemory dynamic_local_memory() const override {
+    return backend::DynamicLocalMemory::launch_parameter;
+  }
 
  private:
   /// Arguments up to this many are passed from an array on the stack; beyond it from

@@ -30,6 +30,9 @@ class Kernel final : public backend::KernelAdapter {
   void launch(backend::QueueAdapter& queue, const backend::LaunchShape& shape,
               std::span<const backend::ArgValue> args) override;
   backend::NativeHandle native_handle() const override;
+  backend::DynamicLocalMemory dynamic_local_memory() const override {
+    return backend::DynamicLocalMemory::last_parameter;
+  }
 
  private:
   Kernel(cl_kernel kernel, std::string name) noexcept;

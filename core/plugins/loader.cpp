@@ -178,6 +178,7 @@ std::shared_ptr<LoadedApi> load(const PluginSymbol& symbol, PluginInfo& info) {
         device.adapter = api->adopt(platform.adapter->device(d));
         device.name = printable(device.adapter->name());
         device.params = device.adapter->parameters();
+        if (api->abi_minor >= 1) device.compiler_identity = device.adapter->compiler_identity();
         platform.devices.push_back(std::move(device));
       }
       api->platforms.push_back(std::move(platform));

@@ -64,6 +64,9 @@ Device Device::from_index(const Platform& platform, std::size_t index) {
 
 const std::string& Device::name() const { return detail::device_data(*this).name; }
 const DeviceParameters& Device::params() const { return detail::device_data(*this).params; }
+const std::string& Device::compiler_identity() const {
+  return detail::device_data(*this).compiler_identity;
+}
 std::uintptr_t Device::native_handle() const {
   return detail::device_data(*this).adapter->native_handle();
 }

@@ -28,6 +28,7 @@ struct DeviceData {
   std::shared_ptr<backend::DeviceAdapter> adapter;
   std::string name;
   DeviceParameters params;
+  std::string compiler_identity;  // "" for 1.0 plugins and backends that have none
 };
 
 struct PlatformData {
@@ -129,7 +130,12 @@ struct KernelImpl {
   std::string name;
   /// One per program device.
   std::vector<std::shared_ptr<backend::KernelAdapter>> adapters;
+  /// How each adapter takes dynamic local memory (declared from SDK 1.1, inferred for 1.0).
+  std::vector<backend::DynamicLocalMemory> dynamic_local;
+  /// Once prepared, one per program device: the shape, and how many arguments a launch takes
+  /// (one fewer than the parameters where the backend binds the dynamic local memory).
   std::vector<backend::LaunchShape> shapes;
+  std::vector<std::size_t> arg_counts;
   /// For each context device index: its program slot, or npos.
   std::vector<std::size_t> slot_of_context_device;
 };

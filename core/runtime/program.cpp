@@ -2,6 +2,7 @@
 
 #include "diagnostics/debug.hpp"
 #include "runtime/impl.hpp"
+#include "runtime/kept_directory.hpp"
 #include "runtime/launch_shape.hpp"
 
 #include <plinth/errors.hpp>
@@ -10,8 +11,7 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <cstdlib>
-#include <filesystem>
+#include <optional>
 
 namespace plinth {
 
@@ -21,42 +21,122 @@ const LoadedApi& ProgramImpl::api() const { return loaded(devices.context().api(
 
 namespace {
 
-std::string make_kept_directory() {
-  auto pattern = (std::filesystem::temp_directory_path() / "plinth-keep-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    throw Error(fmt::format("ProgramOptions::keep: cannot create a directory like {}", pattern));
+const char* input_name(backend::ProgramInputKind kind) {
+  switch (kind) {
+    case backend::ProgramInputKind::source: return "source";
+    case backend::ProgramInputKind::spirv: return "SPIR-V";
+    case backend::ProgramInputKind::binary: return "binaries";
   }
-  return pattern;
+  return "input";
+}
+
+/// A program's state before its adapter exists: devices, options and what the core passes.
+std::shared_ptr<ProgramImpl> start(const BoundMultiDevice& devices, const ProgramOptions& options,
+                                   backend::BuildOptions& build) {
+  auto impl = std::make_shared<ProgramImpl>(ProgramImpl{devices, {}, {}, {}, {}, {}});
+  for (const auto& device : devices) impl->context_indices.push_back(device.index());
+  impl->constant_arrays = options.constant_arrays;
+  build.fast_math = options.fast_math;
+  build.compiler_options = options.compiler_options;
+  for (const auto& array : options.constant_arrays) {
+    build.constant_arrays.push_back({array.name, array.ctype, array.length, array.itemsize});
+  }
+  return impl;
+}
+
+/// Creates the adapter from `input` through SDK 1.1's create_program(), refusing what the
+/// backend does not take; with options.keep, in a new kept directory.
+void create(ProgramImpl& impl, const backend::ProgramInput& input, backend::BuildOptions& build,
+            const ProgramOptions& options) {
+  const auto& api = impl.api();
+  if (api.abi_minor < 1) {
+    throw LogicError(fmt::format(
+        "{} cannot create programs from {}: its plugin implements SDK 1.0, which builds from "
+        "source only (1.1 is needed)",
+        api.name, input_name(input.kind)));
+  }
+  if ((api.adapter->program_inputs() & static_cast<unsigned>(input.kind)) == 0) {
+    throw LogicError(
+        fmt::format("{} cannot create programs from {}", api.name, input_name(input.kind)));
+  }
+  std::optional<KeptDirectory> kept;
+  if (options.keep) {
+    kept.emplace();
+    impl.kept_directory = kept->path().string();
+    build.keep = &*kept;
+    debug(DebugTopic::compile, "keeping the source and intermediate files in {}",
+          impl.kept_directory);
+  }
+  impl.adapter =
+      api.adopt(adapter(impl.devices.context()).create_program(impl.context_indices, input, build));
 }
 
 std::shared_ptr<ProgramImpl> build(const BoundMultiDevice& devices,
                                    const ProgramSource& template_source,
                                    const ProgramOptions& options) {
   const std::string source = template_source.render(options.render_args, options.render_globals);
-  auto impl = std::make_shared<ProgramImpl>(ProgramImpl{devices, {}, {}, {}, {}, {}});
-  const auto& api = impl->api();
-  for (const auto& device : devices) impl->context_indices.push_back(device.index());
-  impl->source =
-      options.no_prelude ? source : api.adapter->prelude(options.fast_math) + "\n" + source;
-  impl->constant_arrays = options.constant_arrays;
-
   backend::BuildOptions build;
-  build.fast_math = options.fast_math;
-  build.compiler_options = options.compiler_options;
-  for (const auto& array : options.constant_arrays) {
-    build.constant_arrays.push_back({array.name, array.ctype, array.length, array.itemsize});
+  auto impl = start(devices, options, build);
+  const auto& api = impl->api();
+  const std::string prelude =
+      options.no_prelude ? std::string() : api.adapter->prelude(options.fast_math);
+  impl->source = options.no_prelude ? source : prelude + "\n" + source;
+  debug(DebugTopic::compile, "building a program of {} bytes for {} device(s) of {}",
+        impl->source.size(), devices.size(), api.name);
+  if (api.abi_minor >= 1) {
+    backend::ProgramInput input;
+    input.kind = backend::ProgramInputKind::source;
+    input.prelude = prelude;
+    input.source = source;
+    create(*impl, input, build, options);
+    return impl;
   }
+  // SDK 1.0: the joined source, and the backend writes the kept files itself.
   if (options.keep) {
-    impl->kept_directory = make_kept_directory();
-    build.keep_dir = impl->kept_directory;
+    KeptDirectory kept;
+    impl->kept_directory = kept.path().string();
+    build.keep_dir = kept.path();
     debug(DebugTopic::compile, "keeping the source and intermediate files in {}",
           impl->kept_directory);
   }
-  debug(DebugTopic::compile, "building a program of {} bytes for {} device(s) of {}",
-        impl->source.size(), devices.size(), api.name);
   impl->adapter = api.adopt(
       adapter(devices.context()).build_program(impl->context_indices, impl->source, build));
   return impl;
+}
+
+std::shared_ptr<ProgramImpl> load(const BoundMultiDevice& devices, backend::ProgramInputKind kind,
+                                  std::span<const std::span<const std::byte>> binaries,
+                                  const ProgramOptions& options) {
+  if (!options.render_args.empty()) {
+    throw LogicError(fmt::format("a program from {} takes no render_args", input_name(kind)));
+  }
+  for (std::size_t i = 0; i < binaries.size(); ++i) {
+    if (binaries[i].empty()) {
+      throw LogicError(
+          fmt::format("a program from {}: {} {} is empty", input_name(kind),
+                      kind == backend::ProgramInputKind::spirv ? "the module" : "binary", i));
+    }
+  }
+  backend::BuildOptions build;
+  auto impl = start(devices, options, build);
+  backend::ProgramInput input;
+  input.kind = kind;
+  input.binaries = binaries;
+  debug(DebugTopic::compile, "creating a program from {} for {} device(s) of {}", input_name(kind),
+        devices.size(), impl->api().name);
+  create(*impl, input, build, options);
+  return impl;
+}
+
+/// How kernel `adapter` takes dynamic local memory: declared from SDK 1.1; for 1.0, what the
+/// core assumed then (a trailing local pointer is bound by the backend).
+backend::DynamicLocalMemory dynamic_local_of(const LoadedApi& api,
+                                             const backend::KernelAdapter& adapter) {
+  if (api.abi_minor >= 1) return adapter.dynamic_local_memory();
+  const auto params = adapter.parameters();
+  return !params.empty() && params.back().kind == backend::ParamKind::local_ptr
+             ? backend::DynamicLocalMemory::last_parameter
+             : backend::DynamicLocalMemory::launch_parameter;
 }
 
 std::vector<std::size_t> slots_of(const ProgramImpl& program) {
@@ -69,10 +149,11 @@ std::vector<std::size_t> slots_of(const ProgramImpl& program) {
 }
 
 std::shared_ptr<KernelImpl> make_kernel(const Program& program, const std::string& name) {
-  auto impl = std::make_shared<KernelImpl>(KernelImpl{program, name, {}, {}, {}});
+  auto impl = std::make_shared<KernelImpl>(KernelImpl{program, name, {}, {}, {}, {}, {}});
   const auto& p = *program.impl();
   for (std::size_t slot = 0; slot < p.context_indices.size(); ++slot) {
     impl->adapters.push_back(p.api().adopt(p.adapter->create_kernel(slot, name)));
+    impl->dynamic_local.push_back(dynamic_local_of(p.api(), *impl->adapters.back()));
   }
   impl->slot_of_context_device = slots_of(p);
   return impl;
@@ -137,6 +218,40 @@ backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backen
 
 constexpr std::size_t max_args_on_stack = 64;
 
+/// Prepares `kernel` on program slot `slot`: its launch shape and how many arguments a launch
+/// takes, refusing dynamic local memory that the kernel cannot take.
+void prepare_slot(KernelImpl& kernel, std::size_t slot, const std::vector<std::size_t>& global_size,
+                  const std::vector<std::size_t>& local_size, std::size_t local_mem) {
+  const auto& program = *kernel.program.impl();
+  auto& adapter = *kernel.adapters[slot];
+  kernel.shapes[slot] =
+      make_launch_shape(kernel.name, global_size, local_size, local_mem,
+                        program.devices[slot].params(), adapter.max_total_local_size());
+  const auto params = adapter.parameters();
+  kernel.arg_counts[slot] = params.size();
+  if (local_mem == 0) return;
+  switch (kernel.dynamic_local[slot]) {
+    case backend::DynamicLocalMemory::none:
+      throw LogicError(fmt::format("kernel '{}' cannot take dynamic local memory on {} ('{}')",
+                                   kernel.name, program.api().name, program.devices[slot].name()));
+    case backend::DynamicLocalMemory::launch_parameter: return;
+    case backend::DynamicLocalMemory::last_parameter: {
+      const auto kind = params.empty() ? backend::ParamKind::scalar : params.back().kind;
+      if (kind != backend::ParamKind::local_ptr && kind != backend::ParamKind::unknown) {
+        throw LogicError(fmt::format(
+            "kernel '{}' is given {} bytes of dynamic local memory, so its last parameter must "
+            "be a LOCAL_MEM_DYNAMIC pointer; {}",
+            kernel.name, local_mem,
+            params.empty() ? std::string("it has no parameters")
+                           : fmt::format("parameter {} is {}", params.size() - 1,
+                                         kind_name(params.back().kind))));
+      }
+      kernel.arg_counts[slot] = params.size() - 1;
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 }  // namespace detail
@@ -153,6 +268,23 @@ Program::Program(const BoundMultiDevice& devices, const ProgramSource& source,
 
 Program::Program(const Context& context, const ProgramSource& source, const ProgramOptions& options)
     : Program(context.devices(), source, options) {}
+
+Program Program::from_binaries(const BoundMultiDevice& devices,
+                               const std::vector<std::vector<std::byte>>& binaries,
+                               const ProgramOptions& options) {
+  if (binaries.size() != devices.size()) {
+    throw LogicError(fmt::format("Program::from_binaries: {} binaries for {} device(s)",
+                                 binaries.size(), devices.size()));
+  }
+  std::vector<std::span<const std::byte>> spans(binaries.begin(), binaries.end());
+  return Program(detail::load(devices, backend::ProgramInputKind::binary, spans, options));
+}
+
+Program Program::from_spirv(const BoundMultiDevice& devices, std::span<const std::byte> spirv,
+                            const ProgramOptions& options) {
+  const std::array<std::span<const std::byte>, 1> spans{spirv};
+  return Program(detail::load(devices, backend::ProgramInputKind::spirv, spans, options));
+}
 
 Kernel Program::kernel(const std::string& name) const {
   return Kernel(detail::make_kernel(*this, name));
@@ -200,6 +332,19 @@ void Program::set_constant_array(const Queue& queue, const std::string& name,
   impl_->adapter->set_constant_array(slot, queue.adapter(), name, src.adapter(), src.size());
 }
 
+std::vector<std::byte> Program::binary(const BoundDevice& device) const {
+  const auto slots = detail::slots_of(*impl_);
+  const std::size_t slot = program_slot(*impl_, slots, device, "binary");
+  const auto& api = impl_->api();
+  std::vector<std::byte> binary;
+  if (api.abi_minor >= 1) binary = impl_->adapter->binary(slot);
+  if (binary.empty()) {
+    throw LogicError(fmt::format("{} cannot hand out the binaries of its programs{}", api.name,
+                                 api.abi_minor >= 1 ? "" : " (its plugin implements SDK 1.0)"));
+  }
+  return binary;
+}
+
 std::uintptr_t Program::native_handle(const BoundDevice& device) const {
   const auto slots = detail::slots_of(*impl_);
   return impl_->adapter->native_handle(program_slot(*impl_, slots, device, "native_handle"));
@@ -209,11 +354,10 @@ PreparedKernel Kernel::prepare(const std::vector<std::size_t>& global_size,
                                const std::vector<std::size_t>& local_size,
                                std::size_t local_mem) const {
   auto prepared = detail::make_kernel(impl_->program, impl_->name);
-  const auto& program = *impl_->program.impl();
+  prepared->shapes.resize(prepared->adapters.size());
+  prepared->arg_counts.resize(prepared->adapters.size());
   for (std::size_t slot = 0; slot < prepared->adapters.size(); ++slot) {
-    prepared->shapes.push_back(detail::make_launch_shape(
-        impl_->name, global_size, local_size, local_mem, program.devices[slot].params(),
-        prepared->adapters[slot]->max_total_local_size()));
+    detail::prepare_slot(*prepared, slot, global_size, local_size, local_mem);
   }
   return PreparedKernel(std::move(prepared));
 }
@@ -241,12 +385,11 @@ void PreparedKernel::launch(const Queue& queue, std::span<const KernelArg> args)
                     kernel.name, device.index(), device.name()));
   }
   const auto params = adapter.parameters();
-  // With dynamic local memory, OpenCL binds a trailing local pointer parameter itself.
-  const bool trailing_local = shape.local_mem > 0 && params.size() == args.size() + 1 &&
-                              params.back().kind == backend::ParamKind::local_ptr;
-  if (params.size() != args.size() && !trailing_local) {
-    throw LogicError(fmt::format("kernel '{}' takes {} argument(s), {} given", kernel.name,
-                                 params.size(), args.size()));
+  if (kernel.arg_counts[slot] != args.size()) [[unlikely]] {
+    throw LogicError(fmt::format(
+        "kernel '{}' takes {} argument(s){}, {} given", kernel.name, kernel.arg_counts[slot],
+        kernel.arg_counts[slot] != params.size() ? " besides its dynamic local memory" : "",
+        args.size()));
   }
   std::array<backend::ArgValue, detail::max_args_on_stack> on_stack;
   std::vector<backend::ArgValue> on_heap;  // only for kernels with very many parameters
@@ -288,12 +431,11 @@ PreparedKernel Kernel::prepare_per_device(const PerDevice<std::vector<std::size_
   backend::LaunchShape unprepared;
   unprepared.dims = 0;
   prepared->shapes.assign(prepared->adapters.size(), unprepared);
+  prepared->arg_counts.assign(prepared->adapters.size(), 0);
   for (const auto& [device, global_size] : global_sizes) {
     const std::size_t slot =
         program_slot(program, prepared->slot_of_context_device, device, "prepare_per_device");
-    prepared->shapes[slot] = detail::make_launch_shape(
-        impl_->name, global_size, local_size, local_mem, program.devices[slot].params(),
-        prepared->adapters[slot]->max_total_local_size());
+    detail::prepare_slot(*prepared, slot, global_size, local_size, local_mem);
   }
   return PreparedKernel(std::move(prepared));
 }

@@ -40,6 +40,11 @@ class PLINTH_EXPORT Device {
   const DeviceParameters& params() const;
   /// cl_device_id, CUdevice, ... as an integer.
   std::uintptr_t native_handle() const;
+  /// Everything besides the source and the options that decides what a compiler makes for
+  /// this device, e.g. "NVRTC 13.0; sm_90": devices with equal identities take each other's
+  /// Program::binary(). Empty when the backend does not say (then binaries are not to be
+  /// reused across devices or processes).
+  const std::string& compiler_identity() const;
   /// "<api>:<platform>.<device> <name>", e.g. "opencl:0.1 pthread-haswell".
   std::string full_name() const;
 

@@ -85,6 +85,20 @@ class PLINTH_EXPORT Program {
   /// Builds for every device of `context`.
   Program(const Context& context, const ProgramSource& source, const ProgramOptions& options = {});
 
+  /// Recreates a program from binaries that binary() returned, one per device of `devices`
+  /// in order, without compiling (PyCUDA's module_from_buffer). `options` supplies the
+  /// constant arrays the program declares and `keep`; render and compiler options are not
+  /// used. Throws LogicError when the backend cannot load binaries (its plugin implements
+  /// SDK 1.0, or it has none) or for a count mismatch; CompileError or LogicError for a
+  /// binary the device cannot load (e.g. built for another architecture).
+  static Program from_binaries(const BoundMultiDevice& devices,
+                               const std::vector<std::vector<std::byte>>& binaries,
+                               const ProgramOptions& options = {});
+  /// Creates a program from one SPIR-V module for every device of `devices`. Throws
+  /// LogicError when the backend takes no SPIR-V, CompileError when a device refuses it.
+  static Program from_spirv(const BoundMultiDevice& devices, std::span<const std::byte> spirv,
+                            const ProgramOptions& options = {});
+
   /// The kernel `name`. Throws LogicError if the program has no such kernel.
   Kernel kernel(const std::string& name) const;
   /// The full source as compiled (rendered, prelude included).
@@ -98,6 +112,10 @@ class PLINTH_EXPORT Program {
   void set_constant_array(const Queue& queue, const std::string& name, const Buffer& src) const;
   /// cl_program, CUmodule, ... of `device`. Throws LogicError for a device not built for.
   std::uintptr_t native_handle(const BoundDevice& device) const;
+  /// The program's binary for `device` (a cubin, an OpenCL program binary, ...), which
+  /// from_binaries() takes back. Throws LogicError for a device not built for, or when the
+  /// backend cannot hand out binaries; BackendError.
+  std::vector<std::byte> binary(const BoundDevice& device) const;
 
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from Program still refers to its object and every call on it is defined.

@@ -13,6 +13,10 @@ namespace plinth::backend {
 /// The root object of a backend plugin, created by the plugin's exported factory
 /// (PLINTH_BACKEND_PLUGIN). The core calls initialize() once, then enumerates platforms.
 /// Exceptions derived from plinth::Error may be thrown from every method.
+///
+/// ABI rule: every class of the SDK only ever grows at its end. The methods below a
+/// "SDK 1.1" line are absent from the vtables of 1.0 plugins, and the core calls them only
+/// on plugins that export ABI 1.1 or later (docs/plugin-interface.md).
 class ApiAdapter {
  public:
   virtual ~ApiAdapter() = default;
@@ -33,6 +37,14 @@ class ApiAdapter {
   /// The text prepended to every program source unless ProgramOptions::no_prelude:
   /// the kernel dialect's macros (KERNEL, GLOBAL_MEM, ... see docs/plugin-interface.md).
   virtual std::string prelude(bool fast_math) const = 0;
+
+  // ---- SDK 1.1: called only on plugins of ABI 1.1 or later --------------------------------
+
+  /// The ProgramInputKinds that ContextAdapter::create_program() takes, as a bit mask.
+  /// Optional: the default is source alone.
+  virtual unsigned program_inputs() const {
+    return static_cast<unsigned>(ProgramInputKind::source);
+  }
 };
 
 }  // namespace plinth::backend

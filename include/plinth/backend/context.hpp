@@ -3,11 +3,13 @@
 #include <plinth/backend/buffer.hpp>
 #include <plinth/backend/program.hpp>
 #include <plinth/backend/queue.hpp>
+#include <plinth/errors.hpp>
 
 #include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace plinth::backend {
 
@@ -28,11 +30,13 @@ class ContextAdapter {
   /// the adapter.
   virtual std::unique_ptr<QueueAdapter> wrap_queue(std::size_t device, NativeHandle queue,
                                                    bool take_ownership) = 0;
-  /// Builds `source` (prelude already prepended by the core) for `devices`.
-  /// Throws CompileError with the compiler's log, the options and the source.
+  /// SDK 1.0's way to build a program, called only on 1.0 plugins (1.1 plugins get
+  /// create_program()): builds `source` (the core prepended the prelude) for `devices`.
+  /// Throws CompileError with the compiler's log, the options and the source. Optional since
+  /// 1.1: the default throws LogicError, and the default create_program() calls it.
   virtual std::unique_ptr<ProgramAdapter> build_program(std::span<const std::size_t> devices,
                                                         const std::string& source,
-                                                        const BuildOptions& options) = 0;
+                                                        const BuildOptions& options);
   /// Makes the context current on the calling thread where the API has such a notion
   /// (CUDA); a no-op elsewhere.
   virtual void activate() = 0;
@@ -40,6 +44,36 @@ class ContextAdapter {
   virtual void deactivate() = 0;
   /// cl_context, CUcontext (of device `device`), ze_context_handle_t.
   virtual NativeHandle native_handle(std::size_t device) const = 0;
+
+  // ---- SDK 1.1: called only on plugins of ABI 1.1 or later --------------------------------
+
+  /// Creates a program for `devices` from `input`, of a kind that ApiAdapter::program_inputs()
+  /// lists (the core checks): compiles the dialect (prelude, the backend's own declarations
+  /// of options.constant_arrays, then the source), or loads SPIR-V or binaries. Leaves what
+  /// ProgramOptions::keep asks for in `*options.keep` when it is set. Throws CompileError with
+  /// the compiler's log, the options and the source as compiled; LogicError for a binary the
+  /// backend cannot load on a device (e.g. built for another architecture).
+  /// The default joins prelude and source as 1.0 did and calls build_program().
+  virtual std::unique_ptr<ProgramAdapter> create_program(std::span<const std::size_t> devices,
+                                                         const ProgramInput& input,
+                                                         const BuildOptions& options);
 };
+
+inline std::unique_ptr<ProgramAdapter> ContextAdapter::build_program(std::span<const std::size_t>,
+                                                                     const std::string&,
+                                                                     const BuildOptions&) {
+  throw LogicError("this backend builds programs through ContextAdapter::create_program()");
+}
+
+inline std::unique_ptr<ProgramAdapter> ContextAdapter::create_program(
+    std::span<const std::size_t> devices, const ProgramInput& input, const BuildOptions& options) {
+  if (input.kind != ProgramInputKind::source) {
+    throw LogicError("this backend builds programs from source only");
+  }
+  std::string source(input.prelude);
+  if (!source.empty()) source += '\n';
+  source += input.source;
+  return build_program(devices, source, options);
+}
 
 }  // namespace plinth::backend

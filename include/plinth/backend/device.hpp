@@ -18,6 +18,15 @@ class DeviceAdapter {
   virtual DeviceParameters parameters() const = 0;
   /// cl_device_id, CUdevice, hipDevice_t, ze_device_handle_t.
   virtual NativeHandle native_handle() const = 0;
+
+  // ---- SDK 1.1: called only on plugins of ABI 1.1 or later --------------------------------
+
+  /// Everything besides the source and the options that decides the binary a build makes
+  /// for this device: the compiler and its version, the target architecture, and the driver
+  /// where it compiles (e.g. "NVRTC 13.0; sm_90"). Devices with equal identities can share
+  /// binaries; the program cache keys on it. Optional: the default, "", means binaries are
+  /// not to be reused (no cache). Called once per device.
+  virtual std::string compiler_identity() const { return {}; }
 };
 
 }  // namespace plinth::backend

@@ -5,6 +5,13 @@
 namespace plinth::backend {
 
 /// A point in a queue's work, for ordering and timing. Created by QueueAdapter::record_event().
+///
+/// Lifetime: the core destroys every event before the context adapter it came from, but
+/// possibly after the queue that recorded it. An event that depends on other state (Level
+/// Zero events live in event pools; CUDA events in a context) keeps that state alive itself,
+/// e.g. through a shared_ptr to its pool. The core hands an event only to queues and events
+/// of the same context (it refuses others with a LogicError), so casting it to the backend's
+/// own type is safe.
 class EventAdapter {
  public:
   virtual ~EventAdapter() = default;

@@ -25,6 +25,13 @@ class KernelAdapter {
                       std::span<const ArgValue> args) = 0;
   /// cl_kernel, CUfunction, hipFunction_t, ze_kernel_handle_t.
   virtual NativeHandle native_handle() const = 0;
+
+  // ---- SDK 1.1: called only on plugins of ABI 1.1 or later --------------------------------
+
+  /// How this kernel takes dynamic local memory (see DynamicLocalMemory). Required. Called
+  /// once, when the kernel is created; for 1.0 plugins the core assumes last_parameter when
+  /// the last parameter is a local_ptr and launch_parameter otherwise, as 1.0 did.
+  virtual DynamicLocalMemory dynamic_local_memory() const = 0;
 };
 
 }  // namespace plinth::backend

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace plinth::backend {
 
@@ -26,6 +27,14 @@ class ProgramAdapter {
                                   BufferAdapter& src, std::size_t size) = 0;
   /// cl_program, CUmodule (of device `device`), ...
   virtual NativeHandle native_handle(std::size_t device) const = 0;
+
+  // ---- SDK 1.1: called only on plugins of ABI 1.1 or later --------------------------------
+
+  /// What create_program() takes back as ProgramInputKind::binary to recreate this program
+  /// on device `device` without compiling (a cubin, CL_PROGRAM_BINARIES, a code object), for
+  /// the program cache and Program::binary(). Optional: the default, an empty vector, means
+  /// the backend cannot hand out binaries. Throws BackendError.
+  virtual std::vector<std::byte> binary(std::size_t /*device*/) const { return {}; }
 };
 
 }  // namespace plinth::backend

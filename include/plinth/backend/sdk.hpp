@@ -5,6 +5,7 @@
 
 #include <plinth/backend/api.hpp>
 #include <plinth/backend/buffer.hpp>
+#include <plinth/backend/check.hpp>
 #include <plinth/backend/context.hpp>
 #include <plinth/backend/device.hpp>
 #include <plinth/backend/event.hpp>

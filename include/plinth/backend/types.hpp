@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace plinth::backend {
@@ -15,8 +17,14 @@ namespace plinth::backend {
 using NativeHandle = std::uintptr_t;
 
 /// What a kernel parameter is, as far as the backend can tell.
+///
+/// A backend that cannot introspect its kernels' parameters (Level Zero reports a count;
+/// the CUDA driver reports sizes but not kinds) reports them as `unknown`, with the size
+/// where it knows it (0 otherwise). For an `unknown` parameter the core checks only what it
+/// can: that there is an argument, that a Buffer argument is on the launch's device, and the
+/// size when it is not 0. Either a Buffer (its kernel_arg()) or a scalar's bytes is passed.
 enum class ParamKind {
-  unknown,       ///< the backend cannot introspect this parameter; it is not checked
+  unknown,       ///< the backend cannot introspect this parameter (see above)
   global_ptr,    ///< a pointer to global memory: takes a Buffer
   constant_ptr,  ///< a pointer to constant memory: takes a Buffer
   local_ptr,     ///< a pointer to local memory: takes a size, no data
@@ -56,13 +64,71 @@ struct ConstantArrayDecl {
   std::size_t itemsize = 0;
 };
 
-/// How to build a program.
+class KeptFiles;
+
+/// How to build a program. (Fields are only ever appended, so that a plugin of an older
+/// minor version reads the prefix it knows.)
 struct BuildOptions {
   bool fast_math = false;
   std::vector<std::string> compiler_options;
-  /// When set, leave the source and the compiler's intermediate files in this directory.
+  /// SDK 1.0 only: when set, leave the source and the compiler's intermediate files in this
+  /// directory. Plugins of 1.1 and later get `keep` instead and this stays empty.
   std::filesystem::path keep_dir;
   std::vector<ConstantArrayDecl> constant_arrays;
+  /// SDK 1.1: with ProgramOptions::keep, where to leave the source as compiled, the log and
+  /// intermediate files (the core writes them); null otherwise.
+  KeptFiles* keep = nullptr;
+};
+
+/// SDK 1.1: the files a backend leaves for ProgramOptions::keep. The core owns the directory
+/// and does the writing, so that every backend's files land the same way. Valid for the
+/// duration of the build call; called from the building thread.
+class KeptFiles {
+ public:
+  /// Writes `data` to the file `name`, a plain file name such as "program.cu" (no '/').
+  /// Throws Error if it cannot be written, LogicError for a name that is not a file name.
+  virtual ~KeptFiles() = default;
+  virtual void write(std::string_view name, std::span<const std::byte> data) = 0;
+  /// write() for text.
+  void write_text(std::string_view name, std::string_view text) {
+    write(name, std::as_bytes(std::span(text.data(), text.size())));
+  }
+};
+
+/// SDK 1.1: what a program is made from. ApiAdapter::program_inputs() says which kinds a
+/// backend takes (a bit mask of these values).
+enum class ProgramInputKind : unsigned {
+  source = 1,  ///< the kernel dialect: `prelude` and `source`
+  spirv = 2,   ///< one SPIR-V module for every device: `binaries[0]`
+  binary = 4,  ///< what ProgramAdapter::binary() gave, one per device: `binaries[i]`
+};
+
+/// SDK 1.1: the input of ContextAdapter::create_program(). Everything it refers to stays
+/// valid for the duration of the call only.
+struct ProgramInput {
+  ProgramInputKind kind = ProgramInputKind::source;
+  /// source: ApiAdapter::prelude(), or empty with ProgramOptions::no_prelude.
+  std::string_view prelude;
+  /// source: the user's rendered source. The backend compiles the prelude, then its own
+  /// declarations (the constant arrays of BuildOptions), then this.
+  std::string_view source;
+  /// spirv: one module; binary: one image per device of the build, in the same order.
+  std::span<const std::span<const std::byte>> binaries;
+};
+
+/// SDK 1.1: how a kernel takes dynamic local memory (LaunchShape::local_mem), as the kernel
+/// adapter declares it (KernelAdapter::dynamic_local_memory()).
+enum class DynamicLocalMemory {
+  /// The kernel cannot take any: the core refuses a launch shape with local_mem > 0.
+  none,
+  /// The launch passes the size (CUDA, HIP): parameters() lists only the kernel's own
+  /// parameters and the core passes an argument for each of them.
+  launch_parameter,
+  /// The kernel's last parameter is a local pointer (LOCAL_MEM_DYNAMIC) that the backend
+  /// binds to LaunchShape::local_mem (OpenCL, Level Zero). With local_mem > 0 the core passes
+  /// one argument fewer than parameters() has, after checking that the last parameter is a
+  /// local_ptr (or unknown); with local_mem == 0 it passes one for every parameter.
+  last_parameter,
 };
 
 }  // namespace plinth::backend

@@ -1,0 +1,302 @@
+// A backend whose device is the host and whose kernels are C++ functions, for testing the
+// SDK's versions end to end through the public API. It is built twice (CMakeLists.txt):
+//   hostv10  against tests/plugins/sdk-1.0/, the SDK exactly as released at ABI 1.0, so its
+//            vtables end where 1.0's did;
+//   hostv11  against the current SDK, implementing what 1.1 added.
+// A program "compiles" by checking that its source declares each kernel it is asked for
+// (`KERNEL void name(`); the kernels themselves are below:
+//   scale(GLOBAL_MEM float* out, GLOBAL_MEM const float* in, float factor)
+//       out[i] = in[i] * factor
+//   group_sums(GLOBAL_MEM float* out, GLOBAL_MEM const float* in, LOCAL_MEM_DYNAMIC float* scratch)
+//       out[g] = the sum of group g's elements, staged through `scratch` (dynamic local
+//       memory, bound by the backend as OpenCL does)
+//   opaque(a, b)
+//       parameters the backend cannot introspect (ParamKind::unknown, size 0): `a` is a
+//       buffer, `b` a 4-byte int; stores b into ((int*)a)[0]
+
+#include <plinth/backend/sdk.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#ifndef HOST_SHORTCUT
+#error "HOST_SHORTCUT must name the plugin's shortcut"
+#endif
+
+namespace host {
+
+using namespace plinth::backend;
+
+#define HOST_STRING(x) HOST_STRING_(x)
+#define HOST_STRING_(x) #x
+
+constexpr std::size_t max_group = 64;
+// What binary() returns: this header, then the source.
+constexpr std::string_view binary_magic = "plinth-host-binary\n";
+
+class Device final : public DeviceAdapter {
+ public:
+  std::string name() const override { return "Host test device"; }
+  plinth::DeviceParameters parameters() const override {
+    plinth::DeviceParameters p;
+    p.type = plinth::DeviceType::cpu;
+    p.compute_units = 1;
+    p.local_mem_size = 4096;
+    p.max_total_local_size = max_group;
+    p.max_local_sizes = {max_group, 1, 1};
+    p.max_num_groups = {std::size_t{1} << 20, 1, 1};
+    p.global_mem_size = std::size_t{1} << 30;
+    return p;
+  }
+  NativeHandle native_handle() const override { return 1; }
+#if PLINTH_ABI_MINOR >= 1
+  std::string compiler_identity() const override { return "host test kernels 1"; }
+#endif
+};
+
+class Platform final : public PlatformAdapter {
+ public:
+  std::string name() const override { return "Host test platform"; }
+  std::string vendor() const override { return "plinth tests"; }
+  std::string version() const override { return "1"; }
+  std::size_t device_count() const override { return 1; }
+  std::unique_ptr<DeviceAdapter> device(std::size_t) const override {
+    return std::make_unique<Device>();
+  }
+  NativeHandle native_handle() const override { return 0; }
+};
+
+class Buffer final : public BufferAdapter {
+ public:
+  Buffer(std::shared_ptr<std::vector<std::byte>> memory, std::size_t offset, std::size_t size)
+      : memory_(std::move(memory)), offset_(offset), size_(size), address_(data()) {}
+  std::byte* data() const { return memory_->data() + offset_; }
+  std::size_t size() const override { return size_; }
+  std::unique_ptr<BufferAdapter> sub_region(std::size_t origin, std::size_t size) override {
+    return std::make_unique<Buffer>(memory_, offset_ + origin, size);
+  }
+  ArgValue kernel_arg() const override { return {&address_, sizeof(address_)}; }
+  NativeHandle native_handle() const override { return reinterpret_cast<NativeHandle>(data()); }
+
+ private:
+  std::shared_ptr<std::vector<std::byte>> memory_;
+  std::size_t offset_, size_;
+  std::byte* address_;
+};
+
+Buffer& own(BufferAdapter& b) { return static_cast<Buffer&>(b); }
+
+class Event final : public EventAdapter {
+ public:
+  void wait() override {}
+  double elapsed_ms_since(EventAdapter&) override { return 0.0; }
+  NativeHandle native_handle() const override { return 0; }
+};
+
+/// Work runs at once.
+class Queue final : public QueueAdapter {
+ public:
+  void write(BufferAdapter& dst, std::size_t offset, const void* src, std::size_t size,
+             bool) override {
+    std::memcpy(own(dst).data() + offset, src, size);
+  }
+  void read(void* dst, BufferAdapter& src, std::size_t offset, std::size_t size, bool) override {
+    std::memcpy(dst, own(src).data() + offset, size);
+  }
+  void copy(BufferAdapter& dst, std::size_t dst_offset, BufferAdapter& src, std::size_t src_offset,
+            std::size_t size) override {
+    std::memmove(own(dst).data() + dst_offset, own(src).data() + src_offset, size);
+  }
+  void synchronize() override {}
+  std::unique_ptr<EventAdapter> record_event() override { return std::make_unique<Event>(); }
+  void wait_for(EventAdapter&) override {}
+  NativeHandle native_handle() const override { return 0; }
+};
+
+template <class T>
+T* pointer_arg(const ArgValue& arg) {
+  void* address = nullptr;
+  std::memcpy(&address, arg.data, sizeof(address));
+  return static_cast<T*>(address);
+}
+
+template <class T>
+T value_arg(const ArgValue& arg) {
+  T value{};
+  std::memcpy(&value, arg.data, sizeof(value));
+  return value;
+}
+
+class Kernel final : public KernelAdapter {
+ public:
+  explicit Kernel(std::string name) : name_(std::move(name)) {
+    if (name_ == "scale") {
+      params_ = {{ParamKind::global_ptr, sizeof(void*), "float*", "out"},
+                 {ParamKind::global_ptr, sizeof(void*), "const float*", "in"},
+                 {ParamKind::scalar, sizeof(float), "float", "factor"}};
+    } else if (name_ == "group_sums") {
+      params_ = {{ParamKind::global_ptr, sizeof(void*), "float*", "out"},
+                 {ParamKind::global_ptr, sizeof(void*), "const float*", "in"},
+                 {ParamKind::local_ptr, 0, "float*", "scratch"}};
+    } else {
+      params_ = {{ParamKind::unknown, 0, {}, {}}, {ParamKind::unknown, 0, {}, {}}};
+    }
+  }
+  std::span<const ParamInfo> parameters() const override { return params_; }
+  std::size_t max_total_local_size() const override { return max_group; }
+  void launch(QueueAdapter&, const LaunchShape& shape, std::span<const ArgValue> args) override {
+    const std::size_t n = shape.global[0];
+    if (name_ == "scale") {
+      if (args.size() != 3) throw plinth::LogicError("scale: the core passed a wrong count");
+      auto* out = pointer_arg<float>(args[0]);
+      const auto* in = pointer_arg<const float>(args[1]);
+      const auto factor = value_arg<float>(args[2]);
+      for (std::size_t i = 0; i < n; ++i) out[i] = in[i] * factor;
+    } else if (name_ == "group_sums") {
+      // The core passes two arguments; the backend binds the third, the dynamic local memory.
+      if (args.size() != 2) throw plinth::LogicError("group_sums: the core passed a wrong count");
+      const std::size_t local = shape.local[0];
+      if (shape.local_mem < local * sizeof(float)) {
+        throw plinth::LogicError("group_sums: too little dynamic local memory");
+      }
+      std::vector<float> scratch(shape.local_mem / sizeof(float));
+      auto* out = pointer_arg<float>(args[0]);
+      const auto* in = pointer_arg<const float>(args[1]);
+      for (std::size_t group = 0; group * local < n; ++group) {
+        std::memcpy(scratch.data(), in + group * local, local * sizeof(float));
+        out[group] = std::accumulate(scratch.begin(), scratch.begin() + local, 0.0f);
+      }
+    } else {
+      if (args.size() != 2 || args[1].size != sizeof(int)) {
+        throw plinth::LogicError("opaque: takes a buffer and an int");
+      }
+      *pointer_arg<int>(args[0]) = value_arg<int>(args[1]);
+    }
+  }
+  NativeHandle native_handle() const override { return 0; }
+#if PLINTH_ABI_MINOR >= 1
+  DynamicLocalMemory dynamic_local_memory() const override {
+    return name_ == "group_sums" ? DynamicLocalMemory::last_parameter : DynamicLocalMemory::none;
+  }
+#endif
+
+ private:
+  std::string name_;
+  std::vector<ParamInfo> params_;
+};
+
+class Program final : public ProgramAdapter {
+ public:
+  explicit Program(std::string source) : source_(std::move(source)) {}
+  std::unique_ptr<KernelAdapter> create_kernel(std::size_t, const std::string& name) override {
+    const bool known = name == "scale" || name == "group_sums" || name == "opaque";
+    if (!known || source_.find("KERNEL void " + name + "(") == std::string::npos) {
+      throw plinth::LogicError("program has no kernel '" + name + "'");
+    }
+    return std::make_unique<Kernel>(name);
+  }
+  void set_constant_array(std::size_t, QueueAdapter&, const std::string& name, BufferAdapter&,
+                          std::size_t) override {
+    throw plinth::LogicError("the host test backend has no constant array '" + name + "'");
+  }
+  NativeHandle native_handle(std::size_t) const override { return 0; }
+#if PLINTH_ABI_MINOR >= 1
+  std::vector<std::byte> binary(std::size_t) const override {
+    std::vector<std::byte> bytes(binary_magic.size() + source_.size());
+    std::memcpy(bytes.data(), binary_magic.data(), binary_magic.size());
+    std::memcpy(bytes.data() + binary_magic.size(), source_.data(), source_.size());
+    return bytes;
+  }
+#endif
+
+ private:
+  std::string source_;
+};
+
+class Context final : public ContextAdapter {
+ public:
+  std::size_t device_count() const override { return 1; }
+  std::unique_ptr<BufferAdapter> allocate(std::size_t, std::size_t size) override {
+    return std::make_unique<Buffer>(std::make_shared<std::vector<std::byte>>(size), 0, size);
+  }
+  std::unique_ptr<BufferAdapter> wrap_buffer(std::size_t, NativeHandle, std::size_t,
+                                             bool) override {
+    throw plinth::LogicError("the host test backend cannot wrap native memory");
+  }
+  std::unique_ptr<QueueAdapter> create_queue(std::size_t) override {
+    return std::make_unique<Queue>();
+  }
+  std::unique_ptr<QueueAdapter> wrap_queue(std::size_t, NativeHandle, bool) override {
+    return std::make_unique<Queue>();
+  }
+  void activate() override {}
+  void deactivate() override {}
+  NativeHandle native_handle(std::size_t) const override { return 0; }
+
+#if PLINTH_ABI_MINOR >= 1
+  // 1.1: the parts of the source, binaries back, and kept files written by the core.
+  std::unique_ptr<ProgramAdapter> create_program(std::span<const std::size_t>,
+                                                 const ProgramInput& input,
+                                                 const BuildOptions& options) override {
+    if (!options.keep_dir.empty()) throw plinth::LogicError("1.1 got a 1.0 keep directory");
+    std::string source;
+    if (input.kind == ProgramInputKind::source) {
+      source = std::string(input.prelude) + "// declarations\n" + std::string(input.source);
+    } else if (input.kind == ProgramInputKind::binary) {
+      const auto& image = input.binaries[0];
+      const std::string_view text(reinterpret_cast<const char*>(image.data()), image.size());
+      if (!text.starts_with(binary_magic)) {
+        throw plinth::CompileError("not a binary of the host test backend", {}, {}, "host");
+      }
+      source = text.substr(binary_magic.size());
+    } else {
+      throw plinth::LogicError("the core passed an input kind that program_inputs() lacks");
+    }
+    if (options.keep != nullptr) options.keep->write_text("program.host", source);
+    return std::make_unique<Program>(source);
+  }
+#else
+  // 1.0: the joined source, and the keep directory written by the plugin.
+  std::unique_ptr<ProgramAdapter> build_program(std::span<const std::size_t>,
+                                                const std::string& source,
+                                                const BuildOptions& options) override {
+    if (!options.keep_dir.empty()) std::ofstream(options.keep_dir / "program.host") << source;
+    return std::make_unique<Program>(source);
+  }
+#endif
+};
+
+class Api final : public ApiAdapter {
+ public:
+  std::string name() const override { return "Host test " HOST_STRING(HOST_SHORTCUT); }
+  void initialize() override {}
+  std::size_t platform_count() const override { return 1; }
+  std::unique_ptr<PlatformAdapter> platform(std::size_t) const override {
+    return std::make_unique<Platform>();
+  }
+  std::unique_ptr<ContextAdapter> create_context(std::span<const DeviceAdapter* const>) override {
+    return std::make_unique<Context>();
+  }
+  std::unique_ptr<ContextAdapter> wrap_context(NativeHandle, std::span<const DeviceAdapter* const>,
+                                               bool) override {
+    return std::make_unique<Context>();
+  }
+  std::string prelude(bool) const override { return "#define KERNEL\n"; }
+#if PLINTH_ABI_MINOR >= 1
+  unsigned program_inputs() const override {
+    return static_cast<unsigned>(ProgramInputKind::source) |
+           static_cast<unsigned>(ProgramInputKind::binary);
+  }
+#endif
+};
+
+std::unique_ptr<ApiAdapter> create_api() { return std::make_unique<Api>(); }
+
+}  // namespace host
+
+PLINTH_BACKEND_PLUGIN(HOST_SHORTCUT, host::create_api)

@@ -1,0 +1,17 @@
+#pragma once
+
+/// The plugin SDK: everything a backend plugin implements and exports.
+/// Read docs/plugin-interface.md first.
+
+#include <plinth/backend/api.hpp>
+#include <plinth/backend/buffer.hpp>
+#include <plinth/backend/context.hpp>
+#include <plinth/backend/device.hpp>
+#include <plinth/backend/event.hpp>
+#include <plinth/backend/kernel.hpp>
+#include <plinth/backend/platform.hpp>
+#include <plinth/backend/plugin.hpp>
+#include <plinth/backend/program.hpp>
+#include <plinth/backend/queue.hpp>
+#include <plinth/backend/types.hpp>
+#include <plinth/errors.hpp>

@@ -1,0 +1,201 @@
+// The SDK's minor-version rule, end to end through the public API: the host test backend
+// (host_backend.cpp) built against the frozen 1.0 SDK (hostv10) and against the current one
+// (hostv11) both load and run their kernels; the core uses only what each one's version has.
+// PLINTH_PLUGIN_PATH points at the directory holding both (CMakeLists.txt).
+
+#include <plinth/plinth.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <numeric>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+namespace plinth {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const source = R"(
+KERNEL void scale(GLOBAL_MEM float* out, GLOBAL_MEM const float* in, float factor) {}
+KERNEL void group_sums(GLOBAL_MEM float* out, GLOBAL_MEM const float* in,
+                       LOCAL_MEM_DYNAMIC float* scratch) {}
+KERNEL void opaque(a, b) {}
+)";
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const LogicError& e) {
+    return e.what();
+  }
+  return "(no LogicError)";
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// One host test backend: its context, queue, and helpers to move floats.
+class SdkVersion : public testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    PluginInfo info;
+    for (const auto& plugin : plugins())
+      if (plugin.shortcut == GetParam()) info = plugin;
+    ASSERT_EQ(info.state, PluginState::ready) << "plugin " << GetParam() << ": " << info.reason;
+    api_ = API::from_api_id(APIID{GetParam()});
+    context_ = Context::from_devices(Device::all(Platform::all(*api_).at(0)));
+    device_.emplace(context_->devices()[0]);
+    queue_.emplace(*device_);
+  }
+  bool is_1_0() const { return std::string(GetParam()) == "hostv10"; }
+  const BoundDevice& device() const { return *device_; }
+
+  Buffer floats(const std::vector<float>& values) const {
+    auto buffer = Buffer::allocate(device(), values.size() * sizeof(float));
+    buffer.set(*queue_, std::as_bytes(std::span(values)));
+    return buffer;
+  }
+  std::vector<float> read(const Buffer& buffer) const {
+    std::vector<float> values(buffer.size() / sizeof(float));
+    buffer.get(*queue_, std::as_writable_bytes(std::span(values)));
+    return values;
+  }
+
+  std::optional<API> api_;
+  std::optional<Context> context_;
+  std::optional<BoundDevice> device_;
+  std::optional<Queue> queue_;
+};
+
+TEST_P(SdkVersion, ReportsItsOwnMinorVersion) {
+  for (const auto& plugin : plugins()) {
+    if (plugin.shortcut != GetParam()) continue;
+    EXPECT_EQ(plugin.abi_major, PLINTH_ABI_MAJOR);
+    EXPECT_EQ(plugin.abi_minor, is_1_0() ? 0 : 1);
+  }
+}
+
+TEST_P(SdkVersion, RunsKernelsWithCheckedArguments) {
+  const Program program(*context_, source);
+  const auto in = floats({1, 2, 3, 4});
+  const auto out = floats({0, 0, 0, 0});
+  program.kernel("scale")(*queue_, {4}, {}, out, in, 2.5f);
+  EXPECT_EQ(read(out), (std::vector<float>{2.5f, 5, 7.5f, 10}));
+  // The introspected parameters are checked: a double where a float is declared.
+  EXPECT_NE(message_of([&] {
+              program.kernel("scale")(*queue_, {4}, {}, out, in, 2.5);
+            }).find("the parameter has 4 bytes, the argument 8"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { program.kernel("nowhere"); }).find("no kernel 'nowhere'"),
+            std::string::npos);
+}
+
+TEST_P(SdkVersion, BackendBindsTheTrailingDynamicLocalParameter) {
+  // 1.0: inferred from the trailing local pointer; 1.1: declared by the kernel adapter.
+  const Program program(*context_, source);
+  std::vector<float> values(16);
+  std::iota(values.begin(), values.end(), 1.0f);
+  const auto in = floats(values);
+  const auto out = floats({0, 0, 0, 0});
+  program.kernel("group_sums").prepare({16}, {4}, 4 * sizeof(float))(*queue_, out, in);
+  EXPECT_EQ(read(out), (std::vector<float>{10, 26, 42, 58}));
+  // Without dynamic local memory the kernel takes all three parameters, which a Buffer
+  // cannot fill: the local pointer wants a size.
+  EXPECT_NE(message_of([&] {
+              program.kernel("group_sums")(*queue_, {16}, {4}, out, in);
+            }).find("takes 3 argument(s), 2 given"),
+            std::string::npos);
+}
+
+TEST_P(SdkVersion, ParametersThatCannotBeIntrospectedAreCountedOnly) {
+  const Program program(*context_, source);
+  const auto target = Buffer::allocate(device(), sizeof(int));
+  program.kernel("opaque")(*queue_, {1}, {}, target, 42);
+  int value = 0;
+  target.get(*queue_, std::as_writable_bytes(std::span(&value, 1)));
+  EXPECT_EQ(value, 42);
+  EXPECT_NE(message_of([&] {
+              program.kernel("opaque")(*queue_, {1}, {}, target);
+            }).find("takes 2 argument(s), 1 given"),
+            std::string::npos);
+}
+
+TEST_P(SdkVersion, KeptFilesHoldTheSourceAsBuilt) {
+  ProgramOptions options;
+  options.keep = true;
+  const Program program(*context_, source, options);
+  ASSERT_FALSE(program.kept_directory().empty());
+  const auto kept = read_file(fs::path(program.kept_directory()) / "program.host");
+  // 1.0 got the joined source and wrote it itself; 1.1 got the parts (and put its
+  // declarations between them) and the core wrote what it was given.
+  EXPECT_NE(kept.find("KERNEL void scale("), std::string::npos);
+  EXPECT_EQ(kept.find("// declarations") != std::string::npos, !is_1_0());
+  EXPECT_EQ(fs::status(program.kept_directory()).permissions() & fs::perms::all,
+            fs::perms::owner_all);
+  fs::remove_all(program.kept_directory());
+}
+
+TEST_P(SdkVersion, BinariesAndIdentityAreOnlyFrom1_1) {
+  const Program program(*context_, source);
+  if (is_1_0()) {
+    EXPECT_EQ(device().device().compiler_identity(), "");
+    EXPECT_NE(message_of([&] { program.binary(device()); }).find("implements SDK 1.0"),
+              std::string::npos);
+    EXPECT_NE(message_of([&] {
+                Program::from_binaries(context_->devices(), {{std::byte{1}}});
+              }).find("SDK 1.0, which builds from source only"),
+              std::string::npos);
+    return;
+  }
+  EXPECT_EQ(device().device().compiler_identity(), "host test kernels 1");
+  const auto binary = program.binary(device());
+  const auto reloaded = Program::from_binaries(context_->devices(), {binary});
+  const auto in = floats({1, 2});
+  const auto out = floats({0, 0});
+  reloaded.kernel("scale")(*queue_, {2}, {}, out, in, 3.0f);
+  EXPECT_EQ(read(out), (std::vector<float>{3, 6}));
+  // Refused before the backend sees them: the wrong count, an empty binary, SPIR-V.
+  EXPECT_NE(message_of([&] {
+              Program::from_binaries(context_->devices(), {binary, binary});
+            }).find("2 binaries for 1 device(s)"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] {
+              Program::from_binaries(context_->devices(), {{}});
+            }).find("binary 0 is empty"),
+            std::string::npos);
+  const std::vector<std::byte> spirv(20, std::byte{3});
+  EXPECT_NE(message_of([&] {
+              Program::from_spirv(context_->devices(), spirv);
+            }).find("cannot create programs from SPIR-V"),
+            std::string::npos);
+  // The backend's own refusal of a foreign binary reaches the user.
+  EXPECT_THROW(Program::from_binaries(context_->devices(), {spirv}), CompileError);
+}
+
+TEST_P(SdkVersion, DynamicLocalMemoryAKernelCannotTakeIsRefusedAtPrepare) {
+  const Program program(*context_, source);
+  const auto message = message_of([&] { program.kernel("scale").prepare({4}, {}, 16); });
+  if (is_1_0()) {
+    // 1.0 kernels declare nothing; the backend is trusted with the size (as before).
+    EXPECT_EQ(message, "(no LogicError)");
+  } else {
+    EXPECT_NE(message.find("kernel 'scale' cannot take dynamic local memory"), std::string::npos)
+        << message;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(, SdkVersion, testing::Values("hostv10", "hostv11"),
+                         [](const auto& param) { return std::string(param.param); });
+
+}  // namespace
+}  // namespace plinth
