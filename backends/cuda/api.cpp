@@ -22,12 +22,12 @@ std::string version_string(int version) {
 std::unique_ptr<backend::ApiAdapter> create_api() { return std::make_unique<Api>(); }
 
 void Api::initialize() {
-  check(cuDriverGetVersion(&driver_version_), "cuDriverGetVersion");  // needs no cuInit
+  PLINTH_CHECK(cuDriverGetVersion(&driver_version_));  // needs no cuInit
   const CUresult result = cuInit(0);
   if (result == CUDA_ERROR_NO_DEVICE) return;  // a driver without devices: zero of them
-  check(result, "cuInit");
+  plinth::backend::check(result, "cuInit");
   int count = 0;
-  check(cuDeviceGetCount(&count), "cuDeviceGetCount");
+  PLINTH_CHECK(cuDeviceGetCount(&count));
   device_count_ = static_cast<std::size_t>(count);
 }
 
@@ -42,7 +42,7 @@ std::unique_ptr<backend::ContextAdapter> Api::create_context(
   for (const auto* adapter : devices) {
     const CUdevice device = static_cast<const Device&>(*adapter).device();
     CUcontext context = nullptr;
-    check(cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+    PLINTH_CHECK(cuDevicePrimaryCtxRetain(&context, device));
     state->add(device, context);
   }
   return std::make_unique<Context>(std::move(state));
@@ -57,7 +57,7 @@ std::unique_ptr<backend::ContextAdapter> Api::wrap_context(
   const auto native = reinterpret_cast<CUcontext>(context);
   const CUdevice device = static_cast<const Device&>(*devices[0]).device();
   CUdevice actual = 0;
-  check(cuCtxGetDevice_v2(&actual, native), "cuCtxGetDevice");
+  PLINTH_CHECK(cuCtxGetDevice_v2(&actual, native));
   if (actual != device)
     throw LogicError("the CUDA context belongs to device " + std::to_string(actual) +
                      ", not device " + std::to_string(device));

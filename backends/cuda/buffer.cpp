@@ -8,7 +8,7 @@ namespace plinth::cuda {
 Buffer::~Buffer() {
   if (!owned_) return;
   ScopedContext current((*state_)[device_].context, std::nothrow);
-  check_noexcept(cuMemFree(pointer_), "cuMemFree");
+  PLINTH_CHECK_IN_DESTRUCTOR(cuMemFree(pointer_));
 }
 
 std::unique_ptr<backend::BufferAdapter> Buffer::sub_region(std::size_t origin, std::size_t size) {

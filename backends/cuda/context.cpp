@@ -15,9 +15,9 @@ ContextState::~ContextState() {
   copier_.reset();  // joins its threads before the contexts go
   for (const auto& entry : devices_) {
     if (ownership_ == Ownership::primary)
-      check_noexcept(cuDevicePrimaryCtxRelease(entry.device), "cuDevicePrimaryCtxRelease");
+      PLINTH_CHECK_IN_DESTRUCTOR(cuDevicePrimaryCtxRelease(entry.device));
     else if (ownership_ == Ownership::owned)
-      check_noexcept(cuCtxDestroy(entry.context), "cuCtxDestroy");
+      PLINTH_CHECK_IN_DESTRUCTOR(cuCtxDestroy(entry.context));
   }
 }
 
@@ -25,13 +25,13 @@ void ContextState::add(CUdevice device, CUcontext context) {
   DeviceContext entry{device, context, {}, 0, 0};
   devices_.push_back(entry);  // owned from here on, even if a query below throws
   std::array<char, 256> name{};
-  check(cuDeviceGetName(name.data(), static_cast<int>(name.size()), device), "cuDeviceGetName");
+  PLINTH_CHECK(cuDeviceGetName(name.data(), static_cast<int>(name.size()), device));
   auto& added = devices_.back();
   added.name = name.data();
-  check(cuDeviceGetAttribute(&added.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
-        "cuDeviceGetAttribute");
-  check(cuDeviceGetAttribute(&added.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
-        "cuDeviceGetAttribute");
+  PLINTH_CHECK(
+      cuDeviceGetAttribute(&added.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
+  PLINTH_CHECK(
+      cuDeviceGetAttribute(&added.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
 }
 
 HostCopier& ContextState::copier() {
@@ -40,28 +40,26 @@ HostCopier& ContextState::copier() {
 }
 
 ScopedContext::ScopedContext(CUcontext context) {
-  check(cuCtxGetCurrent(&previous_), "cuCtxGetCurrent");
+  PLINTH_CHECK(cuCtxGetCurrent(&previous_));
   if (previous_ != context) {
-    check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
+    PLINTH_CHECK(cuCtxSetCurrent(context));
     switched_ = true;
   }
 }
 
 ScopedContext::ScopedContext(CUcontext context, std::nothrow_t) noexcept {
   if (cuCtxGetCurrent(&previous_) != CUDA_SUCCESS || previous_ == context) return;
-  auto result = cuCtxSetCurrent(context);
-  check_noexcept(result, "cuCtxSetCurrent");
-  switched_ = result == CUDA_SUCCESS;
+  switched_ = PLINTH_CHECK_IN_DESTRUCTOR(cuCtxSetCurrent(context));
 }
 
 ScopedContext::~ScopedContext() {
-  if (switched_) check_noexcept(cuCtxSetCurrent(previous_), "cuCtxSetCurrent");
+  if (switched_) PLINTH_CHECK_IN_DESTRUCTOR(cuCtxSetCurrent(previous_));
 }
 
 std::unique_ptr<backend::BufferAdapter> Context::allocate(std::size_t device, std::size_t size) {
   ScopedContext current((*state_)[device].context);
   CUdeviceptr pointer = 0;
-  check(cuMemAlloc(&pointer, size), "cuMemAlloc");
+  PLINTH_CHECK(cuMemAlloc(&pointer, size));
   return std::make_unique<Buffer>(state_, device, pointer, size, true);
 }
 
@@ -77,7 +75,7 @@ std::unique_ptr<backend::QueueAdapter> Context::create_queue(std::size_t device)
   ScopedContext current((*state_)[device].context);
   CUstream stream = nullptr;
   // Non-blocking: plinth's queues never wait for the legacy default stream.
-  check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  PLINTH_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
   return std::make_unique<Queue>(state_, device, stream, true);
 }
 
@@ -93,11 +91,11 @@ std::unique_ptr<backend::ProgramAdapter> Context::build_program(
   return std::make_unique<Program>(state_, devices, source, options);
 }
 
-void Context::activate() { check(cuCtxPushCurrent((*state_)[0].context), "cuCtxPushCurrent"); }
+void Context::activate() { PLINTH_CHECK(cuCtxPushCurrent((*state_)[0].context)); }
 
 void Context::deactivate() {
   CUcontext popped = nullptr;
-  check(cuCtxPopCurrent(&popped), "cuCtxPopCurrent");
+  PLINTH_CHECK(cuCtxPopCurrent(&popped));
 }
 
 backend::NativeHandle Context::native_handle(std::size_t device) const {

@@ -8,14 +8,14 @@ namespace plinth::cuda {
 
 std::string Device::name() const {
   std::array<char, 256> name{};
-  check(cuDeviceGetName(name.data(), static_cast<int>(name.size()), device_), "cuDeviceGetName");
+  PLINTH_CHECK(cuDeviceGetName(name.data(), static_cast<int>(name.size()), device_));
   return name.data();
 }
 
 DeviceParameters Device::parameters() const {
   auto get = [this](CUdevice_attribute attribute) {
     int value = 0;
-    check(cuDeviceGetAttribute(&value, attribute, device_), "cuDeviceGetAttribute");
+    PLINTH_CHECK(cuDeviceGetAttribute(&value, attribute, device_));
     return static_cast<std::size_t>(value);
   };
   DeviceParameters params;
@@ -34,7 +34,7 @@ DeviceParameters Device::parameters() const {
   params.max_total_local_size = get(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
   params.warp_size = get(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
   std::size_t total = 0;
-  check(cuDeviceTotalMem(&total, device_), "cuDeviceTotalMem");
+  PLINTH_CHECK(cuDeviceTotalMem(&total, device_));
   params.global_mem_size = total;
   // cuMemAlloc aligns to 256 bytes; sub-regions are pointer offsets, so any origin works.
   params.address_alignment = 256;

@@ -1,34 +1,32 @@
 #pragma once
 
-// The one wrapper around CUDA driver and NVRTC calls: check(cuFoo(...), "cuFoo").
+// What CUDA driver and NVRTC results mean to the SDK's checks (<plinth/backend/check.hpp>):
+// PLINTH_CHECK(cuFoo(...)), PLINTH_CHECK_IN_DESTRUCTOR(cuFoo(...)).
+
+#include <plinth/backend/check.hpp>
 
 #include <cuda.h>
 #include <nvrtc.h>
 
-#include <source_location>
+namespace plinth::backend {
 
-namespace plinth::cuda {
+/// Driver results: OutOfMemoryError for CUDA_ERROR_OUT_OF_MEMORY; CUDA_ERROR_DEINITIALIZED in
+/// a destructor is ignored (the driver shuts down before static objects are destroyed at exit).
+template <>
+struct VendorResult<CUresult> {
+  static constexpr const char* api = "CUDA";
+  static bool ok(CUresult result) noexcept { return result == CUDA_SUCCESS; }
+  static bool shut_down(CUresult result) noexcept { return result == CUDA_ERROR_DEINITIALIZED; }
+  static VendorError describe(CUresult result) noexcept;
+};
 
-/// Throws the BackendError for a failed driver call (OutOfMemoryError for
-/// CUDA_ERROR_OUT_OF_MEMORY), naming the call, the code and the driver's description.
-[[noreturn]] void throw_error(CUresult result, const char* call, std::source_location where);
-[[noreturn]] void throw_error(nvrtcResult result, const char* call, std::source_location where);
+/// NVRTC results: named by nvrtcGetErrorString, described as "NVRTC".
+template <>
+struct VendorResult<nvrtcResult> {
+  static constexpr const char* api = "CUDA";
+  static bool ok(nvrtcResult result) noexcept { return result == NVRTC_SUCCESS; }
+  static bool shut_down(nvrtcResult /*result*/) noexcept { return false; }
+  static VendorError describe(nvrtcResult result) noexcept;
+};
 
-inline void check(CUresult result, const char* call,
-                  std::source_location where = std::source_location::current()) {
-  if (result != CUDA_SUCCESS) [[unlikely]]
-    throw_error(result, call, where);
-}
-
-inline void check(nvrtcResult result, const char* call,
-                  std::source_location where = std::source_location::current()) {
-  if (result != NVRTC_SUCCESS) [[unlikely]]
-    throw_error(result, call, where);
-}
-
-/// For destructors: never throws; reports a failure on stderr. CUDA_ERROR_DEINITIALIZED is
-/// ignored (the driver shuts down before static objects are destroyed at exit).
-void check_noexcept(CUresult result, const char* call,
-                    std::source_location where = std::source_location::current()) noexcept;
-
-}  // namespace plinth::cuda
+}  // namespace plinth::backend

@@ -4,16 +4,16 @@
 
 namespace plinth::cuda {
 
-Event::~Event() { check_noexcept(cuEventDestroy(event_), "cuEventDestroy"); }
+Event::~Event() { PLINTH_CHECK_IN_DESTRUCTOR(cuEventDestroy(event_)); }
 
-void Event::wait() { check(cuEventSynchronize(event_), "cuEventSynchronize"); }
+void Event::wait() { PLINTH_CHECK(cuEventSynchronize(event_)); }
 
 double Event::elapsed_ms_since(backend::EventAdapter& start) {
   const CUevent begin = static_cast<Event&>(start).event();
-  check(cuEventSynchronize(begin), "cuEventSynchronize");
-  check(cuEventSynchronize(event_), "cuEventSynchronize");
+  PLINTH_CHECK(cuEventSynchronize(begin));
+  PLINTH_CHECK(cuEventSynchronize(event_));
   float ms = 0;
-  check(cuEventElapsedTime(&ms, begin, event_), "cuEventElapsedTime");
+  PLINTH_CHECK(cuEventElapsedTime(&ms, begin, event_));
   return ms;
 }
 

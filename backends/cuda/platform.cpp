@@ -7,7 +7,7 @@ namespace plinth::cuda {
 
 std::unique_ptr<backend::DeviceAdapter> Platform::device(std::size_t index) const {
   CUdevice device = 0;
-  check(cuDeviceGet(&device, static_cast<int>(index)), "cuDeviceGet");
+  PLINTH_CHECK(cuDeviceGet(&device, static_cast<int>(index)));
   return std::make_unique<Device>(device, version_);
 }
 

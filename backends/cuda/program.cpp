@@ -49,9 +49,9 @@ std::string arch_name(const Image& image) {
 Image pick_target(const DeviceContext& device, const std::string& source,
                   const std::vector<std::string>& options) {
   int count = 0;
-  check(nvrtcGetNumSupportedArchs(&count), "nvrtcGetNumSupportedArchs");
+  PLINTH_CHECK(nvrtcGetNumSupportedArchs(&count));
   std::vector<int> archs(static_cast<std::size_t>(count));
-  check(nvrtcGetSupportedArchs(archs.data()), "nvrtcGetSupportedArchs");
+  PLINTH_CHECK(nvrtcGetSupportedArchs(archs.data()));
   const int arch = device.cc_major * 10 + device.cc_minor;
   if (std::find(archs.begin(), archs.end(), arch) != archs.end()) return {arch, false, {}, {}};
   int best = 0;
@@ -75,29 +75,29 @@ Image compile(const std::string& source, const DeviceContext& device,
   for (const auto& option : options) pointers.push_back(option.c_str());
 
   NvrtcProgram program;
-  check(nvrtcCreateProgram(&program.handle, source.c_str(), "program.cu", 0, nullptr, nullptr),
-        "nvrtcCreateProgram");
+  PLINTH_CHECK(
+      nvrtcCreateProgram(&program.handle, source.c_str(), "program.cu", 0, nullptr, nullptr));
   const nvrtcResult result =
       nvrtcCompileProgram(program.handle, static_cast<int>(pointers.size()), pointers.data());
   std::size_t log_size = 0;
-  check(nvrtcGetProgramLogSize(program.handle, &log_size), "nvrtcGetProgramLogSize");
+  PLINTH_CHECK(nvrtcGetProgramLogSize(program.handle, &log_size));
   std::string log(log_size, '\0');
-  check(nvrtcGetProgramLog(program.handle, log.data()), "nvrtcGetProgramLog");
+  PLINTH_CHECK(nvrtcGetProgramLog(program.handle, log.data()));
   while (!log.empty() && log.back() == '\0') log.pop_back();
   const std::string stem = "program_" + arch_name(image);
   if (!keep.empty()) write_file(keep / (stem + ".log"), log.data(), log.size());
   if (result == NVRTC_ERROR_COMPILATION) throw CompileError(log, options, source, device.name);
-  check(result, "nvrtcCompileProgram");
+  plinth::backend::check(result, "nvrtcCompileProgram");
 
   std::size_t size = 0;
   if (image.ptx) {
-    check(nvrtcGetPTXSize(program.handle, &size), "nvrtcGetPTXSize");
+    PLINTH_CHECK(nvrtcGetPTXSize(program.handle, &size));
     image.data.resize(size);
-    check(nvrtcGetPTX(program.handle, image.data.data()), "nvrtcGetPTX");
+    PLINTH_CHECK(nvrtcGetPTX(program.handle, image.data.data()));
   } else {
-    check(nvrtcGetCUBINSize(program.handle, &size), "nvrtcGetCUBINSize");
+    PLINTH_CHECK(nvrtcGetCUBINSize(program.handle, &size));
     image.data.resize(size);
-    check(nvrtcGetCUBIN(program.handle, image.data.data()), "nvrtcGetCUBIN");
+    PLINTH_CHECK(nvrtcGetCUBIN(program.handle, image.data.data()));
   }
   image.options = std::move(options);
   if (!keep.empty())
@@ -123,7 +123,7 @@ CUmodule load(const Image& image, const std::string& source, const DeviceContext
   ScopedContext current(device.context);
   CUmodule module = nullptr;
   if (!image.ptx) {
-    check(cuModuleLoadData(&module, image.data.data()), "cuModuleLoadData");
+    PLINTH_CHECK(cuModuleLoadData(&module, image.data.data()));
     return module;
   }
   std::array<char, 8192> log{};
@@ -135,7 +135,7 @@ CUmodule load(const Image& image, const std::string& source, const DeviceContext
     throw CompileError(
         std::string("driver JIT of ") + arch_name(image) + " PTX failed:\n" + log.data(),
         image.options, source, device.name);
-  check(result, "cuModuleLoadDataEx");
+  plinth::backend::check(result, "cuModuleLoadDataEx");
   return module;
 }
 
@@ -144,7 +144,7 @@ CUmodule load(const Image& image, const std::string& source, const DeviceContext
 Modules::~Modules() {
   for (std::size_t i = 0; i < modules.size(); ++i) {
     ScopedContext current((*state)[devices[i]].context, std::nothrow);
-    check_noexcept(cuModuleUnload(modules[i]), "cuModuleUnload");
+    PLINTH_CHECK_IN_DESTRUCTOR(cuModuleUnload(modules[i]));
   }
 }
 
@@ -178,7 +178,7 @@ std::unique_ptr<backend::KernelAdapter> Program::create_kernel(std::size_t devic
   CUfunction function = nullptr;
   const CUresult result = cuModuleGetFunction(&function, modules_->modules[device], name.c_str());
   if (result == CUDA_ERROR_NOT_FOUND) throw LogicError("program has no kernel '" + name + "'");
-  check(result, "cuModuleGetFunction");
+  plinth::backend::check(result, "cuModuleGetFunction");
   return std::make_unique<Kernel>(modules_, function);
 }
 
@@ -193,11 +193,11 @@ void Program::set_constant_array(std::size_t device, backend::QueueAdapter& queu
       cuModuleGetGlobal(&symbol, &symbol_size, modules_->modules[device], name.c_str());
   if (result == CUDA_ERROR_NOT_FOUND)
     throw LogicError("program has no constant array '" + name + "'");
-  check(result, "cuModuleGetGlobal");
+  plinth::backend::check(result, "cuModuleGetGlobal");
   if (symbol_size != size)
     throw LogicError("constant array '" + name + "' has " + std::to_string(symbol_size) +
                      " bytes; got " + std::to_string(size));
-  check(cuMemcpyDtoDAsync(symbol, device_pointer(src), size, target.stream()), "cuMemcpyDtoDAsync");
+  PLINTH_CHECK(cuMemcpyDtoDAsync(symbol, device_pointer(src), size, target.stream()));
 }
 
 backend::NativeHandle Program::native_handle(std::size_t device) const {

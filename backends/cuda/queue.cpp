@@ -175,11 +175,11 @@ Queue::Queue(std::shared_ptr<ContextState> state, std::size_t device, CUstream s
 Queue::~Queue() {
   ScopedContext current(context_, std::nothrow);
   // Host functions and DMAs in flight still use the staging.
-  if (staging_) check_noexcept(cuStreamSynchronize(stream_), "cuStreamSynchronize");
+  if (staging_) PLINTH_CHECK_IN_DESTRUCTOR(cuStreamSynchronize(stream_));
   for (CUevent event : slot_free_)
-    if (event) check_noexcept(cuEventDestroy(event), "cuEventDestroy");
-  if (staging_) check_noexcept(cuMemFreeHost(staging_), "cuMemFreeHost");
-  if (owned_) check_noexcept(cuStreamDestroy(stream_), "cuStreamDestroy");
+    if (event) PLINTH_CHECK_IN_DESTRUCTOR(cuEventDestroy(event));
+  if (staging_) PLINTH_CHECK_IN_DESTRUCTOR(cuMemFreeHost(staging_));
+  if (owned_) PLINTH_CHECK_IN_DESTRUCTOR(cuStreamDestroy(stream_));
 }
 
 void Queue::write(backend::BufferAdapter& dst, std::size_t dst_offset, const void* src,
@@ -193,8 +193,8 @@ void Queue::write(backend::BufferAdapter& dst, std::size_t dst_offset, const voi
     async ? write_staged_async(to, from, size) : write_staged(to, from, size);
     return;
   }
-  check(cuMemcpyHtoDAsync(to, src, size, stream_), "cuMemcpyHtoDAsync");
-  if (!async) check(cuStreamSynchronize(stream_), "cuStreamSynchronize");
+  PLINTH_CHECK(cuMemcpyHtoDAsync(to, src, size, stream_));
+  if (!async) PLINTH_CHECK(cuStreamSynchronize(stream_));
 }
 
 void Queue::read(void* dst, backend::BufferAdapter& src, std::size_t src_offset, std::size_t size,
@@ -210,33 +210,32 @@ void Queue::read(void* dst, backend::BufferAdapter& src, std::size_t src_offset,
   }
   // Pageable memory here makes even the asynchronous call wait for the copy (the driver's
   // rule); that happens only while another thread has this queue's staging.
-  check(cuMemcpyDtoHAsync(dst, from, size, stream_), "cuMemcpyDtoHAsync");
-  if (!async) check(cuStreamSynchronize(stream_), "cuStreamSynchronize");
+  PLINTH_CHECK(cuMemcpyDtoHAsync(dst, from, size, stream_));
+  if (!async) PLINTH_CHECK(cuStreamSynchronize(stream_));
 }
 
 void Queue::copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::BufferAdapter& src,
                  std::size_t src_offset, std::size_t size) {
   if (size == 0) return;
   ScopedContext current(context_);
-  check(cuMemcpyDtoDAsync(device_pointer(dst) + dst_offset, device_pointer(src) + src_offset, size,
-                          stream_),
-        "cuMemcpyDtoDAsync");
+  PLINTH_CHECK(cuMemcpyDtoDAsync(device_pointer(dst) + dst_offset, device_pointer(src) + src_offset,
+                                 size, stream_));
 }
 
-void Queue::synchronize() { check(cuStreamSynchronize(stream_), "cuStreamSynchronize"); }
+void Queue::synchronize() { PLINTH_CHECK(cuStreamSynchronize(stream_)); }
 
 std::unique_ptr<backend::EventAdapter> Queue::record_event() {
   ScopedContext current(context_);
   CUevent event = nullptr;
-  check(cuEventCreate(&event, CU_EVENT_DEFAULT), "cuEventCreate");
+  PLINTH_CHECK(cuEventCreate(&event, CU_EVENT_DEFAULT));
   auto adapter = std::make_unique<Event>(state_, event);
-  check(cuEventRecord(event, stream_), "cuEventRecord");
+  PLINTH_CHECK(cuEventRecord(event, stream_));
   return adapter;
 }
 
 void Queue::wait_for(backend::EventAdapter& event) {
   ScopedContext current(context_);
-  check(cuStreamWaitEvent(stream_, static_cast<Event&>(event).event(), 0), "cuStreamWaitEvent");
+  PLINTH_CHECK(cuStreamWaitEvent(stream_, static_cast<Event&>(event).event(), 0));
 }
 
 backend::NativeHandle Queue::native_handle() const {
@@ -249,9 +248,9 @@ bool Queue::claim_staging() {
   try {  // the first staged transfer: allocate
     copier_ = &state_->copier();
     for (CUevent& event : slot_free_)
-      if (!event) check(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+      if (!event) PLINTH_CHECK(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
     void* memory = nullptr;
-    check(cuMemHostAlloc(&memory, slot_count * slot_size, 0), "cuMemHostAlloc");
+    PLINTH_CHECK(cuMemHostAlloc(&memory, slot_count * slot_size, 0));
     staging_ = static_cast<std::byte*>(memory);
     return true;
   } catch (...) {
@@ -270,7 +269,7 @@ Queue::Job& Queue::next_job() {
   while (jobs_issued_ - jobs_done_.load(std::memory_order_acquire) >= job_count) {
     // The ring is full: wait for the stream to run the oldest host functions.
     if (auto result = cuStreamQuery(stream_); result != CUDA_ERROR_NOT_READY)
-      check(result, "cuStreamQuery");
+      plinth::backend::check(result, "cuStreamQuery");
     std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
   return jobs_[jobs_issued_ % job_count];
@@ -278,7 +277,7 @@ Queue::Job& Queue::next_job() {
 
 void Queue::launch_job(Job& job) {
   job.queue = this;
-  check(cuLaunchHostFunc(stream_, &Queue::run_job, &job), "cuLaunchHostFunc");
+  PLINTH_CHECK(cuLaunchHostFunc(stream_, &Queue::run_job, &job));
   ++jobs_issued_;
 }
 
@@ -295,12 +294,12 @@ void Queue::write_staged(CUdeviceptr dst, const std::byte* src, std::size_t size
     chunk = next_chunk(chunk, size - offset);
     std::size_t slot = 0;
     std::byte* stage = next_slot(slot);
-    check(cuEventSynchronize(slot_free_[slot]), "cuEventSynchronize");
+    PLINTH_CHECK(cuEventSynchronize(slot_free_[slot]));
     copier_->copy(stage, src + offset, chunk);
-    check(cuMemcpyHtoDAsync(dst + offset, stage, chunk, stream_), "cuMemcpyHtoDAsync");
-    check(cuEventRecord(slot_free_[slot], stream_), "cuEventRecord");
+    PLINTH_CHECK(cuMemcpyHtoDAsync(dst + offset, stage, chunk, stream_));
+    PLINTH_CHECK(cuEventRecord(slot_free_[slot], stream_));
   }
-  check(cuStreamSynchronize(stream_), "cuStreamSynchronize");
+  PLINTH_CHECK(cuStreamSynchronize(stream_));
 }
 
 void Queue::write_staged_async(CUdeviceptr dst, const std::byte* src, std::size_t size) {
@@ -311,8 +310,8 @@ void Queue::write_staged_async(CUdeviceptr dst, const std::byte* src, std::size_
     Job& job = next_job();
     job = {stage, src + offset, length, this};
     launch_job(job);
-    check(cuMemcpyHtoDAsync(dst + offset, stage, length, stream_), "cuMemcpyHtoDAsync");
-    check(cuEventRecord(slot_free_[slot], stream_), "cuEventRecord");
+    PLINTH_CHECK(cuMemcpyHtoDAsync(dst + offset, stage, length, stream_));
+    PLINTH_CHECK(cuEventRecord(slot_free_[slot], stream_));
   }
 }
 
@@ -329,8 +328,8 @@ void Queue::read_staged(std::byte* dst, CUdeviceptr src, std::size_t size) {
     Piece& piece = pieces[(oldest + in_flight++) % slot_count];
     piece = {issued, chunk, 0};
     std::byte* stage = next_slot(piece.slot);
-    check(cuMemcpyDtoHAsync(stage, src + issued, chunk, stream_), "cuMemcpyDtoHAsync");
-    check(cuEventRecord(slot_free_[piece.slot], stream_), "cuEventRecord");
+    PLINTH_CHECK(cuMemcpyDtoHAsync(stage, src + issued, chunk, stream_));
+    PLINTH_CHECK(cuEventRecord(slot_free_[piece.slot], stream_));
     issued += chunk;
   };
   while (in_flight < slot_count && issued < size) issue();
@@ -338,7 +337,7 @@ void Queue::read_staged(std::byte* dst, CUdeviceptr src, std::size_t size) {
     const Piece piece = pieces[oldest];
     oldest = (oldest + 1) % slot_count;
     --in_flight;
-    check(cuEventSynchronize(slot_free_[piece.slot]), "cuEventSynchronize");
+    PLINTH_CHECK(cuEventSynchronize(slot_free_[piece.slot]));
     copier_->copy(dst + piece.offset, staging_ + piece.slot * slot_size, piece.size);
     if (issued < size) issue();
   }
@@ -349,11 +348,11 @@ void Queue::read_staged_async(std::byte* dst, CUdeviceptr src, std::size_t size)
     const std::size_t length = std::min(slot_size, size - offset);
     std::size_t slot = 0;
     std::byte* stage = next_slot(slot);
-    check(cuMemcpyDtoHAsync(stage, src + offset, length, stream_), "cuMemcpyDtoHAsync");
+    PLINTH_CHECK(cuMemcpyDtoHAsync(stage, src + offset, length, stream_));
     Job& job = next_job();
     job = {dst + offset, stage, length, this};
     launch_job(job);
-    check(cuEventRecord(slot_free_[slot], stream_), "cuEventRecord");
+    PLINTH_CHECK(cuEventRecord(slot_free_[slot], stream_));
   }
 }
 

@@ -18,9 +18,9 @@ std::vector<cl_platform_id> platform_ids() {
   cl_uint count = 0;
   const cl_int code = clGetPlatformIDs(0, nullptr, &count);
   if (code == CL_PLATFORM_NOT_FOUND_KHR) return {};
-  check(code, "clGetPlatformIDs");
+  plinth::backend::check(code, "clGetPlatformIDs");
   std::vector<cl_platform_id> ids(count);
-  if (count > 0) check(clGetPlatformIDs(count, ids.data(), nullptr), "clGetPlatformIDs");
+  if (count > 0) PLINTH_CHECK(clGetPlatformIDs(count, ids.data(), nullptr));
   return ids;
 }
 

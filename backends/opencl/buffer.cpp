@@ -13,33 +13,30 @@ Buffer::Buffer(cl_mem root, cl_mem arg, std::size_t offset, std::size_t size,
 std::unique_ptr<Buffer> Buffer::wrap(cl_mem memory, std::size_t size, std::size_t alignment,
                                      bool take_ownership) {
   cl_mem parent = nullptr;
-  check(clGetMemObjectInfo(memory, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof(parent), &parent, nullptr),
-        "clGetMemObjectInfo");
+  PLINTH_CHECK(
+      clGetMemObjectInfo(memory, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof(parent), &parent, nullptr));
   std::size_t offset = 0;
   std::size_t available = 0;
-  check(clGetMemObjectInfo(memory, CL_MEM_OFFSET, sizeof(offset), &offset, nullptr),
-        "clGetMemObjectInfo");
-  check(clGetMemObjectInfo(memory, CL_MEM_SIZE, sizeof(available), &available, nullptr),
-        "clGetMemObjectInfo");
+  PLINTH_CHECK(clGetMemObjectInfo(memory, CL_MEM_OFFSET, sizeof(offset), &offset, nullptr));
+  PLINTH_CHECK(clGetMemObjectInfo(memory, CL_MEM_SIZE, sizeof(available), &available, nullptr));
   if (size > available)
     throw LogicError("the cl_mem to wrap has " + std::to_string(available) + " bytes, not " +
                      std::to_string(size));
   // A sub-buffer is addressed through its parent, where further sub-buffers can be made.
   cl_mem root = parent != nullptr ? parent : memory;
-  if (parent != nullptr) check(clRetainMemObject(parent), "clRetainMemObject");
+  if (parent != nullptr) PLINTH_CHECK(clRetainMemObject(parent));
   if (!take_ownership) {
     const cl_int code = clRetainMemObject(memory);
     if (code != CL_SUCCESS && parent != nullptr)
-      check_release(clReleaseMemObject(parent), "clReleaseMemObject");
-    check(code, "clRetainMemObject");
+      PLINTH_CHECK_IN_DESTRUCTOR(clReleaseMemObject(parent));
+    plinth::backend::check(code, "clRetainMemObject");
   }
   return std::make_unique<Buffer>(root, memory, offset, size, alignment);
 }
 
 Buffer::~Buffer() {
-  if (arg_ != nullptr && arg_ != root_)
-    check_release(clReleaseMemObject(arg_), "clReleaseMemObject");
-  check_release(clReleaseMemObject(root_), "clReleaseMemObject");
+  if (arg_ != nullptr && arg_ != root_) PLINTH_CHECK_IN_DESTRUCTOR(clReleaseMemObject(arg_));
+  PLINTH_CHECK_IN_DESTRUCTOR(clReleaseMemObject(root_));
 }
 
 std::size_t Buffer::size() const { return size_; }
@@ -57,8 +54,8 @@ std::unique_ptr<backend::BufferAdapter> Buffer::sub_region(std::size_t origin, s
   }
   const cl_int code = clRetainMemObject(root_);
   if (code != CL_SUCCESS && arg != nullptr && arg != root_)
-    check_release(clReleaseMemObject(arg), "clReleaseMemObject");
-  check(code, "clRetainMemObject");
+    PLINTH_CHECK_IN_DESTRUCTOR(clReleaseMemObject(arg));
+  plinth::backend::check(code, "clRetainMemObject");
   return std::make_unique<Buffer>(root_, arg, offset, size, alignment_);
 }
 

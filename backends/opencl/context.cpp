@@ -44,7 +44,7 @@ std::unique_ptr<Context> Context::wrap(cl_context context, std::vector<cl_device
       throw LogicError("the OpenCL context to wrap does not contain device " + std::to_string(i) +
                        " (" + device_string(devices[i], CL_DEVICE_NAME) + ")");
   auto limits = query_limits(devices);
-  if (!take_ownership) check(clRetainContext(context), "clRetainContext");
+  if (!take_ownership) PLINTH_CHECK(clRetainContext(context));
   return std::unique_ptr<Context>(new Context(context, std::move(devices), std::move(limits)));
 }
 
@@ -52,7 +52,7 @@ Context::Context(cl_context context, std::vector<cl_device_id> devices,
                  std::vector<Limits> limits) noexcept
     : context_(context), devices_(std::move(devices)), limits_(std::move(limits)) {}
 
-Context::~Context() { check_release(clReleaseContext(context_), "clReleaseContext"); }
+Context::~Context() { PLINTH_CHECK_IN_DESTRUCTOR(clReleaseContext(context_)); }
 
 std::size_t Context::device_count() const { return devices_.size(); }
 
@@ -82,8 +82,7 @@ std::unique_ptr<backend::BufferAdapter> Context::wrap_buffer(std::size_t device,
                                                              bool take_ownership) {
   auto mem = reinterpret_cast<cl_mem>(memory);
   cl_context owner = nullptr;
-  check(clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr),
-        "clGetMemObjectInfo");
+  PLINTH_CHECK(clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof(owner), &owner, nullptr));
   if (owner != context_) throw LogicError("the cl_mem to wrap belongs to another OpenCL context");
   return Buffer::wrap(mem, size, limits_[device].alignment, take_ownership);
 }
@@ -101,14 +100,12 @@ std::unique_ptr<backend::QueueAdapter> Context::wrap_queue(std::size_t device,
                                                            bool take_ownership) {
   auto handle = reinterpret_cast<cl_command_queue>(queue);
   cl_device_id owner = nullptr;
-  check(clGetCommandQueueInfo(handle, CL_QUEUE_DEVICE, sizeof(owner), &owner, nullptr),
-        "clGetCommandQueueInfo");
+  PLINTH_CHECK(clGetCommandQueueInfo(handle, CL_QUEUE_DEVICE, sizeof(owner), &owner, nullptr));
   cl_context context = nullptr;
-  check(clGetCommandQueueInfo(handle, CL_QUEUE_CONTEXT, sizeof(context), &context, nullptr),
-        "clGetCommandQueueInfo");
+  PLINTH_CHECK(clGetCommandQueueInfo(handle, CL_QUEUE_CONTEXT, sizeof(context), &context, nullptr));
   if (owner != devices_[device] || context != context_)
     throw LogicError("the cl_command_queue to wrap belongs to another device or context");
-  if (!take_ownership) check(clRetainCommandQueue(handle), "clRetainCommandQueue");
+  if (!take_ownership) PLINTH_CHECK(clRetainCommandQueue(handle));
   return std::make_unique<Queue>(handle);
 }
 

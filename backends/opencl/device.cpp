@@ -43,12 +43,12 @@ void set_simd_width(cl_device_id device, DeviceParameters& params) {
 
 }  // namespace
 
-std::string device_string(cl_device_id device, cl_device_info param) {
+std::string device_string(cl_device_id device, cl_device_info param, std::source_location where) {
   return info_string(
       [&](std::size_t size, void* value, std::size_t* size_ret) {
         return clGetDeviceInfo(device, param, size, value, size_ret);
       },
-      "clGetDeviceInfo");
+      backend::VendorCall("clGetDeviceInfo", where));
 }
 
 std::string Device::name() const { return device_string(device_, CL_DEVICE_NAME); }

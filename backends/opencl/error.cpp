@@ -1,16 +1,12 @@
 #include "error.hpp"
 
-#include <plinth/errors.hpp>
-
-#include <cstdio>
-
 namespace plinth::opencl {
 
 namespace {
 
-constexpr const char* api_name = "OpenCL";
+constexpr const char* api_name = backend::VendorResult<cl_int>::api;
 
-bool is_out_of_memory(cl_int code) {
+bool is_out_of_memory(cl_int code) noexcept {
   return code == CL_MEM_OBJECT_ALLOCATION_FAILURE || code == CL_OUT_OF_HOST_MEMORY;
 }
 
@@ -122,20 +118,31 @@ const char* code_name(cl_int code) noexcept {
   }
 }
 
-void throw_error(cl_int code, const char* call, const std::string& detail) {
-  if (is_out_of_memory(code)) throw OutOfMemoryError(api_name, call, code, code_name(code), detail);
-  throw BackendError(api_name, call, code, code_name(code), detail);
+void throw_error(cl_int code, backend::VendorCall call, const std::string& detail) {
+  auto error = backend::VendorResult<cl_int>::describe(code);
+  error.description = detail.c_str();
+  backend::throw_vendor_error(api_name, call, code, error);
 }
 
-void check_alloc(cl_int code, const char* call) {
-  if (code == CL_OUT_OF_RESOURCES) throw OutOfMemoryError(api_name, call, code, code_name(code));
-  check(code, call);
-}
-
-void check_release(cl_int code, const char* call) noexcept {
-  if (code != CL_SUCCESS)
-    std::fprintf(stderr, "plinth: OpenCL: %s failed in a destructor: %s (%d), ignored\n", call,
-                 code_name(code), code);
+void check_alloc(cl_int code, backend::VendorCall call) {
+  if (code == CL_OUT_OF_RESOURCES) [[unlikely]] {
+    auto error = backend::VendorResult<cl_int>::describe(code);
+    error.out_of_memory = true;
+    backend::throw_vendor_error(api_name, call, code, error);
+  }
+  plinth::backend::check(code, call);
 }
 
 }  // namespace plinth::opencl
+
+namespace plinth::backend {
+
+VendorError VendorResult<cl_int>::describe(cl_int code) noexcept {
+  VendorError error;
+  error.name = opencl::code_name(code);
+  error.description = "";
+  error.out_of_memory = opencl::is_out_of_memory(code);
+  return error;
+}
+
+}  // namespace plinth::backend

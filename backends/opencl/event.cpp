@@ -10,20 +10,20 @@ namespace {
 
 cl_ulong end_time(cl_event event) {
   cl_ulong time = 0;
-  check(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(time), &time, nullptr),
-        "clGetEventProfilingInfo");
+  PLINTH_CHECK(
+      clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof(time), &time, nullptr));
   return time;
 }
 
 }  // namespace
 
-Event::~Event() { check_release(clReleaseEvent(event_), "clReleaseEvent"); }
+Event::~Event() { PLINTH_CHECK_IN_DESTRUCTOR(clReleaseEvent(event_)); }
 
-void Event::wait() { check(clWaitForEvents(1, &event_), "clWaitForEvents"); }
+void Event::wait() { PLINTH_CHECK(clWaitForEvents(1, &event_)); }
 
 double Event::elapsed_ms_since(backend::EventAdapter& start) {
   const cl_event events[] = {reinterpret_cast<cl_event>(start.native_handle()), event_};
-  check(clWaitForEvents(2, events), "clWaitForEvents");
+  PLINTH_CHECK(clWaitForEvents(2, events));
   const auto ns = static_cast<std::int64_t>(end_time(events[1]) - end_time(events[0]));
   return static_cast<double>(ns) / 1e6;
 }

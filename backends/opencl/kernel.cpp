@@ -70,16 +70,15 @@ std::unique_ptr<Kernel> Kernel::create(cl_kernel kernel, cl_device_id device, st
 Kernel::Kernel(cl_kernel kernel, std::string name) noexcept
     : kernel_(kernel), name_(std::move(name)) {}
 
-Kernel::~Kernel() { check_release(clReleaseKernel(kernel_), "clReleaseKernel"); }
+Kernel::~Kernel() { PLINTH_CHECK_IN_DESTRUCTOR(clReleaseKernel(kernel_)); }
 
 void Kernel::introspect(cl_device_id device) {
-  check(clGetKernelWorkGroupInfo(kernel_, device, CL_KERNEL_WORK_GROUP_SIZE,
-                                 sizeof(max_total_local_size_), &max_total_local_size_, nullptr),
-        "clGetKernelWorkGroupInfo");
+  PLINTH_CHECK(clGetKernelWorkGroupInfo(kernel_, device, CL_KERNEL_WORK_GROUP_SIZE,
+                                        sizeof(max_total_local_size_), &max_total_local_size_,
+                                        nullptr));
   const auto address_bytes = device_value<cl_uint>(device, CL_DEVICE_ADDRESS_BITS) / 8;
   cl_uint count = 0;
-  check(clGetKernelInfo(kernel_, CL_KERNEL_NUM_ARGS, sizeof(count), &count, nullptr),
-        "clGetKernelInfo");
+  PLINTH_CHECK(clGetKernelInfo(kernel_, CL_KERNEL_NUM_ARGS, sizeof(count), &count, nullptr));
   params_.resize(count);
   for (cl_uint i = 0; i < count; ++i) {
     auto query = [&](cl_kernel_arg_info param) {
@@ -136,10 +135,9 @@ void Kernel::launch(backend::QueueAdapter& queue, const backend::LaunchShape& sh
     if (code != CL_SUCCESS) [[unlikely]]
       throw_arg_error(code, index);
   }
-  check(clEnqueueNDRangeKernel(reinterpret_cast<cl_command_queue>(queue.native_handle()), kernel_,
-                               shape.dims, nullptr, shape.global.data(), shape.local.data(), 0,
-                               nullptr, nullptr),
-        "clEnqueueNDRangeKernel");
+  PLINTH_CHECK(clEnqueueNDRangeKernel(reinterpret_cast<cl_command_queue>(queue.native_handle()),
+                                      kernel_, shape.dims, nullptr, shape.global.data(),
+                                      shape.local.data(), 0, nullptr, nullptr));
 }
 
 void Kernel::throw_arg_error(cl_int code, std::size_t index) const {

@@ -11,10 +11,9 @@ Platform::Platform(cl_platform_id platform) : platform_(platform) {
   cl_uint count = 0;
   const cl_int code = clGetDeviceIDs(platform_, CL_DEVICE_TYPE_ALL, 0, nullptr, &count);
   if (code == CL_DEVICE_NOT_FOUND) return;  // a platform without devices
-  check(code, "clGetDeviceIDs");
+  plinth::backend::check(code, "clGetDeviceIDs");
   devices_.resize(count);
-  check(clGetDeviceIDs(platform_, CL_DEVICE_TYPE_ALL, count, devices_.data(), nullptr),
-        "clGetDeviceIDs");
+  PLINTH_CHECK(clGetDeviceIDs(platform_, CL_DEVICE_TYPE_ALL, count, devices_.data(), nullptr));
 }
 
 std::string Platform::info(cl_platform_info param) const {

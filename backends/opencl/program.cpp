@@ -69,7 +69,7 @@ std::unique_ptr<Program> Program::build(cl_context context, std::vector<cl_devic
   }
   if (code == CL_BUILD_PROGRAM_FAILURE || code == CL_INVALID_BUILD_OPTIONS)
     program->throw_compile_error(opts, source);
-  check(code, "clBuildProgram");
+  plinth::backend::check(code, "clBuildProgram");
   if (!options.keep_dir.empty()) program->keep_binaries(options.keep_dir);
   return program;
 }
@@ -77,7 +77,7 @@ std::unique_ptr<Program> Program::build(cl_context context, std::vector<cl_devic
 Program::Program(cl_program program, std::vector<cl_device_id> devices) noexcept
     : program_(program), devices_(std::move(devices)) {}
 
-Program::~Program() { check_release(clReleaseProgram(program_), "clReleaseProgram"); }
+Program::~Program() { PLINTH_CHECK_IN_DESTRUCTOR(clReleaseProgram(program_)); }
 
 std::string Program::build_log(cl_device_id device) const {
   return info_string(
@@ -122,18 +122,17 @@ void Program::keep_binaries(const std::filesystem::path& dir) const {
       },
       "clGetProgramInfo");
   std::vector<std::size_t> sizes(all.size());
-  check(clGetProgramInfo(program_, CL_PROGRAM_BINARY_SIZES, sizes.size() * sizeof(std::size_t),
-                         sizes.data(), nullptr),
-        "clGetProgramInfo");
+  PLINTH_CHECK(clGetProgramInfo(program_, CL_PROGRAM_BINARY_SIZES,
+                                sizes.size() * sizeof(std::size_t), sizes.data(), nullptr));
   std::vector<std::vector<unsigned char>> binaries(all.size());
   std::vector<unsigned char*> pointers(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) {
     binaries[i].resize(sizes[i]);
     pointers[i] = binaries[i].data();
   }
-  check(clGetProgramInfo(program_, CL_PROGRAM_BINARIES, pointers.size() * sizeof(unsigned char*),
-                         pointers.data(), nullptr),
-        "clGetProgramInfo");
+  PLINTH_CHECK(clGetProgramInfo(program_, CL_PROGRAM_BINARIES,
+                                pointers.size() * sizeof(unsigned char*), pointers.data(),
+                                nullptr));
   for (std::size_t d = 0; d < devices_.size(); ++d) {
     const auto it = std::find(all.begin(), all.end(), devices_[d]);
     if (it == all.end()) continue;

@@ -13,44 +13,41 @@ Buffer& cast(backend::BufferAdapter& buffer) { return static_cast<Buffer&>(buffe
 
 }  // namespace
 
-Queue::~Queue() { check_release(clReleaseCommandQueue(queue_), "clReleaseCommandQueue"); }
+Queue::~Queue() { PLINTH_CHECK_IN_DESTRUCTOR(clReleaseCommandQueue(queue_)); }
 
 void Queue::write(backend::BufferAdapter& dst, std::size_t dst_offset, const void* src,
                   std::size_t size, bool async) {
   auto& buffer = cast(dst);
-  check(clEnqueueWriteBuffer(queue_, buffer.root(), async ? CL_FALSE : CL_TRUE,
-                             buffer.offset() + dst_offset, size, src, 0, nullptr, nullptr),
-        "clEnqueueWriteBuffer");
+  PLINTH_CHECK(clEnqueueWriteBuffer(queue_, buffer.root(), async ? CL_FALSE : CL_TRUE,
+                                    buffer.offset() + dst_offset, size, src, 0, nullptr, nullptr));
 }
 
 void Queue::read(void* dst, backend::BufferAdapter& src, std::size_t src_offset, std::size_t size,
                  bool async) {
   auto& buffer = cast(src);
-  check(clEnqueueReadBuffer(queue_, buffer.root(), async ? CL_FALSE : CL_TRUE,
-                            buffer.offset() + src_offset, size, dst, 0, nullptr, nullptr),
-        "clEnqueueReadBuffer");
+  PLINTH_CHECK(clEnqueueReadBuffer(queue_, buffer.root(), async ? CL_FALSE : CL_TRUE,
+                                   buffer.offset() + src_offset, size, dst, 0, nullptr, nullptr));
 }
 
 void Queue::copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::BufferAdapter& src,
                  std::size_t src_offset, std::size_t size) {
   auto& to = cast(dst);
   auto& from = cast(src);
-  check(clEnqueueCopyBuffer(queue_, from.root(), to.root(), from.offset() + src_offset,
-                            to.offset() + dst_offset, size, 0, nullptr, nullptr),
-        "clEnqueueCopyBuffer");
+  PLINTH_CHECK(clEnqueueCopyBuffer(queue_, from.root(), to.root(), from.offset() + src_offset,
+                                   to.offset() + dst_offset, size, 0, nullptr, nullptr));
 }
 
-void Queue::synchronize() { check(clFinish(queue_), "clFinish"); }
+void Queue::synchronize() { PLINTH_CHECK(clFinish(queue_)); }
 
 std::unique_ptr<backend::EventAdapter> Queue::record_event() {
   cl_event event = nullptr;
-  check(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &event), "clEnqueueMarkerWithWaitList");
+  PLINTH_CHECK(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &event));
   return std::make_unique<Event>(event);
 }
 
 void Queue::wait_for(backend::EventAdapter& event) {
   const auto handle = reinterpret_cast<cl_event>(event.native_handle());
-  check(clEnqueueBarrierWithWaitList(queue_, 1, &handle, nullptr), "clEnqueueBarrierWithWaitList");
+  PLINTH_CHECK(clEnqueueBarrierWithWaitList(queue_, 1, &handle, nullptr));
 }
 
 backend::NativeHandle Queue::native_handle() const {
