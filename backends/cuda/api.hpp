@@ -21,6 +21,11 @@ class Api final : public backend::ApiAdapter {
       backend::NativeHandle context, std::span<const backend::DeviceAdapter* const> devices,
       bool take_ownership) override;
   std::string prelude(bool fast_math) const override;
+  /// Source (NVRTC) and binaries (CUBIN or PTX); no SPIR-V.
+  unsigned program_inputs() const override {
+    return static_cast<unsigned>(backend::ProgramInputKind::source) |
+           static_cast<unsigned>(backend::ProgramInputKind::binary);
+  }
 
  private:
   std::size_t device_count_ = 0;

@@ -85,10 +85,10 @@ std::unique_ptr<backend::QueueAdapter> Context::wrap_queue(std::size_t device,
   return std::make_unique<Queue>(state_, device, reinterpret_cast<CUstream>(queue), take_ownership);
 }
 
-std::unique_ptr<backend::ProgramAdapter> Context::build_program(
-    std::span<const std::size_t> devices, const std::string& source,
+std::unique_ptr<backend::ProgramAdapter> Context::create_program(
+    std::span<const std::size_t> devices, const backend::ProgramInput& input,
     const backend::BuildOptions& options) {
-  return std::make_unique<Program>(state_, devices, source, options);
+  return std::make_unique<Program>(state_, devices, input, options);
 }
 
 void Context::activate() { PLINTH_CHECK(cuCtxPushCurrent((*state_)[0].context)); }

@@ -83,8 +83,8 @@ class Context final : public backend::ContextAdapter {
   std::unique_ptr<backend::QueueAdapter> create_queue(std::size_t device) override;
   std::unique_ptr<backend::QueueAdapter> wrap_queue(std::size_t device, backend::NativeHandle queue,
                                                     bool take_ownership) override;
-  std::unique_ptr<backend::ProgramAdapter> build_program(
-      std::span<const std::size_t> devices, const std::string& source,
+  std::unique_ptr<backend::ProgramAdapter> create_program(
+      std::span<const std::size_t> devices, const backend::ProgramInput& input,
       const backend::BuildOptions& options) override;
   void activate() override;
   void deactivate() override;

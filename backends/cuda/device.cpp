@@ -1,6 +1,7 @@
 #include "device.hpp"
 
 #include "error.hpp"
+#include "program.hpp"
 
 #include <array>
 
@@ -10,6 +11,19 @@ std::string Device::name() const {
   std::array<char, 256> name{};
   PLINTH_CHECK(cuDeviceGetName(name.data(), static_cast<int>(name.size()), device_));
   return name.data();
+}
+
+std::string Device::compiler_identity() const {
+  int nvrtc_major = 0, nvrtc_minor = 0;
+  PLINTH_CHECK(nvrtcVersion(&nvrtc_major, &nvrtc_minor));
+  int major = 0, minor = 0;
+  PLINTH_CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device_));
+  PLINTH_CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device_));
+  const auto target = nvrtc_target(major * 10 + minor);
+  std::string identity =
+      "NVRTC " + std::to_string(nvrtc_major) + "." + std::to_string(nvrtc_minor) + "; ";
+  if (!target.ptx) return identity + "sm_" + std::to_string(target.arch);
+  return identity + "compute_" + std::to_string(target.arch) + " PTX; driver " + driver_version_;
 }
 
 DeviceParameters Device::parameters() const {

@@ -20,6 +20,10 @@ class Device final : public backend::DeviceAdapter {
     return static_cast<backend::NativeHandle>(device_);
   }
 
+  /// "NVRTC 13.0; sm_90", or for a device NVRTC does not know, the PTX it gets and the
+  /// driver that compiles it: "NVRTC 12.0; compute_90 PTX; driver 13.0".
+  std::string compiler_identity() const override;
+
   CUdevice device() const { return device_; }
 
  private:

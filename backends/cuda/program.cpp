@@ -11,8 +11,8 @@
 
 #include <algorithm>
 #include <array>
-#include <filesystem>
-#include <fstream>
+#include <cstdint>
+#include <cstring>
 #include <utility>
 
 namespace plinth::cuda {
@@ -34,38 +34,23 @@ struct NvrtcProgram {
   }
 };
 
-void write_file(const std::filesystem::path& path, const char* data, std::size_t size) {
-  std::ofstream file(path, std::ios::binary);
-  file.write(data, static_cast<std::streamsize>(size));
-  if (!file) throw Error("CUDA: cannot write " + path.string());
-}
-
 std::string arch_name(const Image& image) {
   return (image.ptx ? "compute_" : "sm_") + std::to_string(image.arch);
 }
 
-// The CUBIN target when NVRTC knows the device's architecture; otherwise PTX for the newest
-// architecture NVRTC knows that the device can run, for the driver to JIT.
 Image pick_target(const DeviceContext& device, const std::string& source,
                   const std::vector<std::string>& options) {
-  int count = 0;
-  PLINTH_CHECK(nvrtcGetNumSupportedArchs(&count));
-  std::vector<int> archs(static_cast<std::size_t>(count));
-  PLINTH_CHECK(nvrtcGetSupportedArchs(archs.data()));
-  const int arch = device.cc_major * 10 + device.cc_minor;
-  if (std::find(archs.begin(), archs.end(), arch) != archs.end()) return {arch, false, {}, {}};
-  int best = 0;
-  for (int known : archs)
-    if (known <= arch) best = std::max(best, known);
-  if (best == 0)
-    throw CompileError(
-        "NVRTC cannot compile for sm_" + std::to_string(arch) + " or any older architecture",
-        options, source, device.name);
-  return {best, true, {}, {}};
+  const auto target = nvrtc_target(device.cc_major * 10 + device.cc_minor);
+  if (target.arch == 0)
+    throw CompileError("NVRTC cannot compile for sm_" +
+                           std::to_string(device.cc_major * 10 + device.cc_minor) +
+                           " or any older architecture",
+                       options, source, device.name);
+  return {target.arch, target.ptx, {}, {}};
 }
 
 Image compile(const std::string& source, const DeviceContext& device,
-              const backend::BuildOptions& build, const std::filesystem::path& keep) {
+              const backend::BuildOptions& build) {
   std::vector<std::string> options{"--std=c++17"};
   Image image = pick_target(device, source, options);
   options.push_back("--gpu-architecture=" + arch_name(image));
@@ -85,7 +70,7 @@ Image compile(const std::string& source, const DeviceContext& device,
   PLINTH_CHECK(nvrtcGetProgramLog(program.handle, log.data()));
   while (!log.empty() && log.back() == '\0') log.pop_back();
   const std::string stem = "program_" + arch_name(image);
-  if (!keep.empty()) write_file(keep / (stem + ".log"), log.data(), log.size());
+  if (build.keep != nullptr) build.keep->write_text(stem + ".log", log);
   if (result == NVRTC_ERROR_COMPILATION) throw CompileError(log, options, source, device.name);
   plinth::backend::check(result, "nvrtcCompileProgram");
 
@@ -100,46 +85,124 @@ Image compile(const std::string& source, const DeviceContext& device,
     PLINTH_CHECK(nvrtcGetCUBIN(program.handle, image.data.data()));
   }
   image.options = std::move(options);
-  if (!keep.empty())
-    write_file(keep / (stem + (image.ptx ? ".ptx" : ".cubin")), image.data.data(),
-               image.data.size());
+  if (build.keep != nullptr)
+    build.keep->write(stem + (image.ptx ? ".ptx" : ".cubin"), std::as_bytes(std::span(image.data)));
   return image;
 }
 
-// `__constant__ <ctype> <name>[<length>];` for each constant array, after the prelude when
-// the source starts with it (so that the prelude's types can be used), else first.
-std::string with_constant_arrays(const std::string& source, const backend::BuildOptions& build) {
-  if (build.constant_arrays.empty()) return source;
-  std::string declarations;
+// The prelude, then `__constant__ <ctype> <name>[<length>];` for each constant array (so that
+// the prelude's types can be used in them), then the user's source.
+std::string full_source(const backend::ProgramInput& input, const backend::BuildOptions& build) {
+  std::string source(input.prelude);
+  if (!source.empty()) source += '\n';
   for (const auto& array : build.constant_arrays)
-    declarations += "__constant__ " + array.ctype + " " + array.name + "[" +
-                    std::to_string(array.length) + "];\n";
-  const std::string preamble = prelude(build.fast_math);
-  const std::size_t at = source.starts_with(preamble) ? preamble.size() : 0;
-  return source.substr(0, at) + declarations + source.substr(at);
+    source += "__constant__ " + array.ctype + " " + array.name + "[" +
+              std::to_string(array.length) + "];\n";
+  source += input.source;
+  return source;
 }
 
-CUmodule load(const Image& image, const std::string& source, const DeviceContext& device) {
+// Loads a CUBIN or PTX image into the device's context. `image` ends in a NUL byte, so that
+// the driver's reading of PTX text stops inside it whatever the image holds (a binary from
+// Program::from_binaries may be anything). A failure to load is the user's CompileError
+// (with the driver JIT's log for PTX); other failures are BackendErrors.
+CUmodule load(std::span<const char> image, const std::string& what,
+              const std::vector<std::string>& options, const std::string& source,
+              const DeviceContext& device) {
   ScopedContext current(device.context);
   CUmodule module = nullptr;
-  if (!image.ptx) {
-    PLINTH_CHECK(cuModuleLoadData(&module, image.data.data()));
-    return module;
-  }
   std::array<char, 8192> log{};
   std::array<CUjit_option, 2> keys{CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   std::array<void*, 2> values{log.data(), reinterpret_cast<void*>(log.size())};
-  const CUresult result =
-      cuModuleLoadDataEx(&module, image.data.data(), 2, keys.data(), values.data());
-  if (result == CUDA_ERROR_INVALID_PTX || result == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
-    throw CompileError(
-        std::string("driver JIT of ") + arch_name(image) + " PTX failed:\n" + log.data(),
-        image.options, source, device.name);
-  plinth::backend::check(result, "cuModuleLoadDataEx");
+  const CUresult result = cuModuleLoadDataEx(&module, image.data(), 2, keys.data(), values.data());
+  switch (result) {
+    case CUDA_ERROR_INVALID_PTX:
+    case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
+    case CUDA_ERROR_INVALID_IMAGE:
+    case CUDA_ERROR_NO_BINARY_FOR_GPU:
+    case CUDA_ERROR_INVALID_SOURCE: {
+      const char* name = nullptr;
+      if (cuGetErrorName(result, &name) != CUDA_SUCCESS || name == nullptr) name = "?";
+      throw CompileError("the driver cannot load " + what + " (" + name + ")" +
+                             (log[0] != '\0' ? std::string(":\n") + log.data() : std::string()),
+                         options, source, device.name);
+    }
+    default: plinth::backend::check(result, "cuModuleLoadDataEx");
+  }
   return module;
 }
 
+// cuModuleLoadData takes no size: the driver trusts an image's own offsets. A binary from
+// Program::from_binaries is checked to be what Program::binary() gives, a CUBIN (64-bit
+// ELF whose header, program headers and sections lie inside it) or PTX (text), before the
+// driver sees it. Returns what is wrong, or "".
+std::string image_problem(std::span<const std::byte> bytes) {
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::size_t size = bytes.size();
+  if (size >= 4 && std::memcmp(data,
+                               "\x7f"
+                               "ELF",
+                               4) == 0) {
+    if (size < 64 || data[4] != 2 || data[5] != 1)
+      return "an ELF file that is not 64-bit little-endian";
+    auto read = [&](std::size_t at, std::size_t width) {
+      std::uint64_t value = 0;
+      std::memcpy(&value, data + at, width);  // little-endian host (x86-64, aarch64)
+      return value;
+    };
+    auto inside = [&](std::uint64_t offset, std::uint64_t count, std::uint64_t entry) {
+      return offset <= size && (entry == 0 || count <= (size - offset) / entry);
+    };
+    const std::uint64_t phoff = read(32, 8), shoff = read(40, 8);
+    const std::uint64_t phentsize = read(54, 2), phnum = read(56, 2);
+    const std::uint64_t shentsize = read(58, 2), shnum = read(60, 2);
+    if ((phnum != 0 && phentsize < 56) || (shnum != 0 && shentsize < 64) ||
+        !inside(phoff, phnum, phentsize) || !inside(shoff, shnum, shentsize))
+      return "an ELF file whose header tables lie outside it";
+    for (std::uint64_t i = 0; i < shnum; ++i) {
+      const std::size_t header = shoff + i * shentsize;
+      const bool nobits = read(header + 4, 4) == 8;  // SHT_NOBITS occupies no file space
+      if (!nobits && !inside(read(header + 24, 8), read(header + 32, 8), 1))
+        return "an ELF file whose section " + std::to_string(i) + " lies outside it";
+    }
+    for (std::uint64_t i = 0; i < phnum; ++i) {
+      const std::size_t header = phoff + i * phentsize;
+      if (!inside(read(header + 8, 8), read(header + 32, 8), 1))
+        return "an ELF file whose segment " + std::to_string(i) + " lies outside it";
+    }
+    return {};
+  }
+  std::size_t end = size;
+  while (end > 0 && bytes[end - 1] == std::byte{0}) --end;  // PTX as NVRTC gives it ends in NUL
+  for (std::size_t i = 0; i < end; ++i) {
+    const unsigned char c = data[i];
+    if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t'))
+      return "neither a CUBIN (ELF) nor PTX (text)";
+  }
+  return end == 0 ? "empty" : "";
+}
+
+std::vector<char> terminated(std::span<const std::byte> bytes) {
+  std::vector<char> image(bytes.size() + 1, '\0');
+  std::memcpy(image.data(), bytes.data(), bytes.size());
+  return image;
+}
+
 }  // namespace
+
+NvrtcTarget nvrtc_target(int capability) {
+  int count = 0;
+  PLINTH_CHECK(nvrtcGetNumSupportedArchs(&count));
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  PLINTH_CHECK(nvrtcGetSupportedArchs(archs.data()));
+  // The CUBIN target when NVRTC knows the device's architecture; otherwise PTX for the newest
+  // architecture NVRTC knows that the device can run, for the driver to JIT.
+  if (std::find(archs.begin(), archs.end(), capability) != archs.end()) return {capability, false};
+  int best = 0;
+  for (int known : archs)
+    if (known <= capability) best = std::max(best, known);
+  return {best, true};
+}
 
 Modules::~Modules() {
   for (std::size_t i = 0; i < modules.size(); ++i) {
@@ -149,27 +212,57 @@ Modules::~Modules() {
 }
 
 Program::Program(std::shared_ptr<ContextState> state, std::span<const std::size_t> devices,
-                 const std::string& source, const backend::BuildOptions& options)
+                 const backend::ProgramInput& input, const backend::BuildOptions& options)
     : modules_(std::make_shared<Modules>()) {
   modules_->state = std::move(state);
   modules_->devices.assign(devices.begin(), devices.end());
   const ContextState& context = *modules_->state;
-  const std::string full_source = with_constant_arrays(source, options);
-  if (!options.keep_dir.empty())
-    write_file(options.keep_dir / "program.cu", full_source.data(), full_source.size());
 
-  std::vector<std::pair<int, Image>> images;  // by compute capability
+  if (input.kind == backend::ProgramInputKind::binary) {
+    for (std::size_t slot = 0; slot < devices.size(); ++slot) {
+      const DeviceContext& device = context[devices[slot]];
+      if (const auto problem = image_problem(input.binaries[slot]); !problem.empty())
+        throw CompileError("binary " + std::to_string(slot) + " is " + problem, {}, {},
+                           device.name);
+      auto image = terminated(input.binaries[slot]);
+      modules_->modules.push_back(
+          load(image, "binary " + std::to_string(slot), options.compiler_options, {}, device));
+      image.pop_back();
+      images_.push_back(std::make_shared<const std::vector<char>>(std::move(image)));
+    }
+    return;
+  }
+  if (input.kind != backend::ProgramInputKind::source)
+    throw LogicError("CUDA creates programs from source or binaries only");
+  const std::string source = full_source(input, options);
+  if (options.keep != nullptr) options.keep->write_text("program.cu", source);
+
+  std::vector<std::pair<int, std::shared_ptr<const std::vector<char>>>> compiled;  // by capability
   for (std::size_t index : devices) {
     const DeviceContext& device = context[index];
     const int capability = device.cc_major * 10 + device.cc_minor;
-    auto image = std::find_if(images.begin(), images.end(),
+    auto found = std::find_if(compiled.begin(), compiled.end(),
                               [&](const auto& entry) { return entry.first == capability; });
-    if (image == images.end()) {
-      images.emplace_back(capability, compile(full_source, device, options, options.keep_dir));
-      image = images.end() - 1;
+    if (found == compiled.end()) {
+      Image image = compile(source, device, options);
+      // The module is loaded from the image as compiled; PTX comes NUL-terminated from NVRTC.
+      modules_->modules.push_back(load(image.data,
+                                       arch_name(image) + " " + (image.ptx ? "PTX" : "CUBIN"),
+                                       image.options, source, device));
+      compiled.emplace_back(capability,
+                            std::make_shared<const std::vector<char>>(std::move(image.data)));
+      images_.push_back(compiled.back().second);
+      continue;
     }
-    modules_->modules.push_back(load(image->second, full_source, device));
+    modules_->modules.push_back(load(*found->second, "the program", {}, source, device));
+    images_.push_back(found->second);
   }
+}
+
+std::vector<std::byte> Program::binary(std::size_t device) const {
+  const auto& image = *images_.at(device);
+  const auto bytes = std::as_bytes(std::span(image));
+  return {bytes.begin(), bytes.end()};
 }
 
 std::unique_ptr<backend::KernelAdapter> Program::create_kernel(std::size_t device,

@@ -25,6 +25,12 @@ class Api final : public backend::ApiAdapter {
       backend::NativeHandle context, std::span<const backend::DeviceAdapter* const> devices,
       bool take_ownership) override;
   std::string prelude(bool fast_math) const override;
+  /// Source, program binaries, and SPIR-V (where the devices report an IL version).
+  unsigned program_inputs() const override {
+    return static_cast<unsigned>(backend::ProgramInputKind::source) |
+           static_cast<unsigned>(backend::ProgramInputKind::spirv) |
+           static_cast<unsigned>(backend::ProgramInputKind::binary);
+  }
 };
 
 /// The plugin's factory (exported by plugin.cpp).

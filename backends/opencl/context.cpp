@@ -109,12 +109,12 @@ std::unique_ptr<backend::QueueAdapter> Context::wrap_queue(std::size_t device,
   return std::make_unique<Queue>(handle);
 }
 
-std::unique_ptr<backend::ProgramAdapter> Context::build_program(
-    std::span<const std::size_t> devices, const std::string& source,
+std::unique_ptr<backend::ProgramAdapter> Context::create_program(
+    std::span<const std::size_t> devices, const backend::ProgramInput& input,
     const backend::BuildOptions& options) {
   std::vector<cl_device_id> ids;
   for (auto device : devices) ids.push_back(devices_[device]);
-  return Program::build(context_, std::move(ids), source, options);
+  return Program::create(context_, std::move(ids), input, options);
 }
 
 void Context::activate() {}

@@ -36,6 +36,8 @@ class Device final : public backend::DeviceAdapter {
   std::string name() const override;
   DeviceParameters parameters() const override;
   backend::NativeHandle native_handle() const override;
+  /// "<platform name> <platform version>; <device name>; <device version>; driver <version>".
+  std::string compiler_identity() const override;
 
  private:
   cl_device_id device_;

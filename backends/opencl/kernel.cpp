@@ -125,11 +125,9 @@ void Kernel::launch(backend::QueueAdapter& queue, const backend::LaunchShape& sh
       throw_arg_error(code, i);
   }
   if (shape.local_mem > 0) {
+    // The trailing LOCAL_MEM_DYNAMIC parameter (dynamic_local_memory(): the core checked at
+    // prepare time that there is one and passed the arguments before it).
     const auto index = args.size();
-    if (index + 1 != params_.size() || (params_[index].kind != backend::ParamKind::local_ptr &&
-                                        params_[index].kind != backend::ParamKind::unknown))
-        [[unlikely]]
-      throw_local_mem_error(index);
     const cl_int code =
         clSetKernelArg(kernel_, static_cast<cl_uint>(index), shape.local_mem, nullptr);
     if (code != CL_SUCCESS) [[unlikely]]
@@ -145,14 +143,6 @@ void Kernel::throw_arg_error(cl_int code, std::size_t index) const {
   if (index < params_.size() && !params_[index].name.empty())
     detail += " (" + params_[index].type_name + " " + params_[index].name + ")";
   throw_error(code, "clSetKernelArg", detail);
-}
-
-void Kernel::throw_local_mem_error(std::size_t args) const {
-  throw LogicError("kernel '" + name_ + "' got " + std::to_string(args) +
-                   " arguments and dynamic local memory, so it must have " +
-                   std::to_string(args + 1) +
-                   " parameters, the last a LOCAL_MEM_DYNAMIC pointer; it has " +
-                   std::to_string(params_.size()));
 }
 
 backend::NativeHandle Kernel::native_handle() const {

@@ -38,7 +38,6 @@ class Kernel final : public backend::KernelAdapter {
   Kernel(cl_kernel kernel, std::string name) noexcept;
   void introspect(cl_device_id device);
   [[noreturn]] void throw_arg_error(cl_int code, std::size_t index) const;
-  [[noreturn]] void throw_local_mem_error(std::size_t args) const;
 
   cl_kernel kernel_;
   std::string name_;

@@ -29,24 +29,77 @@ std::string join(const std::vector<std::string>& parts, const char* separator) {
   return result;
 }
 
-void write_file(const std::filesystem::path& path, const char* data, std::size_t size) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(data, static_cast<std::streamsize>(size));
-  if (!out) throw Error("cannot write " + path.string());
-}
-
 }  // namespace
 
-std::unique_ptr<Program> Program::build(cl_context context, std::vector<cl_device_id> devices,
-                                        const std::string& source,
-                                        const backend::BuildOptions& options) {
-  if (!options.keep_dir.empty())
-    write_file(options.keep_dir / "program.cl", source.data(), source.size());
-  const char* text = source.c_str();
-  const std::size_t length = source.size();
+// CL_DEVICE_IL_VERSION (OpenCL 2.1; the headers hide it at CL_TARGET_OPENCL_VERSION 120).
+constexpr cl_device_info device_il_version = 0x105B;
+
+using CreateProgramWithIL = cl_program(CL_API_CALL*)(cl_context, const void*, std::size_t, cl_int*);
+
+std::unique_ptr<Program> Program::create(cl_context context, std::vector<cl_device_id> devices,
+                                         const backend::ProgramInput& input,
+                                         const backend::BuildOptions& options) {
   cl_int code = CL_SUCCESS;
-  cl_program handle = clCreateProgramWithSource(context, 1, &text, &length, &code);
-  check_alloc(code, "clCreateProgramWithSource");
+  cl_program handle = nullptr;
+  std::string source;
+  switch (input.kind) {
+    case backend::ProgramInputKind::source: {
+      source = std::string(input.prelude);
+      if (!source.empty()) source += '\n';
+      source += input.source;
+      if (options.keep != nullptr) options.keep->write_text("program.cl", source);
+      const char* text = source.c_str();
+      const std::size_t length = source.size();
+      handle = clCreateProgramWithSource(context, 1, &text, &length, &code);
+      check_alloc(code, "clCreateProgramWithSource");
+      break;
+    }
+    case backend::ProgramInputKind::binary: {
+      std::vector<std::size_t> lengths;
+      std::vector<const unsigned char*> binaries;
+      for (const auto& binary : input.binaries) {
+        lengths.push_back(binary.size());
+        binaries.push_back(reinterpret_cast<const unsigned char*>(binary.data()));
+      }
+      std::vector<cl_int> status(devices.size(), CL_SUCCESS);
+      handle =
+          clCreateProgramWithBinary(context, static_cast<cl_uint>(devices.size()), devices.data(),
+                                    lengths.data(), binaries.data(), status.data(), &code);
+      if (code == CL_INVALID_BINARY) {
+        std::size_t bad = 0;
+        while (bad + 1 < status.size() && status[bad] == CL_SUCCESS) ++bad;
+        throw CompileError("binary " + std::to_string(bad) + " is not one the device can load (" +
+                               code_name(status[bad] != CL_SUCCESS ? status[bad] : code) + ")",
+                           {}, {}, device_string(devices[bad], CL_DEVICE_NAME));
+      }
+      check_alloc(code, "clCreateProgramWithBinary");
+      break;
+    }
+    case backend::ProgramInputKind::spirv: {
+      for (auto device : devices) {
+        std::string il;
+        if (clGetDeviceInfo(device, device_il_version, 0, nullptr, nullptr) == CL_SUCCESS)
+          il = device_string(device, device_il_version);
+        if (il.find("SPIR-V") == std::string::npos)
+          throw CompileError(
+              "the device takes no SPIR-V (its CL_DEVICE_IL_VERSION is '" + il + "')", {}, {},
+              device_string(device, CL_DEVICE_NAME));
+      }
+      const auto platform = device_value<cl_platform_id>(devices.front(), CL_DEVICE_PLATFORM);
+      const auto create = reinterpret_cast<CreateProgramWithIL>(
+          clGetExtensionFunctionAddressForPlatform(platform, "clCreateProgramWithILKHR"));
+      if (create == nullptr)
+        throw CompileError("the platform offers no clCreateProgramWithILKHR for SPIR-V", {}, {},
+                           device_string(devices.front(), CL_DEVICE_NAME));
+      const auto& module = input.binaries.front();
+      handle = create(context, module.data(), module.size(), &code);
+      if (code == CL_INVALID_VALUE)
+        throw CompileError("the SPIR-V module was refused (CL_INVALID_VALUE)", {}, {},
+                           device_string(devices.front(), CL_DEVICE_NAME));
+      check_alloc(code, "clCreateProgramWithILKHR");
+      break;
+    }
+  }
   auto program = std::make_unique<Program>(handle, std::move(devices));
 
   auto opts = build_options(options);
@@ -67,10 +120,16 @@ std::unique_ptr<Program> Program::build(cl_context context, std::vector<cl_devic
       code = CL_SUCCESS;
     }
   }
-  if (code == CL_BUILD_PROGRAM_FAILURE || code == CL_INVALID_BUILD_OPTIONS)
+  if (code == CL_BUILD_PROGRAM_FAILURE || code == CL_INVALID_BUILD_OPTIONS ||
+      code == CL_INVALID_BINARY)
     program->throw_compile_error(opts, source);
   plinth::backend::check(code, "clBuildProgram");
-  if (!options.keep_dir.empty()) program->keep_binaries(options.keep_dir);
+  if (options.keep != nullptr) {
+    for (std::size_t d = 0; d < program->devices_.size(); ++d) {
+      const auto binary = program->binary(d);
+      if (!binary.empty()) options.keep->write("program." + std::to_string(d) + ".bin", binary);
+    }
+  }
   return program;
 }
 
@@ -114,33 +173,27 @@ void Program::throw_compile_error(const std::vector<std::string>& options,
   throw CompileError(log, options, source, join(names, ", "));
 }
 
-void Program::keep_binaries(const std::filesystem::path& dir) const {
+std::vector<std::byte> Program::binary(std::size_t device) const {
   // CL_PROGRAM_BINARIES lists the context's devices, not only those built for.
   const auto all = info_array<cl_device_id>(
       [&](std::size_t size, void* value, std::size_t* size_ret) {
         return clGetProgramInfo(program_, CL_PROGRAM_DEVICES, size, value, size_ret);
       },
       "clGetProgramInfo");
+  const auto it = std::find(all.begin(), all.end(), devices_.at(device));
+  if (it == all.end()) return {};
   std::vector<std::size_t> sizes(all.size());
   PLINTH_CHECK(clGetProgramInfo(program_, CL_PROGRAM_BINARY_SIZES,
                                 sizes.size() * sizeof(std::size_t), sizes.data(), nullptr));
-  std::vector<std::vector<unsigned char>> binaries(all.size());
-  std::vector<unsigned char*> pointers(all.size());
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    binaries[i].resize(sizes[i]);
-    pointers[i] = binaries[i].data();
-  }
+  std::vector<std::vector<std::byte>> binaries(all.size());
+  std::vector<unsigned char*> pointers(all.size(), nullptr);  // null: not wanted
+  const auto index = static_cast<std::size_t>(it - all.begin());
+  binaries[index].resize(sizes[index]);
+  pointers[index] = reinterpret_cast<unsigned char*>(binaries[index].data());
   PLINTH_CHECK(clGetProgramInfo(program_, CL_PROGRAM_BINARIES,
                                 pointers.size() * sizeof(unsigned char*), pointers.data(),
                                 nullptr));
-  for (std::size_t d = 0; d < devices_.size(); ++d) {
-    const auto it = std::find(all.begin(), all.end(), devices_[d]);
-    if (it == all.end()) continue;
-    const auto& binary = binaries[static_cast<std::size_t>(it - all.begin())];
-    if (binary.empty()) continue;
-    write_file(dir / ("program." + std::to_string(d) + ".bin"),
-               reinterpret_cast<const char*>(binary.data()), binary.size());
-  }
+  return std::move(binaries[index]);
 }
 
 std::unique_ptr<backend::KernelAdapter> Program::create_kernel(std::size_t device,

@@ -6,7 +6,6 @@
 #include <CL/cl.h>
 
 #include <cstddef>
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,10 +15,11 @@ namespace plinth::opencl {
 /// A cl_program (one reference owned) built for some devices of a context.
 class Program final : public backend::ProgramAdapter {
  public:
-  /// Builds `source` for `devices`. Throws CompileError with the failing devices' logs.
-  static std::unique_ptr<Program> build(cl_context context, std::vector<cl_device_id> devices,
-                                        const std::string& source,
-                                        const backend::BuildOptions& options);
+  /// Builds `input` (source, program binaries or SPIR-V) for `devices`. Throws CompileError
+  /// with the failing devices' logs, or saying why a binary or SPIR-V was refused.
+  static std::unique_ptr<Program> create(cl_context context, std::vector<cl_device_id> devices,
+                                         const backend::ProgramInput& input,
+                                         const backend::BuildOptions& options);
 
   /// Adopts `program`'s reference.
   Program(cl_program program, std::vector<cl_device_id> devices) noexcept;
@@ -33,12 +33,13 @@ class Program final : public backend::ProgramAdapter {
   void set_constant_array(std::size_t device, backend::QueueAdapter& queue, const std::string& name,
                           backend::BufferAdapter& src, std::size_t size) override;
   backend::NativeHandle native_handle(std::size_t device) const override;
+  /// CL_PROGRAM_BINARIES of program device `device` (empty if the driver gives none).
+  std::vector<std::byte> binary(std::size_t device) const override;
 
  private:
   std::string build_log(cl_device_id device) const;
   [[noreturn]] void throw_compile_error(const std::vector<std::string>& options,
                                         const std::string& source) const;
-  void keep_binaries(const std::filesystem::path& dir) const;
 
   cl_program program_;
   std::vector<cl_device_id> devices_;

@@ -256,6 +256,61 @@ TEST_P(KernelTestWithProgram, BufferOfAnotherContextIsRejected) {
   EXPECT_THROW(fill(foreign_queue, out, 1), LogicError);
 }
 
+// Dynamic local memory (LaunchShape::local_mem): how a kernel receives it differs by API
+// (OpenCL: a trailing LOCAL_MEM_DYNAMIC parameter the backend binds; CUDA: an extern
+// __shared__ array), which the backend's kernel adapter declares to the core.
+const char* const dynamic_local_source = R"(
+#ifdef PLINTH_CUDA_API
+#define DYNAMIC_SCRATCH
+#else
+#define DYNAMIC_SCRATCH , LOCAL_MEM_DYNAMIC int *scratch
+#endif
+KERNEL void reverse_dynamic(GLOBAL_MEM int *data DYNAMIC_SCRATCH)
+{
+#ifdef PLINTH_CUDA_API
+    LOCAL_MEM_DYNAMIC int scratch[];
+#endif
+    const int l = get_local_id(0);
+    const int g = get_global_id(0);
+    scratch[l] = data[g];
+    LOCAL_BARRIER;
+    data[g] = scratch[get_local_size(0) - 1 - l];
+}
+
+KERNEL void no_scratch(GLOBAL_MEM int *data)
+{
+    data[get_global_id(0)] = 1;
+}
+)";
+
+TEST_P(KernelTestWithProgram, DynamicLocalMemoryIsBoundAsTheBackendDeclares) {
+  const Program program(context(), dynamic_local_source);
+  std::vector<int> values(128);
+  std::iota(values.begin(), values.end(), 0);
+  auto data = Buffer::allocate(device(), values.size() * sizeof(int));
+  data.set(queue(), std::as_bytes(std::span(values)));
+  for (const std::size_t group : {std::size_t{16}, std::size_t{32}}) {
+    // The argument count is the kernel's own parameters, whatever the API.
+    program.kernel("reverse_dynamic")
+        .prepare({values.size()}, {group}, group * sizeof(int))(queue(), data);
+    std::vector<int> out(values.size());
+    data.get(queue(), std::as_writable_bytes(std::span(out)));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const std::size_t start = i / group * group;
+      ASSERT_EQ(out[i], values[start + group - 1 - (i - start)]) << "group " << group << ", " << i;
+    }
+    values = out;
+  }
+  // A kernel with no LOCAL_MEM_DYNAMIC parameter given local memory: refused at prepare
+  // where the backend binds a trailing parameter and can tell; CUDA takes it as a launch
+  // parameter that the kernel ignores.
+  const auto message = logic_error_message(
+      [&] { program.kernel("no_scratch").prepare({64}, {16}, 64)(queue(), data); });
+  if (message != "(no LogicError)") {
+    EXPECT_NE(message.find("LOCAL_MEM_DYNAMIC"), std::string::npos) << message;
+  }
+}
+
 PLINTH_INSTANTIATE_DEVICE_TEST(KernelTestWithProgram);
 
 }  // namespace

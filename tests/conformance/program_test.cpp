@@ -2,7 +2,10 @@
 
 #include "fixture.hpp"
 
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace plinth::conformance {
 namespace {
@@ -85,6 +88,75 @@ TEST_P(ProgramTest, KeepLeavesTheFiles) {
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++files;
   EXPECT_GE(files, 1u);
   std::filesystem::remove_all(dir);
+}
+
+TEST_P(ProgramTest, KeepLeavesTheSourceAsCompiledAndTheBinary) {
+  ProgramOptions options;
+  options.keep = true;
+  options.constant_arrays = {{"kept_table", "int", 4, sizeof(int)}};
+  const Program program(context(), flag_source, options);
+  const std::filesystem::path dir = program.kept_directory();
+  ASSERT_TRUE(std::filesystem::is_directory(dir));
+  EXPECT_EQ(std::filesystem::status(dir).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_all);
+  std::string source_file;
+  bool binary_file = false;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const auto name = entry.path().filename().string();
+    if (name.starts_with("program.c")) source_file = name;  // program.cl, program.cu
+    if (entry.path().extension() == ".bin" || entry.path().extension() == ".cubin" ||
+        entry.path().extension() == ".ptx")
+      binary_file = entry.file_size() > 0;
+  }
+  ASSERT_FALSE(source_file.empty()) << "no source in " << dir;
+  std::ifstream in(dir / source_file);
+  const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(kept.find("KERNEL void flags("), std::string::npos);
+  EXPECT_NE(kept.find("#define KERNEL"), std::string::npos) << "the prelude, as compiled";
+  EXPECT_TRUE(binary_file) << "no binary in " << dir;
+  std::filesystem::remove_all(dir);
+}
+
+TEST_P(ProgramTest, BinaryRecreatesTheProgramWithoutCompiling) {
+  const Program program(context(), flag_source);
+  const auto binary = program.binary(device());
+  ASSERT_FALSE(binary.empty());
+  const auto again = Program::from_binaries(context().devices(), {binary});
+  auto out = Buffer::allocate(device(), sizeof(int));
+  again.kernel("flags")(queue(), {1}, {1}, out);
+  int value = -1;
+  out.get(queue(), std::as_writable_bytes(std::span(&value, 1)));
+  EXPECT_EQ(value, 0);
+  EXPECT_THROW(again.kernel("nonesuch"), LogicError);
+  // The same binary again is the same program; a binary of nothing loadable is refused.
+  EXPECT_EQ(Program::from_binaries(context().devices(), {binary}).binary(device()), binary);
+  std::vector<std::byte> garbage(64, std::byte{0x5a});
+  EXPECT_THROW(Program::from_binaries(context().devices(), {garbage}), Error);
+  EXPECT_THROW(Program::from_binaries(context().devices(), {}), LogicError);
+}
+
+TEST_P(ProgramTest, CompilerIdentityNamesTheCompilerAndTarget) {
+  const auto& identity = device().device().compiler_identity();
+  EXPECT_FALSE(identity.empty());
+  EXPECT_EQ(identity, Device::from_index(device().device().platform(), device().device().index())
+                          .compiler_identity());
+  if (device().device().api().shortcut() == "cuda") {
+    EXPECT_NE(identity.find("NVRTC"), std::string::npos) << identity;
+    EXPECT_NE(identity.find("sm_"), std::string::npos) << identity;
+  }
+}
+
+TEST_P(ProgramTest, SpirvIsRefusedClearlyWhereNoDeviceTakesIt) {
+  // A valid SPIR-V header (magic, version 1.0) and nothing else: no device here takes SPIR-V
+  // (docs: PoCL 3.1/5.0 and NVIDIA's OpenCL report no IL version; CUDA has no SPIR-V path).
+  const std::vector<std::uint32_t> words{0x07230203, 0x00010000, 0, 1, 0};
+  const auto bytes = std::as_bytes(std::span(words));
+  try {
+    Program::from_spirv(context().devices(), bytes);
+    GTEST_SKIP() << "this device accepted SPIR-V";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("SPIR-V"), std::string::npos) << e.what();
+  }
 }
 
 TEST_P(ProgramTest, KernelWithoutParametersBuildsAndRuns) {
