@@ -5,6 +5,8 @@
 #include "program.hpp"
 #include "queue.hpp"
 
+#include <plinth/backend/host_copier.hpp>
+
 #include <array>
 
 namespace plinth::cuda {
@@ -34,8 +36,8 @@ void ContextState::add(CUdevice device, CUcontext context) {
       cuDeviceGetAttribute(&added.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
 }
 
-HostCopier& ContextState::copier() {
-  std::call_once(copier_once_, [this] { copier_ = std::make_unique<HostCopier>(); });
+backend::HostCopier& ContextState::copier() {
+  std::call_once(copier_once_, [this] { copier_ = std::make_unique<backend::HostCopier>(); });
   return *copier_;
 }
 

@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
-namespace plinth::cuda {
-
+namespace plinth::backend {
 class HostCopier;
+}  // namespace plinth::backend
+
+namespace plinth::cuda {
 
 /// A device of a context and the CUDA context plinth uses on it.
 struct DeviceContext {
@@ -43,13 +45,13 @@ class ContextState {
   std::size_t size() const { return devices_.size(); }
   const DeviceContext& operator[](std::size_t index) const { return devices_[index]; }
   /// The copier of staged transfers, created on first use (its threads start then).
-  HostCopier& copier();
+  backend::HostCopier& copier();
 
  private:
   Ownership ownership_;
   std::vector<DeviceContext> devices_;
   std::once_flag copier_once_;
-  std::unique_ptr<HostCopier> copier_;
+  std::unique_ptr<backend::HostCopier> copier_;
 };
 
 /// Makes `context` current on this thread for a scope and restores the previous one after.
