@@ -7,6 +7,7 @@
 #include "prelude.hpp"
 #include "queue.hpp"
 
+#include <plinth/backend/binary_image.hpp>
 #include <plinth/errors.hpp>
 
 #include <algorithm>
@@ -132,56 +133,6 @@ CUmodule load(std::span<const char> image, const std::string& what,
   return module;
 }
 
-// cuModuleLoadData takes no size: the driver trusts an image's own offsets. A binary from
-// Program::from_binaries is checked to be what Program::binary() gives, a CUBIN (64-bit
-// ELF whose header, program headers and sections lie inside it) or PTX (text), before the
-// driver sees it. Returns what is wrong, or "".
-std::string image_problem(std::span<const std::byte> bytes) {
-  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
-  const std::size_t size = bytes.size();
-  if (size >= 4 && std::memcmp(data,
-                               "\x7f"
-                               "ELF",
-                               4) == 0) {
-    if (size < 64 || data[4] != 2 || data[5] != 1)
-      return "an ELF file that is not 64-bit little-endian";
-    auto read = [&](std::size_t at, std::size_t width) {
-      std::uint64_t value = 0;
-      std::memcpy(&value, data + at, width);  // little-endian host (x86-64, aarch64)
-      return value;
-    };
-    auto inside = [&](std::uint64_t offset, std::uint64_t count, std::uint64_t entry) {
-      return offset <= size && (entry == 0 || count <= (size - offset) / entry);
-    };
-    const std::uint64_t phoff = read(32, 8), shoff = read(40, 8);
-    const std::uint64_t phentsize = read(54, 2), phnum = read(56, 2);
-    const std::uint64_t shentsize = read(58, 2), shnum = read(60, 2);
-    if ((phnum != 0 && phentsize < 56) || (shnum != 0 && shentsize < 64) ||
-        !inside(phoff, phnum, phentsize) || !inside(shoff, shnum, shentsize))
-      return "an ELF file whose header tables lie outside it";
-    for (std::uint64_t i = 0; i < shnum; ++i) {
-      const std::size_t header = shoff + i * shentsize;
-      const bool nobits = read(header + 4, 4) == 8;  // SHT_NOBITS occupies no file space
-      if (!nobits && !inside(read(header + 24, 8), read(header + 32, 8), 1))
-        return "an ELF file whose section " + std::to_string(i) + " lies outside it";
-    }
-    for (std::uint64_t i = 0; i < phnum; ++i) {
-      const std::size_t header = phoff + i * phentsize;
-      if (!inside(read(header + 8, 8), read(header + 32, 8), 1))
-        return "an ELF file whose segment " + std::to_string(i) + " lies outside it";
-    }
-    return {};
-  }
-  std::size_t end = size;
-  while (end > 0 && bytes[end - 1] == std::byte{0}) --end;  // PTX as NVRTC gives it ends in NUL
-  for (std::size_t i = 0; i < end; ++i) {
-    const unsigned char c = data[i];
-    if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t'))
-      return "neither a CUBIN (ELF) nor PTX (text)";
-  }
-  return end == 0 ? "empty" : "";
-}
-
 std::vector<char> terminated(std::span<const std::byte> bytes) {
   std::vector<char> image(bytes.size() + 1, '\0');
   std::memcpy(image.data(), bytes.data(), bytes.size());
@@ -221,7 +172,9 @@ Program::Program(std::shared_ptr<ContextState> state, std::span<const std::size_
   if (input.kind == backend::ProgramInputKind::binary) {
     for (std::size_t slot = 0; slot < devices.size(); ++slot) {
       const DeviceContext& device = context[devices[slot]];
-      if (const auto problem = image_problem(input.binaries[slot]); !problem.empty())
+      // cuModuleLoadData takes no size: check the image's own offsets first.
+      if (const auto problem = backend::binary_image_problem(input.binaries[slot]);
+          !problem.empty())
         throw CompileError("binary " + std::to_string(slot) + " is " + problem, {}, {},
                            device.name);
       auto image = terminated(input.binaries[slot]);

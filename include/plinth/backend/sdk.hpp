@@ -4,6 +4,7 @@
 /// Read docs/plugin-interface.md first.
 
 #include <plinth/backend/api.hpp>
+#include <plinth/backend/binary_image.hpp>
 #include <plinth/backend/buffer.hpp>
 #include <plinth/backend/check.hpp>
 #include <plinth/backend/context.hpp>
@@ -14,5 +15,6 @@
 #include <plinth/backend/plugin.hpp>
 #include <plinth/backend/program.hpp>
 #include <plinth/backend/queue.hpp>
+#include <plinth/backend/staging.hpp>
 #include <plinth/backend/types.hpp>
 #include <plinth/errors.hpp>
