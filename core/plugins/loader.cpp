@@ -169,6 +169,7 @@ std::shared_ptr<LoadedApi> load(const PluginSymbol& symbol, PluginInfo& info) {
     for (std::size_t p = 0; p < platform_count; ++p) {
       PlatformData platform;
       platform.adapter = api->adopt(api->adapter->platform(p));
+      if (!platform.adapter) throw Error(fmt::format("the plugin returned no platform {}", p));
       platform.name = printable(platform.adapter->name());
       platform.vendor = printable(platform.adapter->vendor());
       platform.version = printable(platform.adapter->version());
@@ -176,9 +177,16 @@ std::shared_ptr<LoadedApi> load(const PluginSymbol& symbol, PluginInfo& info) {
       for (std::size_t d = 0; d < device_count; ++d) {
         DeviceData device;
         device.adapter = api->adopt(platform.adapter->device(d));
+        if (!device.adapter) {
+          throw Error(fmt::format("the plugin returned no device {} of platform {}", d, p));
+        }
         device.name = printable(device.adapter->name());
         device.params = device.adapter->parameters();
-        if (api->abi_minor >= 1) device.compiler_identity = device.adapter->compiler_identity();
+        device.params.compute_capability = printable(device.params.compute_capability);
+        device.params.driver_version = printable(device.params.driver_version);
+        if (api->abi_minor >= 1) {
+          device.compiler_identity = printable(device.adapter->compiler_identity());
+        }
         platform.devices.push_back(std::move(device));
       }
       api->platforms.push_back(std::move(platform));

@@ -20,6 +20,8 @@ double elapsed_ms(const Event& start, const Event& end) {
         "elapsed_ms: {}",
         detail::describe_mismatch("start event", start.device(), "end event", end.device())));
   }
+  // Both done, as the SDK promises the backend (start may be on another queue).
+  start.wait();
   end.wait();
   return end.adapter().elapsed_ms_since(start.adapter());
 }

@@ -186,9 +186,16 @@ backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backen
                        const KernelArg& arg, const BoundDevice& device) {
   using backend::ParamKind;
   backend::ArgValue value{};
+  if (param.kind == ParamKind::local_ptr) {
+    // Only a trailing LOCAL_MEM_DYNAMIC parameter can have local memory, from the launch's
+    // local_mem (prepare_slot() took it off the arguments); no argument fills one.
+    bad_argument(kernel, index, param,
+                 "a local pointer takes no argument: only a kernel's last parameter can be a "
+                 "LOCAL_MEM_DYNAMIC pointer, sized by the local_mem given to prepare()");
+  }
   if (arg.kind() == KernelArg::Kind::buffer) {
     const Buffer& buffer = *arg.buffer();
-    if (param.kind == ParamKind::scalar || param.kind == ParamKind::local_ptr) {
+    if (param.kind == ParamKind::scalar) {
       bad_argument(kernel, index, param,
                    fmt::format("expected {}, got a{}", kind_name(param.kind),
                                arg.is_array() ? "n Array" : " Buffer"));
@@ -200,8 +207,7 @@ backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backen
     }
     value = buffer.adapter().kernel_arg();
   } else {
-    if (param.kind == ParamKind::global_ptr || param.kind == ParamKind::constant_ptr ||
-        param.kind == ParamKind::local_ptr) {
+    if (param.kind == ParamKind::global_ptr || param.kind == ParamKind::constant_ptr) {
       bad_argument(kernel, index, param,
                    fmt::format("expected {} (pass a Buffer), got a {}-byte scalar",
                                kind_name(param.kind), arg.size()));
@@ -229,7 +235,16 @@ void prepare_slot(KernelImpl& kernel, std::size_t slot, const std::vector<std::s
                         program.devices[slot].params(), adapter.max_total_local_size());
   const auto params = adapter.parameters();
   kernel.arg_counts[slot] = params.size();
-  if (local_mem == 0) return;
+  if (local_mem == 0) {
+    if (kernel.dynamic_local[slot] == backend::DynamicLocalMemory::last_parameter &&
+        !params.empty() && params.back().kind == backend::ParamKind::local_ptr) {
+      throw LogicError(fmt::format(
+          "kernel '{}' ends in a LOCAL_MEM_DYNAMIC parameter ({}): prepare it with local_mem, "
+          "the bytes of dynamic local memory it gets",
+          kernel.name, params.back().name.empty() ? "a local pointer" : params.back().name));
+    }
+    return;
+  }
   switch (kernel.dynamic_local[slot]) {
     case backend::DynamicLocalMemory::none:
       throw LogicError(fmt::format("kernel '{}' cannot take dynamic local memory on {} ('{}')",

@@ -31,12 +31,14 @@ class PLINTH_EXPORT Event {
 
   /// For the implementation.
   Event(std::shared_ptr<backend::EventAdapter> adapter, BoundDevice device)
-      : adapter_(std::move(adapter)), device_(std::move(device)) {}
+      : device_(std::move(device)), adapter_(std::move(adapter)) {}
   backend::EventAdapter& adapter() const { return *adapter_; }
 
  private:
-  std::shared_ptr<backend::EventAdapter> adapter_;
+  // In this order: the adapter is destroyed before the context that device_ keeps alive
+  // (the SDK's event lifetime rule).
   BoundDevice device_;
+  std::shared_ptr<backend::EventAdapter> adapter_;
 };
 
 /// Milliseconds of device time between `start` and `end` (waits for `end`). Throws LogicError

@@ -89,8 +89,8 @@ class PLINTH_EXPORT Program {
   /// in order, without compiling (PyCUDA's module_from_buffer). `options` supplies the
   /// constant arrays the program declares and `keep`; render and compiler options are not
   /// used. Throws LogicError when the backend cannot load binaries (its plugin implements
-  /// SDK 1.0, or it has none) or for a count mismatch; CompileError or LogicError for a
-  /// binary the device cannot load (e.g. built for another architecture).
+  /// SDK 1.0, or it has none) or for a count mismatch; CompileError for a binary the device
+  /// cannot load (e.g. built for another architecture, or not a binary at all).
   static Program from_binaries(const BoundMultiDevice& devices,
                                const std::vector<std::vector<std::byte>>& binaries,
                                const ProgramOptions& options = {});

@@ -112,11 +112,11 @@ class Context final : public ContextAdapter {
   std::unique_ptr<QueueAdapter> wrap_queue(std::size_t, NativeHandle, bool) override {
     return std::make_unique<Queue>();
   }
-  std::unique_ptr<ProgramAdapter> build_program(std::span<const std::size_t>,
-                                                const std::string& source,
-                                                const BuildOptions& options) override {
+  std::unique_ptr<ProgramAdapter> create_program(std::span<const std::size_t>,
+                                                 const ProgramInput& input,
+                                                 const BuildOptions& options) override {
     throw plinth::CompileError("the example backend compiles no programs", options.compiler_options,
-                               source, "example");
+                               std::string(input.source), "example");
   }
   void activate() override {}
   void deactivate() override {}

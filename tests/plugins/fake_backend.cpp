@@ -8,7 +8,9 @@
 //   FAKE_ABI_MAJOR, FAKE_ABI_MINOR   export under this ABI instead of the SDK's
 //   FAKE_NEEDS_DEP  initialize() calls into libplinth-test-missing.so
 //   FAKE_NULL_FACTORY  exports correct metadata whose value (the factory) is null
-//   FAKE_HOSTILE_NAMES  names its API, platform and device with terminal escape sequences
+//   FAKE_HOSTILE_NAMES  names its API, platform and device (and gives its device's driver
+//                   version, compute capability and compiler identity) with terminal escapes
+//   FAKE_NULL_DEVICE  returns no device adapter (a null pointer) for device 0
 
 #include <plinth/backend/sdk.hpp>
 
@@ -59,8 +61,15 @@ class FakeDevice final : public plinth::backend::DeviceAdapter {
     params.max_local_sizes = {1, 1, 1};
     params.max_num_groups = {1, 1, 1};
     params.global_mem_size = 1024;
+#ifdef FAKE_HOSTILE_NAMES
+    params.driver_version = tag;
+    params.compute_capability = tag;
+#endif
     return params;
   }
+#ifdef FAKE_HOSTILE_NAMES
+  std::string compiler_identity() const override { return tag; }
+#endif
   plinth::backend::NativeHandle native_handle() const override { return index_ + 1; }
 
  private:
@@ -75,6 +84,9 @@ class FakePlatform final : public plinth::backend::PlatformAdapter {
   std::size_t device_count() const override { return FAKE_DEVICES; }
   std::unique_ptr<plinth::backend::DeviceAdapter> device(std::size_t index) const override {
     if (index >= device_count()) unsupported();
+#ifdef FAKE_NULL_DEVICE
+    return nullptr;
+#endif
     return std::make_unique<FakeDevice>(index);
   }
   plinth::backend::NativeHandle native_handle() const override { return 0; }

@@ -16,7 +16,9 @@
 
 #include <plinth/backend/sdk.hpp>
 
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -91,16 +93,31 @@ class Buffer final : public BufferAdapter {
 
 Buffer& own(BufferAdapter& b) { return static_cast<Buffer&>(b); }
 
+/// Whether a context adapter still exists: its events check, when they are destroyed, that
+/// the core kept the SDK's lifetime rule (events before their context), and say so in
+/// $PLINTH_TEST_LIFETIME if not.
+using Alive = std::shared_ptr<std::atomic<bool>>;
+
 class Event final : public EventAdapter {
  public:
+  explicit Event(Alive context) : context_(std::move(context)) {}
+  ~Event() override {
+    if (!context_->load()) setenv("PLINTH_TEST_LIFETIME", "an event outlived its context", 1);
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
   void wait() override {}
   double elapsed_ms_since(EventAdapter&) override { return 0.0; }
   NativeHandle native_handle() const override { return 0; }
+
+ private:
+  Alive context_;
 };
 
 /// Work runs at once.
 class Queue final : public QueueAdapter {
  public:
+  explicit Queue(Alive context) : context_(std::move(context)) {}
   void write(BufferAdapter& dst, std::size_t offset, const void* src, std::size_t size,
              bool) override {
     std::memcpy(own(dst).data() + offset, src, size);
@@ -113,9 +130,14 @@ class Queue final : public QueueAdapter {
     std::memmove(own(dst).data() + dst_offset, own(src).data() + src_offset, size);
   }
   void synchronize() override {}
-  std::unique_ptr<EventAdapter> record_event() override { return std::make_unique<Event>(); }
+  std::unique_ptr<EventAdapter> record_event() override {
+    return std::make_unique<Event>(context_);
+  }
   void wait_for(EventAdapter&) override {}
   NativeHandle native_handle() const override { return 0; }
+
+ private:
+  Alive context_;
 };
 
 template <class T>
@@ -220,6 +242,10 @@ class Program final : public ProgramAdapter {
 
 class Context final : public ContextAdapter {
  public:
+  Context() = default;
+  ~Context() override { alive_->store(false); }
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
   std::size_t device_count() const override { return 1; }
   std::unique_ptr<BufferAdapter> allocate(std::size_t, std::size_t size) override {
     return std::make_unique<Buffer>(std::make_shared<std::vector<std::byte>>(size), 0, size);
@@ -229,15 +255,19 @@ class Context final : public ContextAdapter {
     throw plinth::LogicError("the host test backend cannot wrap native memory");
   }
   std::unique_ptr<QueueAdapter> create_queue(std::size_t) override {
-    return std::make_unique<Queue>();
+    return std::make_unique<Queue>(alive_);
   }
   std::unique_ptr<QueueAdapter> wrap_queue(std::size_t, NativeHandle, bool) override {
-    return std::make_unique<Queue>();
+    return std::make_unique<Queue>(alive_);
   }
   void activate() override {}
   void deactivate() override {}
   NativeHandle native_handle(std::size_t) const override { return 0; }
 
+ private:
+  Alive alive_ = std::make_shared<std::atomic<bool>>(true);
+
+ public:
 #if PLINTH_ABI_MINOR >= 1
   // 1.1: the parts of the source, binaries back, and kept files written by the core.
   std::unique_ptr<ProgramAdapter> create_program(std::span<const std::size_t>,

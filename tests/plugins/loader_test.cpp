@@ -674,10 +674,21 @@ TEST(LoaderHostile, PathsAndPluginNamesArePrintedSafely) {
   EXPECT_EQ(table.find("\n  ready  evil"), std::string::npos);
   // Names a plugin supplies are made printable when it is loaded.
   const auto& api = *loaded[0].api;
-  for (const auto& name : {api.name, api.platforms[0].name, api.platforms[0].devices[0].name}) {
+  const auto& device = api.platforms[0].devices[0];
+  for (const auto& name :
+       {api.name, api.platforms[0].name, device.name, device.params.driver_version,
+        device.params.compute_capability, device.compiler_identity}) {
     EXPECT_EQ(name.find_first_of("\x1b\n"), std::string::npos) << name;
     EXPECT_TRUE(contains(name, "\\x1b[2J\\n")) << name;
   }
+}
+
+TEST(LoaderHostile, NullDeviceAdapterFailsInitialisation) {
+  const auto loaded = load_from({"nulldevice"});
+  ASSERT_EQ(loaded.size(), 1u);
+  EXPECT_EQ(loaded[0].info.state, plinth::PluginState::init_failed);
+  EXPECT_TRUE(contains(loaded[0].info.reason, "returned no device 0 of platform 0"))
+      << loaded[0].info.reason;
 }
 
 TEST(Printable, EscapesControlCharactersAndInvalidUtf8Only) {

@@ -109,12 +109,12 @@ TEST_P(SdkVersion, BackendBindsTheTrailingDynamicLocalParameter) {
   const auto out = floats({0, 0, 0, 0});
   program.kernel("group_sums").prepare({16}, {4}, 4 * sizeof(float))(*queue_, out, in);
   EXPECT_EQ(read(out), (std::vector<float>{10, 26, 42, 58}));
-  // Without dynamic local memory the kernel takes all three parameters, which a Buffer
-  // cannot fill: the local pointer wants a size.
-  EXPECT_NE(message_of([&] {
-              program.kernel("group_sums")(*queue_, {16}, {4}, out, in);
-            }).find("takes 3 argument(s), 2 given"),
-            std::string::npos);
+  // Without dynamic local memory: refused when prepared, naming the parameter.
+  const auto message =
+      message_of([&] { program.kernel("group_sums")(*queue_, {16}, {4}, out, in); });
+  EXPECT_NE(message.find("ends in a LOCAL_MEM_DYNAMIC parameter (scratch): prepare it with"),
+            std::string::npos)
+      << message;
 }
 
 TEST_P(SdkVersion, ParametersThatCannotBeIntrospectedAreCountedOnly) {
@@ -192,6 +192,23 @@ TEST_P(SdkVersion, DynamicLocalMemoryAKernelCannotTakeIsRefusedAtPrepare) {
     EXPECT_NE(message.find("kernel 'scale' cannot take dynamic local memory"), std::string::npos)
         << message;
   }
+}
+
+TEST_P(SdkVersion, EventsAreDestroyedBeforeTheirContext) {
+  // The event holds the last reference to its context: its adapter must still go first.
+  std::optional<Event> event;
+  {
+    const auto context = Context::from_devices(Device::all(Platform::all(*api_).at(0)));
+    const Queue queue(context.devices()[0]);
+    event = queue.record_event();
+  }
+  context_.reset();
+  device_.reset();
+  queue_.reset();
+  unsetenv("PLINTH_TEST_LIFETIME");
+  event.reset();
+  const char* violation = std::getenv("PLINTH_TEST_LIFETIME");
+  EXPECT_EQ(violation, nullptr) << violation;
 }
 
 INSTANTIATE_TEST_SUITE_P(, SdkVersion, testing::Values("hostv10", "hostv11"),

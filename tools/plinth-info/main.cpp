@@ -66,6 +66,7 @@ nlohmann::json apis_json(const Options& options) {
       for (const auto& device : devices) {
         device_list.push_back({{"index", device.index()},
                                {"name", device.name()},
+                               {"compiler_identity", device.compiler_identity()},
                                {"parameters", to_json(device.params())}});
       }
       platforms.push_back({{"index", platform.index()},
@@ -119,6 +120,8 @@ void print_text(const nlohmann::json& apis) {
         fmt::print("      sub-buffer alignment {} B, driver {}\n",
                    p["address_alignment"].get<std::size_t>(),
                    p["driver_version"].get<std::string>());
+        if (const auto compiler = device["compiler_identity"].get<std::string>(); !compiler.empty())
+          fmt::print("      compiler {}\n", compiler);
       }
     }
   }

@@ -51,8 +51,8 @@ class ContextAdapter {
   /// lists (the core checks): compiles the dialect (prelude, the backend's own declarations
   /// of options.constant_arrays, then the source), or loads SPIR-V or binaries. Leaves what
   /// ProgramOptions::keep asks for in `*options.keep` when it is set. Throws CompileError with
-  /// the compiler's log, the options and the source as compiled; LogicError for a binary the
-  /// backend cannot load on a device (e.g. built for another architecture).
+  /// the compiler's log, the options and the source as compiled, or saying why a binary or
+  /// SPIR-V module cannot be loaded on a device (e.g. built for another architecture).
   /// The default joins prelude and source as 1.0 did and calls build_program().
   virtual std::unique_ptr<ProgramAdapter> create_program(std::span<const std::size_t> devices,
                                                          const ProgramInput& input,

@@ -24,8 +24,9 @@ class DeviceAdapter {
   /// Everything besides the source and the options that decides the binary a build makes
   /// for this device: the compiler and its version, the target architecture, and the driver
   /// where it compiles (e.g. "NVRTC 13.0; sm_90"). Devices with equal identities can share
-  /// binaries; the program cache keys on it. Optional: the default, "", means binaries are
-  /// not to be reused (no cache). Called once per device.
+  /// binaries (Device::compiler_identity(); what a program cache keys on). Optional: the
+  /// default, "", means binaries are not to be reused. Called once per device, at loading;
+  /// the core makes it printable().
   virtual std::string compiler_identity() const { return {}; }
 };
 

@@ -17,7 +17,8 @@ class EventAdapter {
   virtual ~EventAdapter() = default;
   /// Blocks the calling thread until the work before the event is done.
   virtual void wait() = 0;
-  /// Milliseconds between `start` and this event (both done). Throws BackendError.
+  /// Milliseconds between `start` and this event; the core has waited for both, and `start`
+  /// was recorded on the same device (possibly on another queue). Throws BackendError.
   virtual double elapsed_ms_since(EventAdapter& start) = 0;
   virtual NativeHandle native_handle() const = 0;
 };

@@ -1,8 +1,8 @@
 #pragma once
 
 // The one thing a backend plugin exports: its factory, under a name that carries the plugin's
-// metadata (kind, shortcut, SDK ABI version) so that the core can read it with
-// boost::dll::library_info without loading the file.
+// metadata (kind, shortcut, SDK ABI version) so that the core can read it from the file's
+// dynamic symbol table without loading the file (core/plugins/elf_symbols.cpp).
 
 #include <plinth/backend/api.hpp>
 #include <plinth/version.hpp>

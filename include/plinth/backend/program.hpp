@@ -32,8 +32,8 @@ class ProgramAdapter {
 
   /// What create_program() takes back as ProgramInputKind::binary to recreate this program
   /// on device `device` without compiling (a cubin, CL_PROGRAM_BINARIES, a code object), for
-  /// the program cache and Program::binary(). Optional: the default, an empty vector, means
-  /// the backend cannot hand out binaries. Throws BackendError.
+  /// Program::binary() (and the on-disk program cache planned on it). Optional: the default,
+  /// an empty vector, means the backend cannot hand out binaries. Throws BackendError.
   virtual std::vector<std::byte> binary(std::size_t /*device*/) const { return {}; }
 };
 

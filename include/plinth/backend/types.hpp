@@ -85,9 +85,9 @@ struct BuildOptions {
 /// duration of the build call; called from the building thread.
 class KeptFiles {
  public:
+  virtual ~KeptFiles() = default;
   /// Writes `data` to the file `name`, a plain file name such as "program.cu" (no '/').
   /// Throws Error if it cannot be written, LogicError for a name that is not a file name.
-  virtual ~KeptFiles() = default;
   virtual void write(std::string_view name, std::span<const std::byte> data) = 0;
   /// write() for text.
   void write_text(std::string_view name, std::string_view text) {
@@ -127,7 +127,8 @@ enum class DynamicLocalMemory {
   /// The kernel's last parameter is a local pointer (LOCAL_MEM_DYNAMIC) that the backend
   /// binds to LaunchShape::local_mem (OpenCL, Level Zero). With local_mem > 0 the core passes
   /// one argument fewer than parameters() has, after checking that the last parameter is a
-  /// local_ptr (or unknown); with local_mem == 0 it passes one for every parameter.
+  /// local_ptr (or unknown); with local_mem == 0 it passes one for every parameter, and
+  /// refuses at prepare time a kernel whose last parameter is a local_ptr.
   last_parameter,
 };
 
