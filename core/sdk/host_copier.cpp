@@ -24,8 +24,10 @@ inline void spin_pause() noexcept {
 
 }  // namespace
 
-HostCopier::HostCopier() {
-  const unsigned threads = std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u);
+HostCopier::HostCopier()
+    : HostCopier(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u)) {}
+
+HostCopier::HostCopier(unsigned threads) {
   try {
     while (helpers_.size() + 1 < threads) helpers_.emplace_back(&HostCopier::work, this);
   } catch (const std::system_error&) {
@@ -92,6 +94,10 @@ void HostCopier::take_blocks(std::uint32_t generation) noexcept {
 void HostCopier::work() noexcept {
   std::uint32_t seen = generation_.load(std::memory_order_acquire);
   for (;;) {
+    // Before waiting: a helper that starts after the destructor has already moved the
+    // generation on would otherwise wait for a change that never comes (it hung the
+    // destructor of a copier destroyed right after it was made, on a 16-core machine).
+    if (stop_.load(std::memory_order_acquire)) return;
     const auto until = std::chrono::steady_clock::now() + helper_spin;
     for (unsigned i = 1; generation_.load(std::memory_order_acquire) == seen; ++i) {
       if (i % 64 == 0 && std::chrono::steady_clock::now() > until) {

@@ -30,6 +30,8 @@ class PLINTH_EXPORT HostCopier {
   /// (so 0 to 7 helper threads). Where a thread cannot be started it makes do with fewer;
   /// throws only std::bad_alloc.
   HostCopier();
+  /// As HostCopier(), with `threads` in all, the caller included (0 or 1: no helpers).
+  explicit HostCopier(unsigned threads);
   /// Stops and joins the helpers. No copy may be running.
   ~HostCopier();
   HostCopier(const HostCopier&) = delete;

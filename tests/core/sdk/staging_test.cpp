@@ -315,7 +315,7 @@ struct Rig {
   Rig(const Rig&) = delete;
   Rig& operator=(const Rig&) = delete;
 
-  HostCopier copier;
+  HostCopier copier{4};  // helpers even on a machine of 2 cores
   FakeQueue queue;
   StagingRing ring{queue};
 };
@@ -443,7 +443,7 @@ TEST(StagingRing, KeepsQueueOrderAcrossTransfers) {
 // The fake's check that the tests below rely on: a slot written again while its DMA is
 // pending is reported.
 TEST(StagingRing, FakeQueueReportsASlotWrittenWhileItsDMAIsPending) {
-  HostCopier copier;
+  HostCopier copier(4);  // helpers even on a machine of 2 cores
   FakeQueue queue(copier, FakeQueue::Mode::deferred);
   auto* stage = static_cast<std::byte*>(queue.allocate_staging(slot_count * slot_size));
   FakeBuffer buffer(16);
