@@ -128,14 +128,20 @@ struct ProgramImpl {
 struct KernelImpl {
   Program program;
   std::string name;
+  /// The kernel on one program device (one allocation for all of them: Kernel::operator()
+  /// makes a KernelImpl at every call).
+  struct Slot {
+    std::shared_ptr<backend::KernelAdapter> adapter;
+    /// How the adapter takes dynamic local memory (declared from SDK 1.1, inferred for 1.0).
+    backend::DynamicLocalMemory dynamic_local = backend::DynamicLocalMemory::launch_parameter;
+    /// Once prepared: the shape (dims 0: not prepared for this device), and how many
+    /// arguments a launch takes (one fewer than the parameters where the backend binds the
+    /// dynamic local memory).
+    backend::LaunchShape shape;
+    std::size_t arg_count = 0;
+  };
   /// One per program device.
-  std::vector<std::shared_ptr<backend::KernelAdapter>> adapters;
-  /// How each adapter takes dynamic local memory (declared from SDK 1.1, inferred for 1.0).
-  std::vector<backend::DynamicLocalMemory> dynamic_local;
-  /// Once prepared, one per program device: the shape, and how many arguments a launch takes
-  /// (one fewer than the parameters where the backend binds the dynamic local memory).
-  std::vector<backend::LaunchShape> shapes;
-  std::vector<std::size_t> arg_counts;
+  std::vector<Slot> slots;
   /// For each context device index: its program slot, or npos.
   std::vector<std::size_t> slot_of_context_device;
 };

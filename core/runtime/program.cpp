@@ -149,11 +149,13 @@ std::vector<std::size_t> slots_of(const ProgramImpl& program) {
 }
 
 std::shared_ptr<KernelImpl> make_kernel(const Program& program, const std::string& name) {
-  auto impl = std::make_shared<KernelImpl>(KernelImpl{program, name, {}, {}, {}, {}, {}});
+  auto impl = std::make_shared<KernelImpl>(KernelImpl{program, name, {}, {}});
   const auto& p = *program.impl();
+  impl->slots.reserve(p.context_indices.size());
   for (std::size_t slot = 0; slot < p.context_indices.size(); ++slot) {
-    impl->adapters.push_back(p.api().adopt(p.adapter->create_kernel(slot, name)));
-    impl->dynamic_local.push_back(dynamic_local_of(p.api(), *impl->adapters.back()));
+    auto& kernel = impl->slots.emplace_back();
+    kernel.adapter = p.api().adopt(p.adapter->create_kernel(slot, name));
+    kernel.dynamic_local = dynamic_local_of(p.api(), *kernel.adapter);
   }
   impl->slot_of_context_device = slots_of(p);
   return impl;
@@ -229,14 +231,14 @@ constexpr std::size_t max_args_on_stack = 64;
 void prepare_slot(KernelImpl& kernel, std::size_t slot, const std::vector<std::size_t>& global_size,
                   const std::vector<std::size_t>& local_size, std::size_t local_mem) {
   const auto& program = *kernel.program.impl();
-  auto& adapter = *kernel.adapters[slot];
-  kernel.shapes[slot] =
+  auto& adapter = *kernel.slots[slot].adapter;
+  kernel.slots[slot].shape =
       make_launch_shape(kernel.name, global_size, local_size, local_mem,
                         program.devices[slot].params(), adapter.max_total_local_size());
   const auto params = adapter.parameters();
-  kernel.arg_counts[slot] = params.size();
+  kernel.slots[slot].arg_count = params.size();
   if (local_mem == 0) {
-    if (kernel.dynamic_local[slot] == backend::DynamicLocalMemory::last_parameter &&
+    if (kernel.slots[slot].dynamic_local == backend::DynamicLocalMemory::last_parameter &&
         !params.empty() && params.back().kind == backend::ParamKind::local_ptr) {
       throw LogicError(fmt::format(
           "kernel '{}' ends in a LOCAL_MEM_DYNAMIC parameter ({}): prepare it with local_mem, "
@@ -245,7 +247,7 @@ void prepare_slot(KernelImpl& kernel, std::size_t slot, const std::vector<std::s
     }
     return;
   }
-  switch (kernel.dynamic_local[slot]) {
+  switch (kernel.slots[slot].dynamic_local) {
     case backend::DynamicLocalMemory::none:
       throw LogicError(fmt::format("kernel '{}' cannot take dynamic local memory on {} ('{}')",
                                    kernel.name, program.api().name, program.devices[slot].name()));
@@ -261,7 +263,7 @@ void prepare_slot(KernelImpl& kernel, std::size_t slot, const std::vector<std::s
                            : fmt::format("parameter {} is {}", params.size() - 1,
                                          kind_name(params.back().kind))));
       }
-      kernel.arg_counts[slot] = params.size() - 1;
+      kernel.slots[slot].arg_count = params.size() - 1;
       return;
     }
   }
@@ -369,9 +371,7 @@ PreparedKernel Kernel::prepare(const std::vector<std::size_t>& global_size,
                                const std::vector<std::size_t>& local_size,
                                std::size_t local_mem) const {
   auto prepared = detail::make_kernel(impl_->program, impl_->name);
-  prepared->shapes.resize(prepared->adapters.size());
-  prepared->arg_counts.resize(prepared->adapters.size());
-  for (std::size_t slot = 0; slot < prepared->adapters.size(); ++slot) {
+  for (std::size_t slot = 0; slot < prepared->slots.size(); ++slot) {
     detail::prepare_slot(*prepared, slot, global_size, local_size, local_mem);
   }
   return PreparedKernel(std::move(prepared));
@@ -382,7 +382,7 @@ const Program& Kernel::program() const { return impl_->program; }
 
 std::vector<std::size_t> Kernel::max_total_local_sizes() const {
   std::vector<std::size_t> sizes;
-  for (const auto& adapter : impl_->adapters) sizes.push_back(adapter->max_total_local_size());
+  for (const auto& slot : impl_->slots) sizes.push_back(slot.adapter->max_total_local_size());
   return sizes;
 }
 
@@ -391,8 +391,8 @@ void PreparedKernel::launch(const Queue& queue, std::span<const KernelArg> args)
   const BoundDevice& device = queue.device();
   const std::size_t slot =
       program_slot(*kernel.program.impl(), kernel.slot_of_context_device, device, "kernel call");
-  auto& adapter = *kernel.adapters[slot];
-  const auto& shape = kernel.shapes[slot];
+  auto& adapter = *kernel.slots[slot].adapter;
+  const auto& shape = kernel.slots[slot].shape;
   if (shape.dims == 0) [[unlikely]] {  // prepared with per-device global sizes, not this one
     throw LogicError(
         fmt::format("kernel '{}' was prepared with no global size for device {} "
@@ -400,10 +400,10 @@ void PreparedKernel::launch(const Queue& queue, std::span<const KernelArg> args)
                     kernel.name, device.index(), device.name()));
   }
   const auto params = adapter.parameters();
-  if (kernel.arg_counts[slot] != args.size()) [[unlikely]] {
+  if (kernel.slots[slot].arg_count != args.size()) [[unlikely]] {
     throw LogicError(fmt::format(
-        "kernel '{}' takes {} argument(s){}, {} given", kernel.name, kernel.arg_counts[slot],
-        kernel.arg_counts[slot] != params.size() ? " besides its dynamic local memory" : "",
+        "kernel '{}' takes {} argument(s){}, {} given", kernel.name, kernel.slots[slot].arg_count,
+        kernel.slots[slot].arg_count != params.size() ? " besides its dynamic local memory" : "",
         args.size()));
   }
   std::array<backend::ArgValue, detail::max_args_on_stack> on_stack;
@@ -422,14 +422,14 @@ void PreparedKernel::launch(const Queue& queue, std::span<const KernelArg> args)
 std::vector<std::size_t> PreparedKernel::global_size(const BoundDevice& device) const {
   const auto slot =
       program_slot(*impl_->program.impl(), impl_->slot_of_context_device, device, "global_size");
-  const auto& shape = impl_->shapes[slot];
+  const auto& shape = impl_->slots[slot].shape;
   return {shape.global.begin(), shape.global.begin() + shape.dims};
 }
 
 std::vector<std::size_t> PreparedKernel::local_size(const BoundDevice& device) const {
   const auto slot =
       program_slot(*impl_->program.impl(), impl_->slot_of_context_device, device, "local_size");
-  const auto& shape = impl_->shapes[slot];
+  const auto& shape = impl_->slots[slot].shape;
   return {shape.local.begin(), shape.local.begin() + shape.dims};
 }
 
@@ -445,8 +445,7 @@ PreparedKernel Kernel::prepare_per_device(const PerDevice<std::vector<std::size_
   // dims == 0 marks the devices without a global size; launching on them throws.
   backend::LaunchShape unprepared;
   unprepared.dims = 0;
-  prepared->shapes.assign(prepared->adapters.size(), unprepared);
-  prepared->arg_counts.assign(prepared->adapters.size(), 0);
+  for (auto& slot : prepared->slots) slot.shape = unprepared;
   for (const auto& [device, global_size] : global_sizes) {
     const std::size_t slot =
         program_slot(program, prepared->slot_of_context_device, device, "prepare_per_device");
