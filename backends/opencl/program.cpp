@@ -39,6 +39,13 @@ using CreateProgramWithIL = cl_program(CL_API_CALL*)(cl_context, const void*, st
 std::unique_ptr<Program> Program::create(cl_context context, std::vector<cl_device_id> devices,
                                          const backend::ProgramInput& input,
                                          const backend::BuildOptions& options) {
+  if (!options.constant_arrays.empty()) {
+    // Declaring them would take kernel parameters the user's kernels do not have; refusing
+    // here beats a compile error about an undeclared name far from the cause.
+    throw LogicError("ProgramOptions::constant_arrays ('" + options.constant_arrays.front().name +
+                     "', ...) are not supported on OpenCL: pass the data as a CONSTANT_MEM "
+                     "kernel argument (a Buffer) instead");
+  }
   cl_int code = CL_SUCCESS;
   cl_program handle = nullptr;
   std::string source;

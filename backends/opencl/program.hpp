@@ -16,7 +16,8 @@ namespace plinth::opencl {
 class Program final : public backend::ProgramAdapter {
  public:
   /// Builds `input` (source, program binaries or SPIR-V) for `devices`. Throws CompileError
-  /// with the failing devices' logs, or saying why a binary or SPIR-V was refused.
+  /// with the failing devices' logs, or saying why a binary or SPIR-V was refused;
+  /// LogicError for constant arrays, which OpenCL passes as kernel arguments.
   static std::unique_ptr<Program> create(cl_context context, std::vector<cl_device_id> devices,
                                          const backend::ProgramInput& input,
                                          const backend::BuildOptions& options);

@@ -207,7 +207,11 @@ backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backen
                    detail::describe_mismatch(arg.is_array() ? "Array" : "Buffer", buffer.device(),
                                              "queue", device));
     }
-    value = buffer.adapter().kernel_arg();
+    try {
+      value = buffer.adapter().kernel_arg();
+    } catch (const LogicError& e) {  // e.g. an OpenCL region that cannot start where it does
+      bad_argument(kernel, index, param, e.what());
+    }
   } else {
     if (param.kind == ParamKind::global_ptr || param.kind == ParamKind::constant_ptr) {
       bad_argument(kernel, index, param,
@@ -320,9 +324,14 @@ std::size_t program_slot(const detail::ProgramImpl& program, const std::vector<s
           ? slots[device.index()]
           : static_cast<std::size_t>(-1);
   if (slot == static_cast<std::size_t>(-1)) {
-    throw LogicError(fmt::format(
-        "{}: device {} ('{}'){} is not one the program was built for", what, device.index(),
-        device.name(), device.context() == program.devices.context() ? "" : " of another context"));
+    if (!(device.context() == program.devices.context())) {
+      throw LogicError(fmt::format(
+          "{}: the queue (or device) belongs to another context than the program: the program "
+          "was built in a context of {} device(s) and can run only on queues of that context",
+          what, program.devices.context().unbound_devices().size()));
+    }
+    throw LogicError(fmt::format("{}: device {} ('{}') is not one the program was built for", what,
+                                 device.index(), device.name()));
   }
   return slot;
 }

@@ -2,10 +2,11 @@
 
 #include <plinth/errors.hpp>
 
+#include "runtime/selection_answer.hpp"
+
 #include <fmt/format.h>
 
 #include <iostream>
-#include <sstream>
 
 namespace plinth {
 
@@ -21,15 +22,17 @@ std::string describe_filters(const DeviceFilter& d, const PlatformFilter& p) {
       d.unique_only ? ", unique only" : "", d.exclude_pure_parallel ? ", no pure-parallel" : "");
 }
 
-std::size_t ask(const std::string& question, std::size_t count) {
+/// Asks until the answer is one parse_selection() accepts (an empty line takes `defaults`).
+std::vector<std::size_t> ask(const std::string& question, std::size_t count,
+                             std::optional<std::size_t> wanted,
+                             const std::vector<std::size_t>& defaults, std::string_view what) {
   while (true) {
-    std::cout << question << " [0-" << count - 1 << "]: " << std::flush;
+    std::cout << question << " " << detail::bracketed(defaults) << ": " << std::flush;
     std::string line;
     if (!std::getline(std::cin, line)) throw LogicError("no answer on standard input");
-    std::istringstream in(line);
-    std::size_t choice = 0;
-    if (in >> choice && choice < count) return choice;
-    std::cout << "please enter a number from 0 to " << count - 1 << "\n";
+    auto answer = detail::parse_selection(line, count, wanted, defaults, what);
+    if (answer.problem.empty()) return answer.chosen;
+    std::cout << answer.problem << "\n";
   }
 }
 
@@ -69,7 +72,7 @@ std::vector<Device> select_devices(const API& api, bool interactive,
     for (std::size_t i = 0; i < candidates.size(); ++i) {
       std::cout << "[" << i << "]: " << candidates[i].first.name() << "\n";
     }
-    platform_choice = ask("Choose the platform", candidates.size());
+    platform_choice = ask("Choose the platform", candidates.size(), 1, {0}, "platform").front();
   }
   auto& devices = candidates[platform_choice].second;
   const std::size_t wanted = quantity.value_or(devices.size());
@@ -77,16 +80,15 @@ std::vector<Device> select_devices(const API& api, bool interactive,
     devices.erase(devices.begin() + static_cast<std::ptrdiff_t>(wanted), devices.end());
     return devices;
   }
-  std::vector<Device> chosen;
-  while (chosen.size() < wanted) {
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-      std::cout << "[" << i << "]: " << devices[i].name() << "\n";
-    }
-    const auto choice =
-        ask(fmt::format("Choose device {} of {}", chosen.size() + 1, wanted), devices.size());
-    chosen.push_back(devices[choice]);
-    devices.erase(devices.begin() + static_cast<std::ptrdiff_t>(choice));
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    std::cout << "[" << i << "]: " << devices[i].name() << "\n";
   }
+  std::vector<std::size_t> defaults(wanted);
+  for (std::size_t i = 0; i < wanted; ++i) defaults[i] = i;
+  const auto choices = ask(fmt::format("Choose {} device(s), separated by commas", wanted),
+                           devices.size(), wanted, defaults, "device");
+  std::vector<Device> chosen;
+  for (const auto choice : choices) chosen.push_back(devices[choice]);
   return chosen;
 }
 

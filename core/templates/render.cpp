@@ -84,7 +84,7 @@ class PlaceholderParser {
 
   Expression expression() {
     const char c = skip_spaces();
-    if (c == '"') return {{}, string_literal()};
+    if (c == '"' || c == '\'') return {{}, string_literal(c)};
     if (digit(c) || c == '-' || c == '.') return {{}, number_literal()};
     if (!word_char(c)) throw SyntaxError{"expected a name or a literal"};
     Expression expression;
@@ -98,9 +98,11 @@ class PlaceholderParser {
     }
   }
 
-  RenderValue string_literal() {
+  // "text" or 'text' (as grunnur's templates write them): a backslash escapes the next
+  // character.
+  RenderValue string_literal(char quote) {
     std::string value;
-    for (++pos_; peek() != '"'; ++pos_) {
+    for (++pos_; peek() != quote; ++pos_) {
       if (peek() == '\0') throw SyntaxError{"unterminated string literal"};
       if (peek() == '\\') ++pos_;
       if (pos_ < text_.size()) value += text_[pos_];

@@ -20,8 +20,12 @@ PLINTH_EXPORT std::vector<std::pair<Platform, std::vector<Device>>> platforms_an
 
 /// Chooses `quantity` devices of one platform (all of the first matching platform's devices
 /// when unset). Interactive: lists the candidates on stdout and reads the choice from stdin
-/// (only when there is more than one); otherwise takes the first. Throws LogicError if nothing
-/// matches, naming the filters and what was there.
+/// (only when there is a choice): a platform's number, then the devices' numbers separated by
+/// commas; an empty answer takes the default shown in brackets (the first ones), and an answer
+/// with anything else in it, a number out of range, a repeat or the wrong count is refused
+/// with the reason ("Exactly 2 devices must be selected") and asked again. Otherwise takes
+/// the first. Throws LogicError if nothing matches, naming the filters and what was there, or
+/// when stdin ends before an answer. Call it from one thread at a time when interactive.
 PLINTH_EXPORT std::vector<Device> select_devices(const API& api, bool interactive = false,
                                                  std::optional<std::size_t> quantity = 1,
                                                  const DeviceFilter& device_filter = {},

@@ -93,7 +93,6 @@ TEST_P(ProgramTest, KeepLeavesTheFiles) {
 TEST_P(ProgramTest, KeepLeavesTheSourceAsCompiledAndTheBinary) {
   ProgramOptions options;
   options.keep = true;
-  options.constant_arrays = {{"kept_table", "int", 4, sizeof(int)}};
   const Program program(context(), flag_source, options);
   const std::filesystem::path dir = program.kept_directory();
   ASSERT_TRUE(std::filesystem::is_directory(dir));
@@ -157,6 +156,47 @@ TEST_P(ProgramTest, SpirvIsRefusedClearlyWhereNoDeviceTakesIt) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("SPIR-V"), std::string::npos) << e.what();
   }
+}
+
+// Before: OpenCL accepted constant arrays and never declared them, so a kernel using one
+// failed to compile with an undeclared name, far from the cause.
+TEST_P(ProgramTest, ConstantArraysWorkOrAreRefusedWhenTheProgramIsMade) {
+  ProgramOptions options;
+  options.constant_arrays = {{"table", "int", 4, sizeof(int)}};
+  const char* const source = R"(
+KERNEL void read_table(GLOBAL_MEM int *out)
+{
+    const int i = get_global_id(0);
+    out[i] = table[i] * 2;
+}
+)";
+  std::optional<Program> program;
+  try {
+    program.emplace(context(), source, options);
+  } catch (const LogicError& e) {
+    EXPECT_NE(std::string(e.what()).find("constant_arrays ('table', ...) are not supported"),
+              std::string::npos)
+        << e.what();
+    GTEST_SKIP() << "this backend has no constant arrays: " << e.what();
+  }
+  const std::vector<int> values{1, 2, 3, 4};
+  auto table = Buffer::allocate(device(), values.size() * sizeof(int));
+  table.set(queue(), std::as_bytes(std::span(values)));
+  program->set_constant_array(queue(), "table", table);
+  auto out = Buffer::allocate(device(), values.size() * sizeof(int));
+  program->kernel("read_table")(queue(), {4}, {}, out);
+  std::vector<int> result(values.size());
+  out.get(queue(), std::as_writable_bytes(std::span(result)));
+  EXPECT_EQ(result, (std::vector<int>{2, 4, 6, 8}));
+  EXPECT_NE(logic_error_message([&] {
+              program->set_constant_array(queue(), "nowhere", table);
+            }).find("no constant array 'nowhere'"),
+            std::string::npos);
+  const auto short_table = Buffer::allocate(device(), 2 * sizeof(int));
+  EXPECT_NE(logic_error_message([&] {
+              program->set_constant_array(queue(), "table", short_table);
+            }).find("'table' has 16 bytes, the source 8"),
+            std::string::npos);
 }
 
 TEST_P(ProgramTest, KernelWithoutParametersBuildsAndRuns) {

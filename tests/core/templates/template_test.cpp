@@ -67,6 +67,16 @@ TEST(Snippet, RendersInPlaceWithArguments) {
       "y = (in[i] * 2) + (z * 1.5);");
 }
 
+// grunnur's tutorial writes ${add('x')}: single-quoted literals render as double-quoted ones
+// (before: "expected a name or a literal").
+TEST(Snippet, SingleQuotedStringLiteralsAreStrings) {
+  const auto add = Snippet::from_string(R"~(<%def name="add(a)">(${a} + 1)</%def>)~");
+  EXPECT_EQ(
+      render_source("${add('x')} ${add('a\\'b')} ${add('}')} ${add(\"q\")}", {}, {{"add", add}}),
+      "(x + 1) (a'b + 1) (} + 1) (q + 1)");
+  EXPECT_THROW(render_source("${add('x)}", {}, {{"add", add}}), RenderError);
+}
+
 TEST(Snippet, FromCallableDecidesTheText) {
   const auto to_float = Snippet::from_callable(
       [](const RenderValue& ctype, const RenderValue&) -> std::string {
