@@ -143,6 +143,12 @@ BoundMultiDevice::BoundMultiDevice(std::vector<BoundDevice> devices)
   }
 }
 
+bool BoundMultiDevice::is_subset_of(const BoundMultiDevice& other) const {
+  return std::all_of(devices_.begin(), devices_.end(), [&](const BoundDevice& device) {
+    return std::find(other.devices_.begin(), other.devices_.end(), device) != other.devices_.end();
+  });
+}
+
 const BoundDevice& BoundMultiDevice::operator[](std::size_t i) const {
   if (i >= devices_.size()) {
     throw LogicError(

@@ -62,6 +62,16 @@ Device Device::from_index(const Platform& platform, std::size_t index) {
   return Device(platform, index);
 }
 
+Device Device::from_backend_device(const API& api, std::uintptr_t native_device) {
+  for (const auto& platform : Platform::all(api)) {
+    for (auto& device : all(platform)) {
+      if (device.native_handle() == native_device) return device;
+    }
+  }
+  throw LogicError(
+      fmt::format("no device of {} has the native handle {:#x}", api.name(), native_device));
+}
+
 const std::string& Device::name() const { return detail::device_data(*this).name; }
 const DeviceParameters& Device::params() const { return detail::device_data(*this).params; }
 const std::string& Device::compiler_identity() const {

@@ -64,6 +64,18 @@ Platform Platform::from_index(const API& api, std::size_t index) {
   return Platform(api, index);
 }
 
+Platform Platform::from_backend_platform(const API& api, std::uintptr_t native_platform) {
+  for (auto& platform : all(api)) {
+    if (platform.native_handle() == native_platform) return platform;
+  }
+  throw LogicError(
+      fmt::format("no platform of {} has the native handle {:#x}", api.name(), native_platform));
+}
+
+std::uintptr_t Platform::native_handle() const {
+  return detail::platform_data(*this).adapter->native_handle();
+}
+
 const std::string& Platform::name() const { return detail::platform_data(*this).name; }
 const std::string& Platform::vendor() const { return detail::platform_data(*this).vendor; }
 const std::string& Platform::version() const { return detail::platform_data(*this).version; }

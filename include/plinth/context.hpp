@@ -111,6 +111,13 @@ class PLINTH_EXPORT BoundMultiDevice {
   auto begin() const { return devices_.begin(); }
   auto end() const { return devices_.end(); }
   const Context& context() const { return devices_.front().context(); }
+  /// Whether every device of this set is in `other` (and so in its context).
+  bool is_subset_of(const BoundMultiDevice& other) const;
+
+  /// The same devices of the same context, in the same order.
+  friend bool operator==(const BoundMultiDevice& a, const BoundMultiDevice& b) {
+    return a.devices_ == b.devices_;
+  }
 
   /// For the implementation (non-empty, one context).
   explicit BoundMultiDevice(std::vector<BoundDevice> devices);

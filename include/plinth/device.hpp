@@ -30,6 +30,9 @@ class PLINTH_EXPORT Device {
   static std::vector<Device> all_filtered(const Platform& platform, const DeviceFilter& filter);
   /// Device `index` of `platform`. Throws LogicError if out of range.
   static Device from_index(const Platform& platform, std::size_t index);
+  /// The device of `api` (any platform) whose native handle (cl_device_id, CUdevice, ...) is
+  /// `native_device`. Throws LogicError if none has it.
+  static Device from_backend_device(const API& api, std::uintptr_t native_device);
 
   const Platform& platform() const { return platform_; }
   API api() const { return platform_.api(); }

@@ -4,6 +4,7 @@
 #include <plinth/export.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ class PLINTH_EXPORT Platform {
   static std::vector<Platform> all_filtered(const API& api, const PlatformFilter& filter);
   /// Platform `index` of `api`. Throws LogicError if out of range.
   static Platform from_index(const API& api, std::size_t index);
+  /// The platform of `api` whose native handle (cl_platform_id, ze_driver_handle_t; 0 for
+  /// APIs without platforms) is `native_platform`. Throws LogicError if none has it.
+  static Platform from_backend_platform(const API& api, std::uintptr_t native_platform);
 
   API api() const { return api_; }
   std::size_t index() const { return index_; }
@@ -37,6 +41,9 @@ class PLINTH_EXPORT Platform {
   const std::string& version() const;
   /// This platform's devices.
   std::vector<Device> devices() const;
+  /// cl_platform_id, ze_driver_handle_t, ... as an integer; 0 where the API has no platforms
+  /// (CUDA, HIP).
+  std::uintptr_t native_handle() const;
 
   friend bool operator==(const Platform& a, const Platform& b) {
     return a.api_ == b.api_ && a.index_ == b.index_;

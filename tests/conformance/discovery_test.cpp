@@ -29,6 +29,32 @@ TEST_P(Discovery, DeviceIsListedByItsPlatform) {
   EXPECT_FALSE(device.platform().name().empty());
 }
 
+TEST_P(Discovery, NativeHandlesFindTheirPlatformAndDevice) {
+  const Device& device = GetParam();
+  EXPECT_EQ(Device::from_backend_device(device.api(), device.native_handle()), device);
+  // Two platforms of one API never share a handle (CUDA has one platform, handle 0).
+  EXPECT_EQ(Platform::from_backend_platform(device.api(), device.platform().native_handle()),
+            device.platform());
+  EXPECT_NE(logic_error_message([&] {
+              Device::from_backend_device(device.api(), 0x5eed);
+            }).find("has the native handle 0x5eed"),
+            std::string::npos);
+  EXPECT_NE(logic_error_message([&] {
+              Platform::from_backend_platform(device.api(), 0x5eed);
+            }).find("has the native handle 0x5eed"),
+            std::string::npos);
+}
+
+TEST_P(Discovery, BoundDeviceSetsCompareAndNest) {
+  const auto mine = Context::from_devices({GetParam()}).devices();
+  const auto other = Context::from_devices({GetParam()}).devices();
+  EXPECT_TRUE(mine == mine);
+  EXPECT_TRUE(mine == mine[{0}]);
+  EXPECT_FALSE(mine == other);  // the same device in another context
+  EXPECT_TRUE(mine.is_subset_of(mine));
+  EXPECT_FALSE(mine.is_subset_of(other));
+}
+
 TEST_P(Discovery, ParametersAreSane) {
   const auto& p = GetParam().params();
   EXPECT_TRUE(p.type == DeviceType::cpu || p.type == DeviceType::gpu ||

@@ -15,6 +15,16 @@ KERNEL void add_index(GLOBAL_MEM int *data, int bias)
 }
 )";
 
+TEST_P(MultiDevice, BoundDeviceSetsCompareAndNest) {
+  const auto all = context().devices();
+  const auto last = all[{all.size() - 1}];
+  EXPECT_TRUE(last.is_subset_of(all));
+  EXPECT_FALSE(all.is_subset_of(last));
+  EXPECT_FALSE(all == last);
+  EXPECT_TRUE((all[{1, 0}]).is_subset_of(all));
+  EXPECT_FALSE((all[{1, 0}] == all[{0, 1}]));  // the order counts
+}
+
 TEST_P(MultiDevice, ProgramRunsOnEveryDevice) {
   const auto devices = context().devices();
   auto queues = MultiQueue::on_devices(devices);
