@@ -13,6 +13,7 @@ OutOfMemoryError::~OutOfMemoryError() = default;
 CompileError::~CompileError() = default;
 RenderError::~RenderError() = default;
 LogicError::~LogicError() = default;
+VirtualSizeError::~VirtualSizeError() = default;
 
 namespace {
 

@@ -84,6 +84,16 @@ class PLINTH_EXPORT LogicError : public Error {
   ~LogicError() override;
 };
 
+/// Virtual sizes (virtual_size.hpp) that cannot be mapped onto a device's grid: a local size
+/// above the maximum, more virtual groups than the real grid holds, sizes of different ranks
+/// or of zero. The message says which, as grunnur's does ("Requested local size is greater
+/// than the maximum 1024", "Bounding global size [16384, 2048, 256] is too large").
+class PLINTH_EXPORT VirtualSizeError : public LogicError {
+ public:
+  using LogicError::LogicError;
+  ~VirtualSizeError() override;
+};
+
 /// Returns `source` with each line prefixed by its 1-based number (as CompileError shows it).
 PLINTH_EXPORT std::string number_lines(const std::string& source);
 

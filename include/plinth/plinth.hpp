@@ -30,3 +30,4 @@
 #include <plinth/splay.hpp>
 #include <plinth/template.hpp>
 #include <plinth/version.hpp>
+#include <plinth/virtual_size.hpp>

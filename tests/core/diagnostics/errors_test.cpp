@@ -9,6 +9,7 @@ TEST(Errors, HierarchyIsRootedAtError) {
   EXPECT_THROW(throw LogicError("x"), Error);
   EXPECT_THROW(throw PluginError("x"), Error);
   EXPECT_THROW(throw RenderError("x"), Error);
+  EXPECT_THROW(throw VirtualSizeError("x"), LogicError);
   EXPECT_THROW(throw OutOfMemoryError("CUDA", "cuMemAlloc", 2, "CUDA_ERROR_OUT_OF_MEMORY"),
                BackendError);
   EXPECT_THROW(throw CompileError("log", {}, "src"), std::runtime_error);
