@@ -128,6 +128,10 @@ Array Array::empty(const BoundDevice& device, std::vector<std::size_t> shape, co
       allocator);
 }
 
+Array Array::empty_like(const BoundDevice& device, const Array& like, const Allocator& allocator) {
+  return empty(device, like.shape(), like.dtype(), std::nullopt, std::nullopt, allocator);
+}
+
 Array Array::empty_with_metadata(const BoundDevice& device, const ArrayMetadata& metadata,
                                  const Allocator& allocator) {
   // Buffers cannot be empty: an array without elements still gets one element's bytes.

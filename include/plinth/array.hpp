@@ -76,6 +76,11 @@ class PLINTH_EXPORT Array {
                      std::optional<std::vector<std::ptrdiff_t>> strides = std::nullopt,
                      std::optional<std::size_t> first_element_offset = std::nullopt,
                      const Allocator& allocator = {});
+  /// A new C-order array on `device` with the shape and dtype of `like` (grunnur's
+  /// empty_like: a view's strides and offset are not copied, so the result is as small as
+  /// its elements). `like` may be on any device. Throws as empty().
+  static Array empty_like(const BoundDevice& device, const Array& like,
+                          const Allocator& allocator = {});
   /// A new array laid out as `metadata`, in a buffer of metadata.buffer_size() bytes (one
   /// element's size at least) from `allocator`. Throws as empty().
   static Array empty_with_metadata(const BoundDevice& device, const ArrayMetadata& metadata,

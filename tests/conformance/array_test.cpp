@@ -109,6 +109,28 @@ TEST_P(ArrayTest, TypedValuesRoundTrip) {
       values);
 }
 
+TEST_P(ArrayTest, EmptyLikeTakesShapeAndDtypeOnly) {
+  // A strided view 12 bytes into a Fortran-order allocation: its copy is C-order and packed.
+  const auto base =
+      Array::empty(device(), {4, 5}, DType::int32(), std::vector<std::ptrdiff_t>{4, 16}, 12);
+  const auto view = base.view({Slice(1, 3), Slice::all()});
+  const auto like = Array::empty_like(device(), view);
+  EXPECT_EQ(like.shape(), (std::vector<std::size_t>{2, 5}));
+  EXPECT_EQ(like.dtype(), DType::int32());
+  EXPECT_TRUE(like.is_contiguous());
+  EXPECT_EQ(like.first_element_offset(), 0u);
+  EXPECT_EQ(like.base_buffer().size(), 40u);
+  EXPECT_EQ(like.device(), device());
+  std::size_t asked = 0;
+  const auto allocated =
+      Array::empty_like(device(), view, [&](const BoundDevice& d, std::size_t size) {
+        asked = size;
+        return Buffer::allocate(d, size);
+      });
+  EXPECT_EQ(asked, 40u);
+  EXPECT_EQ(allocated.shape(), like.shape());
+}
+
 TEST_P(ArrayTest, ExplicitStridesAndFirstElementOffset) {
   // Fortran order, 12 bytes into the allocation.
   const auto array =
