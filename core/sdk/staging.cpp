@@ -23,14 +23,11 @@ std::size_t next_chunk(std::size_t previous, std::size_t left) noexcept {
 
 StagingRing::StagingRing(StagingQueue& queue) noexcept : queue_(queue) {}
 
-bool StagingRing::write(BufferAdapter& dst, std::size_t dst_offset, const void* src,
-                        std::size_t size, bool async) {
-  if (size == 0) return true;
+template <class Transfer>
+bool StagingRing::claimed(Transfer&& transfer) {
   if (!claim()) return false;
   try {
-    const auto* from = static_cast<const std::byte*>(src);
-    async ? write_staged_async(dst, dst_offset, from, size)
-          : write_staged(dst, dst_offset, from, size);
+    transfer();
   } catch (...) {
     drain_ = true;
     busy_.store(false, std::memory_order_release);
@@ -40,20 +37,23 @@ bool StagingRing::write(BufferAdapter& dst, std::size_t dst_offset, const void* 
   return true;
 }
 
+bool StagingRing::write(BufferAdapter& dst, std::size_t dst_offset, const void* src,
+                        std::size_t size, bool async) {
+  if (size == 0) return true;
+  const auto* from = static_cast<const std::byte*>(src);
+  return claimed([&] {
+    async ? write_staged_async(dst, dst_offset, from, size)
+          : write_staged(dst, dst_offset, from, size);
+  });
+}
+
 bool StagingRing::read(void* dst, BufferAdapter& src, std::size_t src_offset, std::size_t size,
                        bool async) {
   if (size == 0) return true;
-  if (!claim()) return false;
-  try {
-    auto* to = static_cast<std::byte*>(dst);
+  auto* to = static_cast<std::byte*>(dst);
+  return claimed([&] {
     async ? read_staged_async(to, src, src_offset, size) : read_staged(to, src, src_offset, size);
-  } catch (...) {
-    drain_ = true;
-    busy_.store(false, std::memory_order_release);
-    throw;
-  }
-  busy_.store(false, std::memory_order_release);
-  return true;
+  });
 }
 
 bool StagingRing::claim() {

@@ -162,6 +162,10 @@ class PLINTH_EXPORT StagingRing {
   static void run_job(void* job) noexcept;
 
   bool claim();
+  /// Runs `transfer` holding the ring (false if another thread holds it); a failure marks
+  /// the queue for draining before the next transfer.
+  template <class Transfer>
+  bool claimed(Transfer&& transfer);
   std::byte* next_slot(std::size_t& index) noexcept;
   Job& next_job();
   void launch_job(Job& job);
