@@ -192,15 +192,21 @@ std::vector<std::byte> Program::binary(std::size_t device) const {
   std::vector<std::size_t> sizes(all.size());
   PLINTH_CHECK(clGetProgramInfo(program_, CL_PROGRAM_BINARY_SIZES,
                                 sizes.size() * sizeof(std::size_t), sizes.data(), nullptr));
+  // Every device gets a buffer of its binary's size, though one is wanted: the standard lets
+  // the others be null, but PoCL 3.1 then copies to null for a device the program was not
+  // built for (a program of some of the context's devices).
   std::vector<std::vector<std::byte>> binaries(all.size());
-  std::vector<unsigned char*> pointers(all.size(), nullptr);  // null: not wanted
-  const auto index = static_cast<std::size_t>(it - all.begin());
-  binaries[index].resize(sizes[index]);
-  pointers[index] = reinterpret_cast<unsigned char*>(binaries[index].data());
+  std::vector<unsigned char*> pointers(all.size(), nullptr);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    binaries[i].resize(std::max<std::size_t>(sizes[i], 1));
+    pointers[i] = reinterpret_cast<unsigned char*>(binaries[i].data());
+  }
   PLINTH_CHECK(clGetProgramInfo(program_, CL_PROGRAM_BINARIES,
                                 pointers.size() * sizeof(unsigned char*), pointers.data(),
                                 nullptr));
-  return std::move(binaries[index]);
+  auto& binary = binaries[static_cast<std::size_t>(it - all.begin())];
+  binary.resize(sizes[static_cast<std::size_t>(it - all.begin())]);
+  return std::move(binary);
 }
 
 std::unique_ptr<backend::KernelAdapter> Program::create_kernel(std::size_t device,

@@ -21,6 +21,27 @@ const char* to_string(DeviceType type) noexcept {
   return "other";
 }
 
+RenderValue to_render_value(const DeviceParameters& params) {
+  const auto list = [](const std::vector<std::size_t>& sizes) {
+    return RenderValue::List(sizes.begin(), sizes.end());
+  };
+  return RenderValue::Map{
+      {"type", to_string(params.type)},
+      {"compute_units", params.compute_units},
+      {"local_mem_banks", params.local_mem_banks},
+      {"local_mem_size", params.local_mem_size},
+      {"max_local_sizes", list(params.max_local_sizes)},
+      {"max_num_groups", list(params.max_num_groups)},
+      {"max_total_local_size", params.max_total_local_size},
+      {"warp_size", params.warp_size},
+      {"global_mem_size", params.global_mem_size},
+      {"address_alignment", params.address_alignment},
+      {"supports_double", params.supports_double},
+      {"compute_capability", params.compute_capability},
+      {"driver_version", params.driver_version},
+  };
+}
+
 namespace detail {
 
 const DeviceData& device_data(const Device& device) {

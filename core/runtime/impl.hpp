@@ -106,22 +106,43 @@ inline void queue_idle(const Queue& queue) noexcept {
   if (queue.impl()->pending.any()) queue.impl()->pending.release();
 }
 
+class SubRegionRecord;  // virtual_alloc/sub_regions.hpp
+
 struct BufferImpl {
   BoundDevice device;
   std::shared_ptr<BufferImpl> parent;  // keeps the root allocation of a sub-region alive
   std::shared_ptr<backend::BufferAdapter> adapter;
   std::size_t offset = 0;
   std::size_t size = 0;
+  /// Only on a virtual buffer (virtual_alloc.hpp), whose memory pack() may move: its
+  /// sub-regions, so that pack() re-points them too.
+  std::shared_ptr<SubRegionRecord> sub_regions = nullptr;
 };
 
 struct ProgramImpl {
   BoundMultiDevice devices;
-  std::vector<std::size_t> context_indices;  // devices' indices in the context
-  std::string source;
+  std::vector<std::size_t> context_indices;  // program slot -> the device's index in the context
+  /// One backend program per distinct source: devices whose rendered sources differ (the
+  /// device_params global, a StaticKernel's per-device sizes) are built separately.
+  struct Part {
+    std::shared_ptr<backend::ProgramAdapter> adapter;
+    std::string source;  // as compiled (prelude included); empty for binaries and SPIR-V
+  };
+  std::vector<Part> parts;
+  /// Per program slot: its part, and its slot within that part's adapter.
+  struct SlotRef {
+    std::size_t part = 0;
+    std::size_t index = 0;
+  };
+  std::vector<SlotRef> slot_refs;
   std::string kept_directory;
   std::vector<ConstantArray> constant_arrays;
-  std::shared_ptr<backend::ProgramAdapter> adapter;
   const LoadedApi& api() const;
+  /// The adapter of program slot `slot`, and the slot to pass it.
+  backend::ProgramAdapter& adapter(std::size_t slot) const {
+    return *parts[slot_refs[slot].part].adapter;
+  }
+  std::size_t adapter_slot(std::size_t slot) const { return slot_refs[slot].index; }
 };
 
 /// A kernel on every device of its program; with a launch shape per device once prepared.

@@ -4,13 +4,16 @@
 #include "runtime/impl.hpp"
 #include "runtime/kept_directory.hpp"
 #include "runtime/launch_shape.hpp"
+#include "runtime/program_build.hpp"
 
 #include <plinth/errors.hpp>
 #include <plinth/render.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <filesystem>
 #include <optional>
 
 namespace plinth {
@@ -30,7 +33,7 @@ const char* input_name(backend::ProgramInputKind kind) {
   return "input";
 }
 
-/// A program's state before its adapter exists: devices, options and what the core passes.
+/// A program's state before its adapters exist: devices, options and what the core passes.
 std::shared_ptr<ProgramImpl> start(const BoundMultiDevice& devices, const ProgramOptions& options,
                                    backend::BuildOptions& build) {
   auto impl = std::make_shared<ProgramImpl>(ProgramImpl{devices, {}, {}, {}, {}, {}});
@@ -44,65 +47,134 @@ std::shared_ptr<ProgramImpl> start(const BoundMultiDevice& devices, const Progra
   return impl;
 }
 
-/// Creates the adapter from `input` through SDK 1.1's create_program(), refusing what the
-/// backend does not take; with options.keep, in a new kept directory.
-void create(ProgramImpl& impl, const backend::ProgramInput& input, backend::BuildOptions& build,
-            const ProgramOptions& options) {
-  const auto& api = impl.api();
+/// The kept files of one part of a program built in several: its files' names start with
+/// "part<n>-", so that the parts share the program's directory.
+class PartKeptFiles final : public backend::KeptFiles {
+ public:
+  PartKeptFiles(backend::KeptFiles& all, std::size_t part) : all_(all), part_(part) {}
+  void write(std::string_view name, std::span<const std::byte> data) override {
+    all_.write(fmt::format("part{}-{}", part_, name), data);
+  }
+
+ private:
+  backend::KeptFiles& all_;
+  std::size_t part_;
+};
+
+/// Refuses what the backend cannot create programs from.
+void check_input(const LoadedApi& api, backend::ProgramInputKind kind) {
   if (api.abi_minor < 1) {
     throw LogicError(fmt::format(
         "{} cannot create programs from {}: its plugin implements SDK 1.0, which builds from "
         "source only (1.1 is needed)",
-        api.name, input_name(input.kind)));
+        api.name, input_name(kind)));
   }
-  if ((api.adapter->program_inputs() & static_cast<unsigned>(input.kind)) == 0) {
-    throw LogicError(
-        fmt::format("{} cannot create programs from {}", api.name, input_name(input.kind)));
+  if ((api.adapter->program_inputs() & static_cast<unsigned>(kind)) == 0) {
+    throw LogicError(fmt::format("{} cannot create programs from {}", api.name, input_name(kind)));
   }
+}
+
+/// With options.keep, a new kept directory for the program.
+std::optional<KeptDirectory> kept_directory(ProgramImpl& impl, const ProgramOptions& options) {
   std::optional<KeptDirectory> kept;
   if (options.keep) {
     kept.emplace();
     impl.kept_directory = kept->path().string();
-    build.keep = &*kept;
     debug(DebugTopic::compile, "keeping the source and intermediate files in {}",
           impl.kept_directory);
   }
-  impl.adapter =
-      api.adopt(adapter(impl.devices.context()).create_program(impl.context_indices, input, build));
+  return kept;
 }
 
-std::shared_ptr<ProgramImpl> build(const BoundMultiDevice& devices,
-                                   const ProgramSource& template_source,
-                                   const ProgramOptions& options) {
-  const std::string source = template_source.render(options.render_args, options.render_globals);
+/// Program slots grouped by equal sources: the first slot of each group, in slot order.
+std::vector<std::vector<std::size_t>> group_equal(const std::vector<std::string>& sources) {
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t slot = 0; slot < sources.size(); ++slot) {
+    auto group = std::find_if(groups.begin(), groups.end(),
+                              [&](const auto& g) { return sources[g.front()] == sources[slot]; });
+    if (group == groups.end()) {
+      groups.push_back({slot});
+    } else {
+      group->push_back(slot);
+    }
+  }
+  return groups;
+}
+
+}  // namespace
+
+std::shared_ptr<ProgramImpl> build_program(const BoundMultiDevice& devices,
+                                           const ProgramSource& template_source,
+                                           const ProgramOptions& options,
+                                           const std::vector<RenderGlobals>& extra_globals) {
+  if (options.render_globals.contains(device_params_global)) {
+    throw LogicError(
+        fmt::format("The global name '{}' is reserved: plinth binds it to the parameters of "
+                    "the device each source is rendered for",
+                    device_params_global));
+  }
+  // Each device's source, rendered with its own parameters (and the caller's extras).
+  std::vector<std::string> sources;
+  sources.reserve(devices.size());
+  for (std::size_t slot = 0; slot < devices.size(); ++slot) {
+    RenderGlobals globals = options.render_globals;
+    globals.emplace(device_params_global, to_render_value(devices[slot].params()));
+    if (slot < extra_globals.size()) {
+      for (const auto& [name, value] : extra_globals[slot]) globals.insert_or_assign(name, value);
+    }
+    sources.push_back(template_source.render(options.render_args, globals));
+  }
+
   backend::BuildOptions build;
   auto impl = start(devices, options, build);
   const auto& api = impl->api();
   const std::string prelude =
       options.no_prelude ? std::string() : api.adapter->prelude(options.fast_math);
-  impl->source = options.no_prelude ? source : prelude + "\n" + source;
-  debug(DebugTopic::compile, "building a program of {} bytes for {} device(s) of {}",
-        impl->source.size(), devices.size(), api.name);
-  if (api.abi_minor >= 1) {
-    backend::ProgramInput input;
-    input.kind = backend::ProgramInputKind::source;
-    input.prelude = prelude;
-    input.source = source;
-    create(*impl, input, build, options);
-    return impl;
+  const auto groups = group_equal(sources);
+  impl->slot_refs.resize(devices.size());
+  if (api.abi_minor >= 1) check_input(api, backend::ProgramInputKind::source);
+  auto kept = kept_directory(*impl, options);
+  for (std::size_t part = 0; part < groups.size(); ++part) {
+    const auto& group = groups[part];
+    const std::string& source = sources[group.front()];
+    std::vector<std::size_t> context_indices;
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      impl->slot_refs[group[i]] = {part, i};
+      context_indices.push_back(impl->context_indices[group[i]]);
+    }
+    auto& added = impl->parts.emplace_back();
+    added.source = options.no_prelude ? source : prelude + "\n" + source;
+    debug(DebugTopic::compile, "building a program of {} bytes for {} device(s) of {}",
+          added.source.size(), group.size(), api.name);
+    if (api.abi_minor >= 1) {
+      backend::ProgramInput input;
+      input.kind = backend::ProgramInputKind::source;
+      input.prelude = prelude;
+      input.source = source;
+      std::optional<PartKeptFiles> part_kept;
+      if (kept && groups.size() > 1) part_kept.emplace(*kept, part);
+      build.keep = part_kept ? static_cast<backend::KeptFiles*>(&*part_kept)
+                   : kept    ? static_cast<backend::KeptFiles*>(&*kept)
+                             : nullptr;
+      added.adapter =
+          api.adopt(adapter(devices.context()).create_program(context_indices, input, build));
+    } else {
+      // SDK 1.0: the joined source, and the backend writes the kept files itself.
+      if (kept) {
+        build.keep_dir = kept->path();
+        if (groups.size() > 1) {
+          build.keep_dir /= fmt::format("part{}", part);
+          std::filesystem::create_directory(build.keep_dir);
+        }
+      }
+      added.adapter =
+          api.adopt(adapter(devices.context()).build_program(context_indices, added.source, build));
+    }
   }
-  // SDK 1.0: the joined source, and the backend writes the kept files itself.
-  if (options.keep) {
-    KeptDirectory kept;
-    impl->kept_directory = kept.path().string();
-    build.keep_dir = kept.path();
-    debug(DebugTopic::compile, "keeping the source and intermediate files in {}",
-          impl->kept_directory);
-  }
-  impl->adapter = api.adopt(
-      adapter(devices.context()).build_program(impl->context_indices, impl->source, build));
   return impl;
 }
+
+namespace {
 
 std::shared_ptr<ProgramImpl> load(const BoundMultiDevice& devices, backend::ProgramInputKind kind,
                                   std::span<const std::span<const std::byte>> binaries,
@@ -119,12 +191,19 @@ std::shared_ptr<ProgramImpl> load(const BoundMultiDevice& devices, backend::Prog
   }
   backend::BuildOptions build;
   auto impl = start(devices, options, build);
+  check_input(impl->api(), kind);
   backend::ProgramInput input;
   input.kind = kind;
   input.binaries = binaries;
   debug(DebugTopic::compile, "creating a program from {} for {} device(s) of {}", input_name(kind),
         devices.size(), impl->api().name);
-  create(*impl, input, build, options);
+  auto kept = kept_directory(*impl, options);
+  build.keep = kept ? &*kept : nullptr;
+  impl->parts.push_back(
+      {impl->api().adopt(
+           adapter(devices.context()).create_program(impl->context_indices, input, build)),
+       {}});
+  for (std::size_t slot = 0; slot < devices.size(); ++slot) impl->slot_refs.push_back({0, slot});
   return impl;
 }
 
@@ -148,18 +227,22 @@ std::vector<std::size_t> slots_of(const ProgramImpl& program) {
   return slots;
 }
 
+}  // namespace
+
 std::shared_ptr<KernelImpl> make_kernel(const Program& program, const std::string& name) {
   auto impl = std::make_shared<KernelImpl>(KernelImpl{program, name, {}, {}});
   const auto& p = *program.impl();
   impl->slots.reserve(p.context_indices.size());
   for (std::size_t slot = 0; slot < p.context_indices.size(); ++slot) {
     auto& kernel = impl->slots.emplace_back();
-    kernel.adapter = p.api().adopt(p.adapter->create_kernel(slot, name));
+    kernel.adapter = p.api().adopt(p.adapter(slot).create_kernel(p.adapter_slot(slot), name));
     kernel.dynamic_local = dynamic_local_of(p.api(), *kernel.adapter);
   }
   impl->slot_of_context_device = slots_of(p);
   return impl;
 }
+
+namespace {
 
 const char* kind_name(backend::ParamKind kind) {
   switch (kind) {
@@ -230,6 +313,8 @@ backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backen
 
 constexpr std::size_t max_args_on_stack = 64;
 
+}  // namespace
+
 /// Prepares `kernel` on program slot `slot`: its launch shape and how many arguments a launch
 /// takes, refusing dynamic local memory that the kernel cannot take.
 void prepare_slot(KernelImpl& kernel, std::size_t slot, const std::vector<std::size_t>& global_size,
@@ -273,8 +358,6 @@ void prepare_slot(KernelImpl& kernel, std::size_t slot, const std::vector<std::s
   }
 }
 
-}  // namespace
-
 }  // namespace detail
 
 std::string ProgramSource::render(const std::vector<RenderValue>& args,
@@ -285,7 +368,7 @@ std::string ProgramSource::render(const std::vector<RenderValue>& args,
 
 Program::Program(const BoundMultiDevice& devices, const ProgramSource& source,
                  const ProgramOptions& options)
-    : impl_(detail::build(devices, source, options)) {}
+    : impl_(detail::build_program(devices, source, options)) {}
 
 Program::Program(const Context& context, const ProgramSource& source, const ProgramOptions& options)
     : Program(context.devices(), source, options) {}
@@ -311,7 +394,8 @@ Kernel Program::kernel(const std::string& name) const {
   return Kernel(detail::make_kernel(*this, name));
 }
 
-const std::string& Program::source() const { return impl_->source; }
+const std::string& Program::source() const { return impl_->parts.front().source; }
+
 const BoundMultiDevice& Program::devices() const { return impl_->devices; }
 const std::string& Program::kept_directory() const { return impl_->kept_directory; }
 
@@ -338,6 +422,19 @@ std::size_t program_slot(const detail::ProgramImpl& program, const std::vector<s
 
 }  // namespace
 
+const std::string& Program::source(const BoundDevice& device) const {
+  const auto slots = detail::slots_of(*impl_);
+  const std::size_t slot = program_slot(*impl_, slots, device, "source");
+  return impl_->parts[impl_->slot_refs[slot].part].source;
+}
+
+PerDevice<std::string> Program::sources() const {
+  PerDevice<std::string> sources;
+  for (std::size_t slot = 0; slot < impl_->devices.size(); ++slot) {
+    sources.insert(impl_->devices[slot], impl_->parts[impl_->slot_refs[slot].part].source);
+  }
+  return sources;
+}
 void Program::set_constant_array(const Queue& queue, const std::string& name,
                                  const Buffer& src) const {
   const auto slots = detail::slots_of(*impl_);
@@ -355,7 +452,8 @@ void Program::set_constant_array(const Queue& queue, const std::string& name,
   if (!(src.device() == queue.device())) {
     throw LogicError("set_constant_array: the source buffer is not on the queue's device");
   }
-  impl_->adapter->set_constant_array(slot, queue.adapter(), name, src.adapter(), src.size());
+  impl_->adapter(slot).set_constant_array(impl_->adapter_slot(slot), queue.adapter(), name,
+                                          src.adapter(), src.size());
 }
 
 std::vector<std::byte> Program::binary(const BoundDevice& device) const {
@@ -363,7 +461,7 @@ std::vector<std::byte> Program::binary(const BoundDevice& device) const {
   const std::size_t slot = program_slot(*impl_, slots, device, "binary");
   const auto& api = impl_->api();
   std::vector<std::byte> binary;
-  if (api.abi_minor >= 1) binary = impl_->adapter->binary(slot);
+  if (api.abi_minor >= 1) binary = impl_->adapter(slot).binary(impl_->adapter_slot(slot));
   if (binary.empty()) {
     throw LogicError(fmt::format("{} cannot hand out the binaries of its programs{}", api.name,
                                  api.abi_minor >= 1 ? "" : " (its plugin implements SDK 1.0)"));
@@ -373,7 +471,8 @@ std::vector<std::byte> Program::binary(const BoundDevice& device) const {
 
 std::uintptr_t Program::native_handle(const BoundDevice& device) const {
   const auto slots = detail::slots_of(*impl_);
-  return impl_->adapter->native_handle(program_slot(*impl_, slots, device, "native_handle"));
+  const std::size_t slot = program_slot(*impl_, slots, device, "native_handle");
+  return impl_->adapter(slot).native_handle(impl_->adapter_slot(slot));
 }
 
 PreparedKernel Kernel::prepare(const std::vector<std::size_t>& global_size,

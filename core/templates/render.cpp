@@ -21,7 +21,7 @@ namespace {
 
 // ---- Placeholders: ${path}, ${path(arg, ...)}, ${literal} ----
 
-// A name path (`a.b.0`) or, when `path` is empty, a literal.
+// A name path (`a.b.0`, also written `a.b[0]`) or, when `path` is empty, a literal.
 struct Expression {
   std::vector<std::string> path;
   RenderValue literal;
@@ -93,9 +93,23 @@ class PlaceholderParser {
       while (word_char(peek())) ++pos_;
       if (pos_ == start) throw SyntaxError{"expected a field name or an index after '.'"};
       expression.path.emplace_back(text_.substr(start, pos_ - start));
+      while (peek() == '[') expression.path.push_back(subscript());
       if (peek() != '.') return expression;
       ++pos_;
     }
+  }
+
+  // `[3]`, Python's spelling of the index `.3`: the digits.
+  std::string subscript() {
+    ++pos_;
+    skip_spaces();
+    const auto start = pos_;
+    while (digit(peek())) ++pos_;
+    if (pos_ == start) throw SyntaxError{"expected an index (digits) after '['"};
+    std::string index(text_.substr(start, pos_ - start));
+    if (skip_spaces() != ']') throw SyntaxError{"expected ']' after an index"};
+    ++pos_;
+    return index;
   }
 
   // "text" or 'text' (as grunnur's templates write them): a backslash escapes the next

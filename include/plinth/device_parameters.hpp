@@ -1,6 +1,7 @@
 #pragma once
 
 #include <plinth/export.hpp>
+#include <plinth/template.hpp>
 
 #include <cstddef>
 #include <string>
@@ -30,5 +31,11 @@ struct DeviceParameters {
   std::string compute_capability;            ///< e.g. "9.0" on CUDA; empty where meaningless
   std::string driver_version;                ///< the vendor driver's version string
 };
+
+/// The parameters as a RenderValue::Map from the field names above ("type" is the string
+/// to_string() gives, "supports_double" a bool, the lists lists of integers), so that
+/// DeviceParameters is a render value of its own: every Program binds the device's as the
+/// render global `device_params`. Throws only std::bad_alloc; any thread may call it.
+PLINTH_EXPORT RenderValue to_render_value(const DeviceParameters& params);
 
 }  // namespace plinth

@@ -28,6 +28,7 @@
 #include <plinth/render.hpp>
 #include <plinth/selection.hpp>
 #include <plinth/splay.hpp>
+#include <plinth/static_kernel.hpp>
 #include <plinth/template.hpp>
 #include <plinth/version.hpp>
 #include <plinth/virtual_size.hpp>

@@ -78,8 +78,13 @@ class PreparedKernel;
 class PLINTH_EXPORT Program {
  public:
   /// Renders `source` with options.render_args and render_globals, then builds it for
-  /// `devices` (the backend's prelude first, unless options.no_prelude). Throws RenderError,
-  /// or CompileError with the compiler's log, the options and the numbered source.
+  /// `devices` (the backend's prelude first, unless options.no_prelude). The source is
+  /// rendered for each device with one more global, `device_params`: that device's
+  /// DeviceParameters (`${device_params.max_total_local_size}`, `${device_params.warp_size}`,
+  /// ...), so one template adapts to every device; devices whose sources come out equal share
+  /// one compilation. Throws LogicError if render_globals has a `device_params` of its own,
+  /// RenderError, or CompileError with the compiler's log, the options and the numbered
+  /// source.
   Program(const BoundMultiDevice& devices, const ProgramSource& source,
           const ProgramOptions& options = {});
   /// Builds for every device of `context`.
@@ -101,8 +106,15 @@ class PLINTH_EXPORT Program {
 
   /// The kernel `name`. Throws LogicError if the program has no such kernel.
   Kernel kernel(const std::string& name) const;
-  /// The full source as compiled (rendered, prelude included).
+  /// The full source as compiled (rendered, prelude included) for the program's first
+  /// device; empty for a program from binaries or SPIR-V.
   const std::string& source() const;
+  /// The source as compiled for `device` (sources differ between devices whose parameters
+  /// differ, when the template uses `device_params`). Throws LogicError for a device the
+  /// program was not built for.
+  const std::string& source(const BoundDevice& device) const;
+  /// Every device's source as compiled.
+  PerDevice<std::string> sources() const;
   /// The devices the program was built for.
   const BoundMultiDevice& devices() const;
   /// Where `keep` left the files; empty unless ProgramOptions::keep.

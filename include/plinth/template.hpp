@@ -3,7 +3,8 @@
 /// Kernel templates: source text with `${name}` and `${name(arg, ...)}` placeholders.
 ///
 /// A placeholder names a render global or a parameter of the def being rendered, optionally
-/// followed by `.field` (a map key) or `.N` (a list index), and optionally called with
+/// followed by `.field` (a map key) or `.N` (a list index, also written `[N]`, as in
+/// `${device_params.max_local_sizes[0]}`), and optionally called with
 /// arguments; an argument is such a name or a literal (`42`, `-1.5e3`, `"text"`). A literal
 /// alone renders as itself, so `${"${"}` writes a literal `${`. An integer literal is an
 /// int64_t (a uint64_t above that range), any other number a finite double; a number that does

@@ -64,6 +64,22 @@ TEST_P(MultiDevice, ProgramOnASubsetRejectsOtherDevices) {
   }
 }
 
+// PoCL wrote to null binary pointers for the context's other devices, and crashed.
+TEST_P(MultiDevice, ProgramOnTheLastDeviceHandsOutItsBinary) {
+  const auto devices = context().devices();
+  const std::size_t last = devices.size() - 1;
+  Program program(devices[{last}], add_source);
+  std::vector<std::byte> binary;
+  try {
+    binary = program.binary(devices[last]);
+  } catch (const LogicError& e) {
+    GTEST_SKIP() << e.what();  // a backend without binaries
+  }
+  EXPECT_FALSE(binary.empty());
+  const auto loaded = Program::from_binaries(devices[{last}], {binary});
+  EXPECT_EQ(loaded.devices().size(), 1u);
+}
+
 TEST_P(MultiDevice, CopiesBetweenDevicesOfAContext) {
   const auto devices = context().devices();
   Queue q0(devices[0]);

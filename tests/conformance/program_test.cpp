@@ -258,6 +258,46 @@ KERNEL void store(GLOBAL_MEM int *out, my_type99999999999999999999999 value)
   EXPECT_EQ(value, 1234);
 }
 
+// grunnur's device_params: every source is rendered with its device's parameters.
+TEST_P(ProgramTest, DeviceParamsAreARenderGlobal) {
+  const char* const source = R"(
+KERNEL void params(GLOBAL_MEM long *out)
+{
+    out[0] = ${device_params.max_total_local_size};
+    out[1] = ${device_params.warp_size};
+    out[2] = ${device_params.max_local_sizes[0]};
+    out[3] = ${device_params.compute_units};
+    out[4] = ${device_params.supports_double} ? 1 : 0;
+}
+)";
+  Program program(context(), source);
+  auto out = Buffer::allocate(device(), 5 * sizeof(std::int64_t));
+  program.kernel("params")(queue(), {1}, {1}, out);
+  std::vector<std::int64_t> values(5);
+  out.get(queue(), std::as_writable_bytes(std::span(values)));
+  const auto& params = device().params();
+  EXPECT_EQ(values[0], static_cast<std::int64_t>(params.max_total_local_size));
+  EXPECT_EQ(values[1], static_cast<std::int64_t>(params.warp_size));
+  EXPECT_EQ(values[2], static_cast<std::int64_t>(params.max_local_sizes[0]));
+  EXPECT_EQ(values[3], static_cast<std::int64_t>(params.compute_units));
+  EXPECT_EQ(values[4], params.supports_double ? 1 : 0);
+  EXPECT_EQ(program.sources()[device()], program.source());
+  EXPECT_EQ(program.source(device()), program.source());
+
+  // The name is reserved.
+  ProgramOptions options;
+  options.render_globals = {{"device_params", 1}};
+  EXPECT_NE(logic_error_message([&] {
+              Program(context(), source, options);
+            }).find("The global name 'device_params' is reserved"),
+            std::string::npos);
+  // Its type renders as a word.
+  const std::string type_source = std::string("// ${device_params.type}\n") +
+                                  "KERNEL void nothing(GLOBAL_MEM int *out) { out[0] = 0; }\n";
+  Program typed(context(), type_source);
+  EXPECT_NE(typed.source().find(std::string("// ") + to_string(params.type)), std::string::npos);
+}
+
 PLINTH_INSTANTIATE_DEVICE_TEST(ProgramTest);
 
 }  // namespace

@@ -197,6 +197,19 @@ TEST(Template, Literals) {
   EXPECT_EQ(render_source(R"(${"${"}x} ${ 12 } ${-1.5e3} ${"a\"b"})"), "${x} 12 -1500.0 a\"b");
 }
 
+TEST(Template, SubscriptsIndexListsAsPythonWritesThem) {
+  const RenderGlobals globals{
+      {"params", RenderValue::Map{{"sizes", RenderValue::List{1024, 512, 64}},
+                                  {"nested", RenderValue::List{RenderValue::List{7, 8}}}}}};
+  EXPECT_EQ(render_source("${params.sizes[0]} ${params.sizes[ 2 ]} ${params.sizes.1}", {}, globals),
+            "1024 64 512");
+  EXPECT_EQ(render_source("${params.nested[0][1]}", {}, globals), "8");
+  EXPECT_THROW(render_source("${params.sizes[3]}", {}, globals), RenderError);
+  EXPECT_THROW(render_source("${params.sizes[x]}", {}, globals), RenderError);
+  EXPECT_THROW(render_source("${params.sizes[1}", {}, globals), RenderError);
+  EXPECT_THROW(render_source("${params[0]}", {}, globals), RenderError);  // a map
+}
+
 TEST(Template, HeaderExamplesHold) {
   // module.hpp
   auto mul =
