@@ -181,31 +181,43 @@ void Program::throw_compile_error(const std::vector<std::string>& options,
 }
 
 std::vector<std::byte> Program::binary(std::size_t device) const {
-  // CL_PROGRAM_BINARIES lists the context's devices, not only those built for.
   const auto all = info_array<cl_device_id>(
       [&](std::size_t size, void* value, std::size_t* size_ret) {
         return clGetProgramInfo(program_, CL_PROGRAM_DEVICES, size, value, size_ret);
       },
       "clGetProgramInfo");
-  const auto it = std::find(all.begin(), all.end(), devices_.at(device));
-  if (it == all.end()) return {};
-  std::vector<std::size_t> sizes(all.size());
+  // The binaries are listed per device of CL_PROGRAM_DEVICES (the context's), as the standard
+  // says; PoCL 3.1 lists only the devices the program was built for, in the order they were
+  // given, and writes the first binary to the first pointer. The number of sizes tells which.
+  std::size_t bytes = 0;
+  PLINTH_CHECK(clGetProgramInfo(program_, CL_PROGRAM_BINARY_SIZES, 0, nullptr, &bytes));
+  const std::size_t count = bytes / sizeof(std::size_t);
+  std::size_t index = 0;
+  if (count == all.size()) {
+    const auto it = std::find(all.begin(), all.end(), devices_.at(device));
+    if (it == all.end()) return {};
+    index = static_cast<std::size_t>(it - all.begin());
+  } else if (count == devices_.size()) {
+    index = device;
+  } else {
+    return {};
+  }
+  std::vector<std::size_t> sizes(count);
   PLINTH_CHECK(clGetProgramInfo(program_, CL_PROGRAM_BINARY_SIZES,
                                 sizes.size() * sizeof(std::size_t), sizes.data(), nullptr));
-  // Every device gets a buffer of its binary's size, though one is wanted: the standard lets
-  // the others be null, but PoCL 3.1 then copies to null for a device the program was not
-  // built for (a program of some of the context's devices).
-  std::vector<std::vector<std::byte>> binaries(all.size());
-  std::vector<unsigned char*> pointers(all.size(), nullptr);
-  for (std::size_t i = 0; i < all.size(); ++i) {
+  // Every entry gets a buffer, though one binary is wanted: the standard lets the others be
+  // null, but not every implementation checks.
+  std::vector<std::vector<std::byte>> binaries(count);
+  std::vector<unsigned char*> pointers(count, nullptr);
+  for (std::size_t i = 0; i < count; ++i) {
     binaries[i].resize(std::max<std::size_t>(sizes[i], 1));
     pointers[i] = reinterpret_cast<unsigned char*>(binaries[i].data());
   }
   PLINTH_CHECK(clGetProgramInfo(program_, CL_PROGRAM_BINARIES,
                                 pointers.size() * sizeof(unsigned char*), pointers.data(),
                                 nullptr));
-  auto& binary = binaries[static_cast<std::size_t>(it - all.begin())];
-  binary.resize(sizes[static_cast<std::size_t>(it - all.begin())]);
+  auto& binary = binaries[index];
+  binary.resize(sizes[index]);
   return std::move(binary);
 }
 
