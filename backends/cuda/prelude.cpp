@@ -45,6 +45,11 @@ __device__ __forceinline__ SIZE_T get_global_size(unsigned int dim) {
 
 typedef float2 plinth_complex64;
 typedef double2 plinth_complex128;
+// grunnur's complex constructor: COMPLEX_CTR(float2)(re, im) is make_float2(re, im); the
+// plinth_complex names work too.
+#define COMPLEX_CTR(T) make_##T
+#define make_plinth_complex64 make_float2
+#define make_plinth_complex128 make_double2
 
 )";
 

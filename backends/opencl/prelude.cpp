@@ -31,6 +31,9 @@ typedef float2 plinth_complex64;
 #if defined(cl_khr_fp64)
 typedef double2 plinth_complex128;
 #endif
+// grunnur's complex constructor: COMPLEX_CTR(float2)(re, im) is the vector literal
+// (float2)(re, im); the plinth_complex names work too.
+#define COMPLEX_CTR(T) (T)
 
 )";
 

@@ -207,6 +207,22 @@ Array Array::view(std::span<const Index> indices) const {
   return make_array(impl_->base, impl_->metadata.view(indices));
 }
 
+Array Array::minimum_subregion() const {
+  const auto& m = impl_->metadata;
+  if (m.size() == 0) {
+    // Buffers are never empty: one element's bytes at the first element offset, moved back to
+    // stay inside the base buffer.
+    const std::size_t size = std::min(m.dtype().itemsize(), impl_->base.size());
+    const std::size_t origin = std::min(m.first_element_offset(), impl_->base.size() - size);
+    const ArrayMetadata metadata(m.shape(), m.dtype(), m.strides(),
+                                 m.first_element_offset() - origin, size);
+    return make_array(impl_->base.get_sub_region(origin, size), metadata);
+  }
+  auto region = m.minimal_subregion();
+  return make_array(impl_->base.get_sub_region(region.origin, region.size),
+                    std::move(region.metadata));
+}
+
 const ArrayMetadata& Array::metadata() const noexcept { return impl_->metadata; }
 const BoundDevice& Array::device() const noexcept { return impl_->base.device(); }
 const Buffer& Array::base_buffer() const noexcept { return impl_->base; }

@@ -225,4 +225,26 @@ ArrayMetadata ArrayMetadata::view(std::span<const Index> indices) const {
                        static_cast<std::size_t>(offset), buffer_size_);
 }
 
+ArrayMetadata ArrayMetadata::get_sub_region(std::size_t origin, std::size_t size) const {
+  std::size_t region_end = 0;
+  if (__builtin_add_overflow(origin, size, &region_end) || region_end > buffer_size_) {
+    throw LogicError(
+        fmt::format("ArrayMetadata::get_sub_region: the region [{}, {}) is outside the block of "
+                    "{} bytes",
+                    origin, origin + size, buffer_size_));
+  }
+  if (origin > min_offset_ || min_offset_ + span_ > region_end ||
+      first_element_offset_ - origin > size) {
+    throw LogicError(fmt::format(
+        "ArrayMetadata::get_sub_region: the region [{}, {}) does not hold the elements, which lie "
+        "in [{}, {}) (first element at {})",
+        origin, region_end, min_offset_, min_offset_ + span_, first_element_offset_));
+  }
+  return ArrayMetadata(shape_, dtype_, strides_, first_element_offset_ - origin, size);
+}
+
+ArrayMetadata::SubRegion ArrayMetadata::minimal_subregion() const {
+  return SubRegion{min_offset_, span_, get_sub_region(min_offset_, span_)};
+}
+
 }  // namespace plinth

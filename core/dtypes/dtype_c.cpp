@@ -102,8 +102,16 @@ const char* scalar_ctype(const DType& dtype) {
 
 // --- Struct layout: which ALIGN(n) reproduces the DType's offsets ---
 
-std::size_t minimum_alignment(const DType& owner, const Field& field, std::size_t previous_end) {
-  const std::size_t base = field.dtype.alignment();
+// grunnur's _find_minimum_alignment: the smallest alignment, a power-of-two multiple of the
+// field type's own (`base`), with which a C compiler puts `field` at its offset right after
+// a field ending at `previous_end`.
+std::size_t minimum_alignment(const DType& owner, const Field& field, std::size_t base,
+                              std::size_t previous_end) {
+  if (field.offset % base != 0)
+    throw LogicError(fmt::format(
+        "ctype_struct: field '{}' of {} is at offset {}, which is not a multiple of the "
+        "alignment {} its type has in C",
+        field.name, owner.name(), field.offset, base));
   for (std::size_t alignment = base; field.offset % alignment == 0; alignment *= 2) {
     if (field.offset - previous_end < alignment) return alignment;
   }
@@ -112,6 +120,57 @@ std::size_t minimum_alignment(const DType& owner, const Field& field, std::size_
       "no ALIGN(n) makes a C compiler put it there (add an explicit padding field, or use "
       "ignore_alignment)",
       field.name, owner.name(), field.offset, field.offset - previous_end));
+}
+
+// How the declaration of a struct reproduces its DType's layout.
+struct CLayout {
+  std::vector<std::size_t> field_alignments;  // ALIGN(n) per field, or 0 where none is needed
+  std::size_t struct_alignment = 0;           // ALIGN(n) after the closing brace, or 0
+  std::size_t padding = 0;                    // bytes of the trailing char array
+  std::size_t alignment = 1;                  // the alignment the declared type has in C
+};
+
+CLayout c_layout(const DType& dtype);
+
+// The alignment of `dtype`'s C type: a scalar's own, or what a struct's declaration gets from
+// its fields' ALIGN(n) (which may be more than the DType's alignment).
+std::size_t c_alignment(const DType& dtype) {
+  return dtype.is_struct() ? c_layout(dtype).alignment : dtype.alignment();
+}
+
+// As grunnur's _align for an aligned struct: each field gets the smallest ALIGN(n) that puts
+// it at its offset; the struct's alignment in C is the largest of them (so offsets such as 0,
+// 4, 16 imply an alignment of 16, whatever the DType's), raised by ALIGN(n) after the brace
+// to the DType's alignment where that is larger.
+CLayout c_layout(const DType& dtype) {
+  const auto& fields = dtype.fields();
+  CLayout layout;
+  layout.field_alignments.assign(fields.size(), 0);
+  if (fields.front().offset != 0)
+    throw LogicError(fmt::format(
+        "ctype_struct: the first field of {} is at offset {}; C puts it at 0 (add an explicit "
+        "padding field, or use ignore_alignment)",
+        dtype.name(), fields.front().offset));
+  std::size_t natural = c_alignment(fields.front().dtype);
+  for (std::size_t i = 1; i < fields.size(); ++i) {
+    const auto base = c_alignment(fields[i].dtype);
+    const auto previous_end = fields[i - 1].offset + fields[i - 1].itemsize();
+    const auto alignment = minimum_alignment(dtype, fields[i], base, previous_end);
+    if (alignment != base) layout.field_alignments[i] = alignment;
+    natural = std::max(natural, alignment);
+  }
+  layout.alignment = std::max(natural, dtype.alignment());
+  if (dtype.alignment() > natural) layout.struct_alignment = dtype.alignment();
+  const auto end = fields.back().offset + fields.back().itemsize();
+  const auto c_itemsize = (end + layout.alignment - 1) / layout.alignment * layout.alignment;
+  if (dtype.itemsize() < c_itemsize || dtype.itemsize() % layout.alignment != 0)
+    throw LogicError(fmt::format(
+        "ctype_struct: the field offsets of {} give its C declaration an alignment of {}, so its "
+        "itemsize must be a multiple of {} and at least {}, not {} (set StructLayout::itemsize, "
+        "or use ignore_alignment)",
+        dtype.name(), layout.alignment, layout.alignment, c_itemsize, dtype.itemsize()));
+  layout.padding = dtype.itemsize() - c_itemsize;
+  return layout;
 }
 
 std::string alignment_attribute(std::size_t alignment) {
@@ -126,35 +185,12 @@ std::string array_suffix(const std::vector<std::size_t>& shape) {
 
 Module make_struct_module(const DType& dtype, bool ignore_alignment) {
   const auto& fields = dtype.fields();
-  // Per field: ALIGN(n), or 0 where the field's own alignment places it.
-  std::vector<std::size_t> field_alignments(fields.size(), 0);
-  std::size_t struct_alignment = 0;  // ALIGN(n) after the closing brace, or 0
-  std::size_t padding = 0;           // bytes of the trailing char array
-  if (!ignore_alignment) {
-    if (fields.front().offset != 0)
-      throw LogicError(fmt::format(
-          "ctype_struct: the first field of {} is at offset {}; C puts it at 0 (add an explicit "
-          "padding field, or use ignore_alignment)",
-          dtype.name(), fields.front().offset));
-    std::size_t c_alignment = fields.front().dtype.alignment();
-    for (std::size_t i = 1; i < fields.size(); ++i) {
-      const auto previous_end = fields[i - 1].offset + fields[i - 1].itemsize();
-      const auto alignment = minimum_alignment(dtype, fields[i], previous_end);
-      if (alignment != fields[i].dtype.alignment()) field_alignments[i] = alignment;
-      if (alignment > dtype.alignment())
-        throw LogicError(fmt::format(
-            "ctype_struct: field '{}' of {} at offset {} needs ALIGN({}), which would raise the "
-            "struct's alignment above its {}; give the struct StructLayout::alignment = {} (or "
-            "more)",
-            fields[i].name, dtype.name(), fields[i].offset, alignment, dtype.alignment(),
-            alignment));
-      c_alignment = std::max(c_alignment, alignment);
-    }
-    if (dtype.alignment() > c_alignment) struct_alignment = dtype.alignment();
-    const auto end = fields.back().offset + fields.back().itemsize();
-    const auto c_itemsize = (end + dtype.alignment() - 1) / dtype.alignment() * dtype.alignment();
-    padding = dtype.itemsize() - c_itemsize;
-  }
+  const CLayout layout = ignore_alignment
+                             ? CLayout{std::vector<std::size_t>(fields.size(), 0), 0, 0, 1}
+                             : c_layout(dtype);
+  const auto& field_alignments = layout.field_alignments;
+  const auto struct_alignment = layout.struct_alignment;
+  const auto padding = layout.padding;
 
   // The tag (`${prefix}_`) is not needed by C, but CUDA has failed to compile nested
   // initialisers of untagged structs (grunnur's note on CUDA bug 1409907).
@@ -228,12 +264,22 @@ std::uint64_t load_unsigned(const std::byte* bytes, std::size_t itemsize) {
   }
 }
 
-std::string constant_at(const std::byte* bytes, const DType& dtype);
+std::string constant_at(const std::byte* bytes, const DType& dtype, bool nested);
+
+// A complex value from its parts' literals: grunnur's COMPLEX_CTR(float2)(re, im), an
+// expression (the preludes define COMPLEX_CTR), or inside an aggregate initialiser the plain
+// braces, which are a constant initialiser on every backend (CUDA's make_float2 is not).
+std::string complex_text(const std::string& re, const std::string& im, const DType& dtype,
+                         bool nested) {
+  if (nested) return fmt::format("{{{}, {}}}", re, im);
+  return fmt::format("COMPLEX_CTR({})({}, {})", dtype.itemsize() == 8 ? "float2" : "double2", re,
+                     im);
+}
 
 // The elements of an array field with extents shape[dim...], as nested braces.
 std::string array_constant(const std::byte* bytes, const DType& dtype,
                            const std::vector<std::size_t>& shape, std::size_t dim) {
-  if (dim == shape.size()) return constant_at(bytes, dtype);
+  if (dim == shape.size()) return constant_at(bytes, dtype, true);
   std::size_t stride = dtype.itemsize();
   for (std::size_t d = dim + 1; d < shape.size(); ++d) stride *= shape[d];
   std::string text = "{";
@@ -244,7 +290,7 @@ std::string array_constant(const std::byte* bytes, const DType& dtype,
   return text + "}";
 }
 
-std::string constant_at(const std::byte* bytes, const DType& dtype) {
+std::string constant_at(const std::byte* bytes, const DType& dtype, bool nested) {
   switch (dtype.kind()) {
     case DTypeKind::boolean: return load<std::uint8_t>(bytes) != 0 ? "true" : "false";
     case DTypeKind::signed_integer:
@@ -257,8 +303,8 @@ std::string constant_at(const std::byte* bytes, const DType& dtype) {
       return float_literal(load<double>(bytes), dtype);
     case DTypeKind::complex: {
       const auto part = real_for(dtype);
-      return fmt::format("{{{}, {}}}", constant_at(bytes, part),
-                         constant_at(bytes + part.itemsize(), part));
+      return complex_text(constant_at(bytes, part, true),
+                          constant_at(bytes + part.itemsize(), part, true), dtype, nested);
     }
     case DTypeKind::structure: break;
   }
@@ -309,10 +355,10 @@ float to_float(double value, const DType& dtype) {
 
 std::string complex_constant(std::complex<double> value, const DType& dtype) {
   if (dtype.itemsize() == 8)
-    return fmt::format("{{{}, {}}}", float_literal(to_float(value.real(), dtype), dtype),
-                       float_literal(to_float(value.imag(), dtype), dtype));
-  return fmt::format("{{{}, {}}}", float_literal(value.real(), dtype),
-                     float_literal(value.imag(), dtype));
+    return complex_text(float_literal(to_float(value.real(), dtype), dtype),
+                        float_literal(to_float(value.imag(), dtype), dtype), dtype, false);
+  return complex_text(float_literal(value.real(), dtype), float_literal(value.imag(), dtype), dtype,
+                      false);
 }
 
 template <class V>
@@ -407,7 +453,7 @@ std::string c_constant(std::span<const std::byte> value, const DType& dtype) {
   if (value.size() < dtype.itemsize())
     throw LogicError(fmt::format("c_constant: {} bytes given for an element of {} ({} bytes)",
                                  value.size(), dtype.name(), dtype.itemsize()));
-  return constant_at(value.data(), dtype);
+  return constant_at(value.data(), dtype, false);
 }
 
 namespace detail {

@@ -1,5 +1,5 @@
 // numpy's type promotion (np.result_type on dtypes) and np.min_scalar_type, for the scalar
-// dtypes plinth supports.
+// dtypes plinth supports, and grunnur's promotion of the small types to 32 bits.
 
 #include <plinth/dtype.hpp>
 #include <plinth/errors.hpp>
@@ -114,6 +114,26 @@ DType min_scalar_type_of(std::complex<double> value) {
 }
 
 DType min_scalar_type_of(std::complex<float> /*value*/) { return DType::complex64(); }
+
+// grunnur computes np.min_scalar_type(-value - 1): the signed type of the same size holds
+// 0..value exactly when it holds -value - 1.
+DType min_signed_scalar_type_of(std::uint64_t value) {
+  if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    throw LogicError(fmt::format(
+        "min_scalar_type: no signed integer dtype holds {} (force_signed; int64 ends at {})", value,
+        std::numeric_limits<std::int64_t>::max()));
+  return min_scalar_type_of(-static_cast<std::int64_t>(value) - 1);
+}
+
+DType promote_to_32_bits(const DType& dtype) {
+  if (dtype.itemsize() >= 4) return dtype;
+  switch (dtype.kind()) {
+    case DTypeKind::signed_integer: return DType::int32();
+    case DTypeKind::unsigned_integer: return DType::uint32();
+    case DTypeKind::floating: return DType::float32();
+    default: return dtype;
+  }
+}
 
 }  // namespace detail
 

@@ -8,32 +8,12 @@
 
 #include <fmt/format.h>
 
-#include <regex>
-
 namespace plinth {
 
 namespace detail {
 
 const PlatformData& platform_data(const Platform& platform) {
   return loaded(platform.api()).platforms[platform.index()];
-}
-
-bool passes_masks(const std::string& name, const std::vector<std::string>& include_masks,
-                  const std::vector<std::string>& exclude_masks) {
-  const auto matches = [&](const std::string& mask) {
-    try {
-      return std::regex_search(name, std::regex(mask, std::regex::ECMAScript | std::regex::icase));
-    } catch (const std::regex_error& e) {
-      throw LogicError(fmt::format("invalid mask '{}': {}", mask, e.what()));
-    }
-  };
-  bool included = include_masks.empty();
-  for (const auto& mask : include_masks) included = included || matches(mask);
-  if (!included) return false;
-  for (const auto& mask : exclude_masks) {
-    if (matches(mask)) return false;
-  }
-  return true;
 }
 
 }  // namespace detail
@@ -48,7 +28,8 @@ std::vector<Platform> Platform::all(const API& api) {
 std::vector<Platform> Platform::all_filtered(const API& api, const PlatformFilter& filter) {
   std::vector<Platform> platforms;
   for (auto& platform : all(api)) {
-    if (detail::passes_masks(platform.name(), filter.include_masks, filter.exclude_masks)) {
+    if (detail::passes_masks(platform.name(), filter.include_masks, filter.exclude_masks,
+                             "platform")) {
       platforms.push_back(std::move(platform));
     }
   }

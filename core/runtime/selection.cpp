@@ -2,13 +2,61 @@
 
 #include <plinth/errors.hpp>
 
+#include "runtime/masks.hpp"
 #include "runtime/selection_answer.hpp"
 
 #include <fmt/format.h>
 
 #include <iostream>
+#include <regex>
 
 namespace plinth {
+
+namespace detail {
+
+namespace {
+
+/// `masks` compiled, or a LogicError naming the bad one.
+std::vector<std::regex> compile_masks(const std::vector<std::string>& masks, const char* what,
+                                      const char* list) {
+  std::vector<std::regex> compiled;
+  compiled.reserve(masks.size());
+  for (const auto& mask : masks) {
+    try {
+      compiled.emplace_back(mask, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw LogicError(fmt::format("invalid {} {} mask '{}': not a regular expression ({})", what,
+                                   list, mask, e.what()));
+    }
+  }
+  return compiled;
+}
+
+bool any_matches(const std::string& name, const std::vector<std::regex>& compiled,
+                 const std::vector<std::string>& masks, const char* what, const char* list) {
+  for (std::size_t i = 0; i < compiled.size(); ++i) {
+    try {
+      if (std::regex_search(name, compiled[i])) return true;
+    } catch (const std::regex_error& e) {  // error_complexity, error_stack
+      throw LogicError(fmt::format("{} {} mask '{}' could not be matched against '{}': {}", what,
+                                   list, masks[i], name, e.what()));
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool passes_masks(const std::string& name, const std::vector<std::string>& include_masks,
+                  const std::vector<std::string>& exclude_masks, const char* what) {
+  // Case-sensitive, as Python's re.search in grunnur (only PLINTH_DEVICE's ~text ignores case).
+  const auto include = compile_masks(include_masks, what, "include");
+  const auto exclude = compile_masks(exclude_masks, what, "exclude");
+  if (!include.empty() && !any_matches(name, include, include_masks, what, "include")) return false;
+  return !any_matches(name, exclude, exclude_masks, what, "exclude");
+}
+
+}  // namespace detail
 
 namespace {
 
@@ -41,6 +89,10 @@ std::vector<std::size_t> ask(const std::string& question, std::size_t count,
 std::vector<std::pair<Platform, std::vector<Device>>> platforms_and_devices_by_mask(
     const API& api, std::optional<std::size_t> quantity, const DeviceFilter& device_filter,
     const PlatformFilter& platform_filter) {
+  // A bad mask is an error even when no platform or device gets to be matched against it.
+  detail::passes_masks({}, platform_filter.include_masks, platform_filter.exclude_masks,
+                       "platform");
+  detail::passes_masks({}, device_filter.include_masks, device_filter.exclude_masks, "device");
   std::vector<std::pair<Platform, std::vector<Device>>> result;
   for (auto& platform : Platform::all_filtered(api, platform_filter)) {
     auto devices = Device::all_filtered(platform, device_filter);

@@ -125,6 +125,20 @@ class PLINTH_EXPORT Array {
     return view(std::span<const Index>(indices.begin(), indices.size()));
   }
 
+  /// The same array (shape, dtype, strides, elements) over the smallest region of
+  /// base_buffer() that holds its elements (grunnur's `Array.minimum_subregion`): the new
+  /// array's base buffer is base_buffer().get_sub_region(m.origin, m.size) and its metadata
+  /// m.metadata, where m is metadata().minimal_subregion(), so a view becomes an array whose
+  /// buffer holds nothing else (e.g. for a library that takes a buffer, or a kernel that gets
+  /// the buffer of an array with negative strides). No device memory is copied.
+  /// An array with no elements gets a region of one element's size (buffers are never empty).
+  /// On OpenCL, as for any view (see the class comment), the result is a kernel argument only
+  /// if its first element lies at a multiple of DeviceParameters::address_alignment of the
+  /// allocation (where grunnur fails in the driver, plinth's launch throws LogicError saying
+  /// so); transfers work at any offset.
+  /// Throws BackendError if the backend cannot make the region.
+  Array minimum_subregion() const;
+
   const ArrayMetadata& metadata() const noexcept;
   const std::vector<std::size_t>& shape() const noexcept { return metadata().shape(); }
   /// Strides in bytes.

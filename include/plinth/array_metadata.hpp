@@ -134,6 +134,22 @@ class PLINTH_EXPORT ArrayMetadata {
     return view(std::span<const Index>(indices.begin(), indices.size()));
   }
 
+  /// The same layout (shape, dtype, strides) seen from the region [origin, origin + size) of
+  /// the block (grunnur's `ArrayMetadata.get_sub_region`): the first element offset is
+  /// first_element_offset() - origin and the block size is `size`.
+  /// Throws LogicError if an element (or, with no elements, the first element offset) lies
+  /// before `origin` or beyond origin + size, or if the region does not fit in the block.
+  ArrayMetadata get_sub_region(std::size_t origin, std::size_t size) const;
+
+  /// The smallest region of the block that holds every element, and the layout seen from it
+  /// (grunnur's `ArrayMetadata.minimal_subregion`): `origin` is min_offset(), `size` is
+  /// span(), and `metadata` is get_sub_region(origin, size) — the same shape and strides,
+  /// first element offset first_element_offset() - min_offset(), block size span().
+  /// An array with no elements gives an empty region at its first element offset.
+  /// Throws nothing but std::bad_alloc.
+  struct SubRegion;
+  SubRegion minimal_subregion() const;
+
   /// Equal shapes, dtypes, strides, first element offsets and block sizes.
   bool operator==(const ArrayMetadata& other) const = default;
 
@@ -148,6 +164,17 @@ class PLINTH_EXPORT ArrayMetadata {
   std::size_t span_ = 0;
   bool contiguous_ = true;
   bool dense_ = true;
+};
+
+/// A region of an array's block and the array's layout seen from it
+/// (ArrayMetadata::minimal_subregion).
+struct ArrayMetadata::SubRegion {
+  /// Where the region starts in the original block.
+  std::size_t origin = 0;
+  /// Bytes in the region.
+  std::size_t size = 0;
+  /// The layout relative to the region's start, with block size `size`.
+  ArrayMetadata metadata;
 };
 
 }  // namespace plinth

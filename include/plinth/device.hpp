@@ -11,7 +11,8 @@
 
 namespace plinth {
 
-/// Selects devices: by name (regexes as in PlatformFilter), `unique_only` keeps the first of
+/// Selects devices: by name (regular expressions searched case-sensitively, as in
+/// PlatformFilter), `unique_only` keeps the first of
 /// devices with equal names on a platform, and pure-parallel devices (max_total_local_size
 /// of 1) are dropped unless `exclude_pure_parallel` is false.
 struct DeviceFilter {
@@ -26,7 +27,8 @@ class PLINTH_EXPORT Device {
  public:
   /// All devices of `platform`.
   static std::vector<Device> all(const Platform& platform);
-  /// The devices of `platform` that pass `filter`. Throws LogicError on an invalid regex.
+  /// The devices of `platform` that pass `filter`. Throws LogicError naming the mask if one is
+  /// not a valid regular expression.
   static std::vector<Device> all_filtered(const Platform& platform, const DeviceFilter& filter);
   /// Device `index` of `platform`. Throws LogicError if out of range.
   static Device from_index(const Platform& platform, std::size_t index);

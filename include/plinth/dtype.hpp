@@ -213,6 +213,11 @@ PLINTH_EXPORT DType min_scalar_type_of(float value);
 PLINTH_EXPORT DType min_scalar_type_of(double value);
 PLINTH_EXPORT DType min_scalar_type_of(std::complex<float> value);
 PLINTH_EXPORT DType min_scalar_type_of(std::complex<double> value);
+// The smallest signed integer dtype that holds `value` (numpy's min_scalar_type(-value - 1)).
+// Throws LogicError above the int64 range.
+PLINTH_EXPORT DType min_signed_scalar_type_of(std::uint64_t value);
+// grunnur's _promote_type: integers and reals below 4 bytes become int32, uint32, float32.
+PLINTH_EXPORT DType promote_to_32_bits(const DType& dtype);
 
 }  // namespace detail
 
@@ -247,8 +252,8 @@ DType dtype_of() {
   }
 }
 
-/// The smallest dtype that holds `value` (numpy's `np.min_scalar_type`; not promoted to
-/// 32 bits as grunnur's is):
+/// The smallest dtype that holds `value` as numpy computes it (`np.min_scalar_type`), without
+/// grunnur's promotion to the 32-bit types GPUs handle natively (min_scalar_type has it):
 /// - bool → bool;
 /// - an integer → the smallest unsigned type if it is >= 0 (0 → uint8, 300 → uint16), else
 ///   the smallest signed type (-1 → int8);
@@ -257,9 +262,9 @@ DType dtype_of() {
 ///   0.1 → float16); float → float16 or float32 by the same rule;
 /// - std::complex<double> → complex64 if both parts are in (-3.4e38, 3.4e38), else
 ///   complex128; std::complex<float> → complex64.
-/// T is one of the types dtype_of accepts; any other fails to compile.
+/// T is one of the types dtype_of accepts; any other fails to compile. Throws nothing.
 template <class T>
-DType min_scalar_type(T value) {
+DType numpy_min_scalar_type(T value) {
   using U = std::remove_cv_t<T>;
   if constexpr (std::is_same_v<U, bool>) {
     return detail::min_scalar_type_of(value);
@@ -279,6 +284,29 @@ DType min_scalar_type(T value) {
                   "min_scalar_type: T has no DType (supported: bool, integers up to 64 bits, "
                   "float, double, std::complex<float>, std::complex<double>)");
   }
+}
+
+/// The dtype a kernel should use for `value` (grunnur's `dtypes.min_scalar_type`):
+/// numpy_min_scalar_type(value) promoted to the 32-bit types GPUs handle natively, so
+/// 1 → uint32, -1 → int32, 1.0 → float32, 5000000000 → uint64, 1e39 → float64,
+/// true → bool, std::complex<double>(1, 2) → complex64.
+/// With `force_signed`, a value >= 0 of an integer type or bool gets the smallest signed type
+/// (at least int32) that holds it, as grunnur's does (1 → int32, 2147483648 → int64); real
+/// and complex values are not affected.
+/// T is one of the types dtype_of accepts; any other fails to compile.
+/// Throws LogicError with `force_signed` for an unsigned value above the int64 range.
+template <class T>
+DType min_scalar_type(T value, bool force_signed = false) {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_integral_v<U>) {
+    bool non_negative = true;
+    if constexpr (std::is_signed_v<U>) non_negative = value >= 0;
+    if (force_signed && non_negative) {
+      return detail::promote_to_32_bits(
+          detail::min_signed_scalar_type_of(static_cast<std::uint64_t>(value)));
+    }
+  }
+  return detail::promote_to_32_bits(numpy_min_scalar_type(value));
 }
 
 }  // namespace plinth

@@ -45,19 +45,25 @@ PLINTH_EXPORT RenderValue ctype(const DType& dtype);
 /// before it), fields are in offset order, and array fields keep their shape (`float w[3];`).
 ///
 /// Unless `ignore_alignment`, the declaration reproduces the DType's layout exactly — each
-/// offset, the itemsize and the alignment — on every backend: a field placed further than C
-/// would place it gets `ALIGN(n)` with the smallest power of two that puts it there, a struct
-/// whose alignment is raised gets `ALIGN(n)` after its closing brace, and an itemsize beyond
-/// that gets a trailing `char` array named `<prefix>padding` (last, so `{...}` initialisers
-/// from c_constant still match the fields). With `ignore_alignment` the fields are declared
-/// plainly and the compiler lays them out as C does (align(dtype)'s layout).
+/// offset and the itemsize — on every backend: a field placed further than C would place it
+/// gets `ALIGN(n)` with the smallest power of two that puts it there (grunnur's
+/// `_find_minimum_alignment`), a struct whose alignment is raised gets `ALIGN(n)` after its
+/// closing brace, and an itemsize beyond that gets a trailing `char` array named
+/// `<prefix>padding` (last, so `{...}` initialisers from c_constant still match the fields).
+/// As in grunnur, the alignment the offsets imply is inferred: fields at 0, 4 and 16 (int8,
+/// int16, int32) with itemsize 32 give `ALIGN(4)` and `ALIGN(16)` fields, and the C struct
+/// then has alignment 16 even though the DType's is 4 (a struct holding it as a field must
+/// place it at a multiple of 16). With `ignore_alignment` the fields are declared plainly and
+/// the compiler lays them out as C does (align(dtype)'s layout).
 ///
 /// Equal DTypes give the same Module object (while any copy of it is alive), so a struct used
 /// by several modules of one program is declared once.
 /// Throws LogicError if `dtype` is not a struct, if a field has no C type (float16), or if the
 /// layout cannot be written with `ALIGN` alone: a first field at a non-zero offset, an offset
-/// no power-of-two alignment produces (e.g. an int at 12 right after 4 bytes), or a field
-/// alignment above the struct's (raise StructLayout::alignment to allow it).
+/// no power-of-two alignment produces (e.g. an int at 12 right after 4 bytes), a field (e.g. a
+/// nested struct) at an offset that is not a multiple of its type's C alignment, or an
+/// itemsize that is not a multiple of the inferred alignment or is below the C itemsize (an
+/// int at 0 and one at 16 need itemsize 32, not 20).
 PLINTH_EXPORT Module ctype_struct(const DType& dtype, bool ignore_alignment = false);
 
 /// The struct `dtype` with every offset, itemsize and alignment as a C compiler lays it out
@@ -79,9 +85,14 @@ PLINTH_EXPORT Module complex_ctr(const DType& dtype);
 /// - float32 and float64 with the fewest digits that read back exactly, always with a `.` or
 ///   an exponent, float32 with an `f` (`0.1f`, `1.0`, `1e+100`);
 /// - bool as `true` or `false`;
-/// - complex and struct values as `{...}` initialisers (`{1.0f, -2.0f}`; struct fields in
-///   order, array fields as nested braces), valid wherever a variable of the type is
-///   initialised, on every backend. For a complex expression use complex_ctr.
+/// - a complex value as grunnur writes it, `COMPLEX_CTR(float2)(1.0f, -2.0f)` (complex128:
+///   `COMPLEX_CTR(double2)(...)`), an expression usable anywhere (every backend's prelude
+///   defines COMPLEX_CTR: OpenCL's vector literal `(float2)(re, im)`, CUDA's
+///   `make_float2(re, im)`);
+/// - struct values as `{...}` initialisers (struct fields in order, array fields as nested
+///   braces), valid wherever a variable of the type is initialised, on every backend; complex
+///   parts inside them are written `{1.0f, -2.0f}`, a constant initialiser even for constant
+///   memory (where CUDA rejects make_float2).
 /// Throws LogicError if `value` is shorter than the itemsize, for float16, and for infinite or
 /// NaN values (C has no portable literal for them).
 PLINTH_EXPORT std::string c_constant(std::span<const std::byte> value, const DType& dtype);
@@ -99,11 +110,10 @@ PLINTH_EXPORT std::string c_constant_of(std::complex<double> value, const DType&
 }  // namespace detail
 
 /// `value` converted to `dtype` as C converts it, as a C constant (see above):
-/// `c_constant(1, DType::complex64())` is `{1.0f, 0.0f}`, `c_constant(2.5, DType::float32())`
-/// is `2.5f`. T is a type dtype_of accepts.
-/// Throws LogicError if the value does not fit `dtype` (an integer out of range, a real with a
-/// fraction or out of range for an integer dtype, a complex value for a real dtype), for a
-/// struct dtype, or as the byte form.
+/// `c_constant(1, DType::complex64())` is `COMPLEX_CTR(float2)(1.0f, 0.0f)`, `c_constant(2.5,
+/// DType::float32())` is `2.5f`. T is a type dtype_of accepts. Throws LogicError if the value does
+/// not fit `dtype` (an integer out of range, a real with a fraction or out of range for an integer
+/// dtype, a complex value for a real dtype), for a struct dtype, or as the byte form.
 template <detail::CScalar T>
 std::string c_constant(const T& value, const DType& dtype) {
   using U = std::remove_cv_t<T>;
@@ -144,8 +154,11 @@ struct FlatField {
 /// entry with an empty path.
 PLINTH_EXPORT std::vector<FlatField> flatten_dtype(const DType& dtype);
 
-/// The C expression that reaches `path` from a struct variable: `{"b", "c", 1}` → `b.c[1]`
-/// (append it to `var.`). An empty path gives an empty string.
+/// The C expression that reaches `path` from a struct variable, as grunnur's `c_path` writes
+/// it, without a leading dot: `{"b", "c", 1}` → `b.c[1]`, used as `var.${c_path(path)}`
+/// (grunnur's templates write `res.${dtypes.c_path(path)}`). A path that starts with an index
+/// (into an array of structs) starts with it: `{2, "x"}` → `[2].x`, used as `var${...}`. An
+/// empty path gives an empty string. Throws nothing but std::bad_alloc.
 PLINTH_EXPORT std::string c_path(const FieldPath& path);
 
 /// The part of `dtype` that `path` names, as a Field: name (c_path), element dtype,

@@ -13,8 +13,10 @@ namespace plinth {
 class Device;
 
 /// Selects platforms by name: a platform passes if it matches any include mask (or there are
-/// none) and no exclude mask. Masks are ECMAScript regexes searched in the name,
-/// case-insensitively.
+/// none) and no exclude mask. Masks are regular expressions (ECMAScript syntax) searched in
+/// the name case-sensitively, as grunnur's `re.search(mask, name)`: "NVIDIA" matches
+/// "NVIDIA CUDA", "nvidia" does not (a character class such as "[Nn]VIDIA" takes either).
+/// PLINTH_DEVICE's `~text` is the case-insensitive way.
 struct PlatformFilter {
   std::vector<std::string> include_masks;
   std::vector<std::string> exclude_masks;
@@ -25,7 +27,8 @@ class PLINTH_EXPORT Platform {
  public:
   /// All platforms of `api`.
   static std::vector<Platform> all(const API& api);
-  /// The platforms of `api` that pass `filter`. Throws LogicError on an invalid regex.
+  /// The platforms of `api` that pass `filter`. Throws LogicError naming the mask if one is not
+  /// a valid regular expression.
   static std::vector<Platform> all_filtered(const API& api, const PlatformFilter& filter);
   /// Platform `index` of `api`. Throws LogicError if out of range.
   static Platform from_index(const API& api, std::size_t index);

@@ -13,7 +13,9 @@ namespace plinth {
 
 /// For each platform of `api` passing `platform_filter`, the devices passing `device_filter`;
 /// platforms with fewer than `quantity` such devices (or none, when quantity is unset) are
-/// left out. Throws LogicError on an invalid regex.
+/// left out. Masks are regular expressions searched case-sensitively (PlatformFilter).
+/// Throws LogicError naming the mask if one is not a valid regular expression, even when no
+/// platform or device would be matched against it.
 PLINTH_EXPORT std::vector<std::pair<Platform, std::vector<Device>>> platforms_and_devices_by_mask(
     const API& api, std::optional<std::size_t> quantity = 1, const DeviceFilter& device_filter = {},
     const PlatformFilter& platform_filter = {});
@@ -24,8 +26,9 @@ PLINTH_EXPORT std::vector<std::pair<Platform, std::vector<Device>>> platforms_an
 /// commas; an empty answer takes the default shown in brackets (the first ones), and an answer
 /// with anything else in it, a number out of range, a repeat or the wrong count is refused
 /// with the reason ("Exactly 2 devices must be selected") and asked again. Otherwise takes
-/// the first. Throws LogicError if nothing matches, naming the filters and what was there, or
-/// when stdin ends before an answer. Call it from one thread at a time when interactive.
+/// the first. Throws LogicError if nothing matches, naming the filters and what was there,
+/// when stdin ends before an answer, or for an invalid mask (platforms_and_devices_by_mask). Call
+/// it from one thread at a time when interactive.
 PLINTH_EXPORT std::vector<Device> select_devices(const API& api, bool interactive = false,
                                                  std::optional<std::size_t> quantity = 1,
                                                  const DeviceFilter& device_filter = {},

@@ -4,9 +4,11 @@
 
 #include "fixture.hpp"
 
+#include <complex>
 #include <cstring>
 #include <numeric>
 #include <optional>
+#include <span>
 
 namespace plinth::conformance {
 namespace {
@@ -489,6 +491,126 @@ TEST_P(ArrayViewTest, MisuseIsALogicError) {
   // Still usable.
   array.view({0}).set(queue(), HostArray::from_values(std::vector<int>(12, 3)), true);
   EXPECT_EQ(array.view({0}).get(queue()).to_vector<int>(), std::vector<int>(12, 3));
+}
+
+// grunnur's Array.minimum_subregion: the view over a buffer holding only its elements.
+TEST_P(ArrayViewTest, MinimumSubregionHoldsOnlyTheView) {
+  const std::size_t rows = 10, cols = 12;
+  const std::size_t align = device().params().address_alignment;
+  const std::vector<Index> indices{Slice(2, 7), Slice(3, 9)};
+  // Lay the base out so that the view's first (and lowest) element is aligned for OpenCL.
+  const auto relative = ArrayMetadata({rows, cols}, DType::int32()).view(indices);
+  const std::size_t offset = (align - relative.first_element_offset() % align) % align;
+  const auto base = Array::empty(device(), {rows, cols}, DType::int32(), std::nullopt, offset);
+  std::vector<int> zeros(rows * cols, 0);
+  base.set(queue(), HostArray::from_values(zeros, {rows, cols}), true);
+  const auto view = base.view(indices);
+
+  const auto sub = view.minimum_subregion();
+  EXPECT_EQ(sub.shape(), view.shape());
+  EXPECT_EQ(sub.strides(), view.strides());
+  EXPECT_EQ(sub.dtype(), view.dtype());
+  EXPECT_EQ(sub.first_element_offset(), 0u);
+  EXPECT_EQ(sub.base_buffer().size(), view.metadata().span());
+  EXPECT_EQ(sub.base_buffer().offset(), view.metadata().min_offset());
+  EXPECT_EQ(sub.metadata().buffer_size(), view.metadata().span());
+  EXPECT_EQ(sub.device(), device());
+
+  // Written by a kernel through the region: the base array sees it.
+  auto fill = program().kernel("fill_view");
+  const int n_rows = 5, n_cols = 6;
+  fill(queue(), {n_cols, n_rows}, {}, sub, n_rows, n_cols, static_cast<int>(cols), 1);
+  const auto all = base.get(queue());
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t j = 0; j < cols; ++j) {
+      const bool inside = i >= 2 && i < 7 && j >= 3 && j < 9;
+      const int expected = inside ? 1 + static_cast<int>(i - 2) * 100 + static_cast<int>(j - 3) : 0;
+      ASSERT_EQ(all.at<int>({i, j}), expected) << "at " << i << ", " << j;
+    }
+  }
+  EXPECT_EQ(sub.get(queue()).to_vector<int>(), view.get(queue()).to_vector<int>());
+
+  // Negative strides: the first element is the region's last; transfers see the same order.
+  const auto reversed = base.view({4, Slice(none, none, -1)});
+  const auto reversed_sub = reversed.minimum_subregion();
+  EXPECT_EQ(reversed_sub.base_buffer().size(), cols * 4);
+  EXPECT_EQ(reversed_sub.first_element_offset(), (cols - 1) * 4);
+  EXPECT_EQ(reversed_sub.get(queue()).to_vector<int>(), reversed.get(queue()).to_vector<int>());
+  std::vector<int> values(cols);
+  std::iota(values.begin(), values.end(), 50);
+  reversed_sub.set(queue(), HostArray::from_values(values), true);
+  EXPECT_EQ(reversed.get(queue()).to_vector<int>(), values);
+  EXPECT_EQ(base.view({4, 0}).get(queue()).to_vector<int>(), std::vector<int>{values.back()});
+
+  // No elements: a region of one element, still a handle to the same device.
+  const auto empty = base.view({Slice(3, 3)}).minimum_subregion();
+  EXPECT_EQ(empty.size(), 0u);
+  EXPECT_EQ(empty.base_buffer().size(), 4u);
+  EXPECT_EQ(empty.get(queue()).size(), 0u);
+}
+
+// c_constant writes a complex value as grunnur's COMPLEX_CTR(float2)(re, im), which every
+// prelude defines, so that it is an expression (before: `{re, im}`, an initialiser only).
+TEST_P(ArrayViewTest, ComplexConstantsAreExpressions) {
+  ProgramOptions options;
+  options.render_globals = {{"a", c_constant(std::complex<float>(1.5f, -2.0f))},
+                            {"b", c_constant(3, DType::complex64())}};
+  const Program program(context(), R"(
+FUNCTION plinth_complex64 swapped(plinth_complex64 z)
+{
+    return COMPLEX_CTR(plinth_complex64)(z.y, z.x);
+}
+
+KERNEL void complex_constants(GLOBAL_MEM plinth_complex64 *out)
+{
+    out[0] = ${a};
+    const plinth_complex64 b = ${b};
+    out[1] = b;
+    out[2] = swapped(${a});
+}
+)",
+                        options);
+  const auto out = Array::empty(device(), {3}, DType::complex64());
+  program.kernel("complex_constants")(queue(), {1}, {}, out);
+  EXPECT_EQ(out.get(queue()).to_vector<std::complex<float>>(),
+            (std::vector<std::complex<float>>{{1.5f, -2.0f}, {3.0f, 0.0f}, {-2.0f, 1.5f}}));
+}
+
+// grunnur's test_struct_offsets_field_alignments: offsets 0, 4, 16 with itemsize 32 imply
+// ALIGN(4) and ALIGN(16), which ctype_struct infers (before: it asked for
+// StructLayout::alignment = 16); the kernel's struct has the DType's layout.
+TEST_P(ArrayViewTest, StructWithImpliedAlignmentMatchesItsDType) {
+  const auto dtype = DType::make_struct(
+      {{"x", DType::int8()}, {"y", DType::int16(), {}, 4}, {"z", DType::int32(), {}, 16}},
+      StructLayout{.itemsize = 32});
+  ProgramOptions options;
+  options.render_globals = {{"S", ctype(dtype)}};
+  const Program program(context(), R"(
+KERNEL void fill_structs(GLOBAL_MEM ${S} *out, GLOBAL_MEM int *size)
+{
+    const int i = get_global_id(0);
+    ${S} s;
+    s.x = (signed char)i;
+    s.y = (short)(100 + i);
+    s.z = 1000 + i;
+    out[i] = s;
+    if (i == 0) size[0] = (int)sizeof(${S});
+}
+)",
+                        options);
+  constexpr std::size_t n = 8;
+  const auto out = Array::empty(device(), {n}, dtype);
+  const auto size = Array::empty(device(), {1}, DType::int32());
+  program.kernel("fill_structs")(queue(), {n}, {}, out, size);
+  EXPECT_EQ(size.get(queue()).to_vector<int>(), std::vector<int>{32});
+  const auto host = out.get(queue());
+  const auto bytes = std::span<const std::byte>(host.data(), n * 32);
+  EXPECT_EQ(extract_field<std::int8_t>(bytes, dtype, {"x"}),
+            (std::vector<std::int8_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(extract_field<std::int16_t>(bytes, dtype, {"y"}),
+            (std::vector<std::int16_t>{100, 101, 102, 103, 104, 105, 106, 107}));
+  EXPECT_EQ(extract_field<std::int32_t>(bytes, dtype, {"z"}),
+            (std::vector<std::int32_t>{1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007}));
 }
 
 PLINTH_INSTANTIATE_DEVICE_TEST(ArrayTest);

@@ -85,10 +85,13 @@ TEST_P(Discovery, MasksFilterPlatformsAndDevices) {
   const auto by_name = Device::all_filtered(device.platform(), {{regex_escape(device.name())}, {}});
   EXPECT_FALSE(by_name.empty());
   EXPECT_TRUE(Device::all_filtered(device.platform(), {{}, {"."}}).empty());
-  // Case-insensitive.
+  // Case-sensitive, as grunnur's re.search (PLINTH_DEVICE's ~text is the case-insensitive way).
   std::string upper = regex_escape(device.name());
   for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  EXPECT_FALSE(Device::all_filtered(device.platform(), {{upper}, {}}).empty());
+  if (upper != regex_escape(device.name())) {
+    for (const auto& other : Device::all_filtered(device.platform(), {{upper}, {}}))
+      EXPECT_NE(other.name(), device.name());
+  }
 
   DeviceFilter unique;
   unique.unique_only = true;

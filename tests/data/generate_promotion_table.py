@@ -7,7 +7,9 @@ output; the tests never run Python. Rerun after changing the cases below.
 - promotion_table.txt: `a b np.result_type(a, b)` for every ordered pair of scalar dtypes,
   then `a b c result` for the triples whose result differs from promoting pairwise from the
   left (numpy's result_type does not depend on the order of its arguments; a left fold does).
-- min_scalar_type_table.txt: `source_type value... np.min_scalar_type(value)`.
+- min_scalar_type_table.txt: `source_type value... np.min_scalar_type(value)`, numpy's answer,
+  which plinth::numpy_min_scalar_type gives; plinth::min_scalar_type (grunnur's) is checked
+  against it promoted to 32 bits (int32, uint32, float32).
 - struct_layout_table.txt: `case itemsize alignment path=offset...` for structs built with
   np.dtype(..., align=True); nested fields are listed after their struct, as `outer.inner`
   with offsets relative to the nested struct. The same cases are built in dtype_test.cpp.

@@ -61,5 +61,55 @@ TEST(ArrayMetadataLayout, ExtremeStridesAndExtentsAreErrorsOrExact) {
   EXPECT_EQ(reversed.span(), static_cast<std::size_t>(ptrdiff_max / 2) + 1);
 }
 
+// grunnur's ArrayMetadata.get_sub_region: the same layout seen from a region of the block.
+TEST(ArrayMetadataSubRegion, ShiftsTheFirstElementAndResizesTheBlock) {
+  const ArrayMetadata array({4, 6}, DType::int32());  // 96 bytes
+  const auto view = array.view({Slice(1, 3), Slice(2, 5)});
+  EXPECT_EQ(view.first_element_offset(), 32u);
+  const auto sub = view.get_sub_region(24, 48);  // the elements lie in [32, 68)
+  EXPECT_EQ(sub.shape(), view.shape());
+  EXPECT_EQ(sub.strides(), view.strides());
+  EXPECT_EQ(sub.first_element_offset(), 8u);
+  EXPECT_EQ(sub.buffer_size(), 48u);
+  EXPECT_EQ(sub.min_offset(), 8u);
+  EXPECT_EQ(sub.span(), view.span());
+  // Elements before the origin or beyond the region's end, a region outside the block.
+  EXPECT_THROW(view.get_sub_region(36, 60), LogicError);
+  EXPECT_THROW(view.get_sub_region(24, 20), LogicError);
+  EXPECT_THROW(view.get_sub_region(90, 10), LogicError);
+  EXPECT_THROW(view.get_sub_region(std::numeric_limits<std::size_t>::max(), 2), LogicError);
+}
+
+// grunnur's ArrayMetadata.minimal_subregion: the smallest region holding the elements.
+TEST(ArrayMetadataSubRegion, MinimalSubregionHoldsExactlyTheElements) {
+  const ArrayMetadata array({4, 6}, DType::int32());
+  const auto view = array.view({Slice(1, 3), Slice(2, 5)});  // rows 1-2, columns 2-4
+  const auto region = view.minimal_subregion();
+  EXPECT_EQ(region.origin, 32u);      // row 1, column 2
+  EXPECT_EQ(region.size, 24u + 12u);  // to the end of row 2, column 4
+  EXPECT_EQ(region.metadata.first_element_offset(), 0u);
+  EXPECT_EQ(region.metadata.buffer_size(), 36u);
+  EXPECT_EQ(region.metadata.strides(), view.strides());
+  EXPECT_EQ(region.metadata, view.get_sub_region(32, 36));
+
+  // Negative strides: the first element is not the lowest one.
+  const auto reversed = array.view({Slice(3, 0, -2), Slice(std::nullopt, std::nullopt, -1)});
+  const auto back = reversed.minimal_subregion();
+  EXPECT_EQ(back.origin, reversed.min_offset());
+  EXPECT_EQ(back.size, reversed.span());
+  EXPECT_EQ(back.metadata.first_element_offset(), reversed.first_element_offset() - back.origin);
+  EXPECT_EQ(back.metadata.min_offset(), 0u);
+  EXPECT_EQ(back.metadata.buffer_size(), back.size);
+
+  // A whole array is its own minimal region; an empty one has an empty region.
+  const auto whole = array.minimal_subregion();
+  EXPECT_EQ(whole.origin, 0u);
+  EXPECT_EQ(whole.size, 96u);
+  EXPECT_EQ(whole.metadata, array);
+  const auto empty = array.view({Slice(2, 2)}).minimal_subregion();
+  EXPECT_EQ(empty.size, 0u);
+  EXPECT_EQ(empty.metadata.size(), 0u);
+}
+
 }  // namespace
 }  // namespace plinth

@@ -116,16 +116,53 @@ TEST(CTypeStruct, LayoutsCNeedsPaddingForAreRejected) {
     EXPECT_NE(std::string(e.what()).find("'y'"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW(ctype_struct(gap, true));
-  // A field ALIGN above the struct's alignment would change the struct's alignment.
+  // y at 16 needs ALIGN(16), which gives the C struct alignment 16 and so itemsize 32: the
+  // DType's 20 cannot be reproduced.
   const auto low = DType::make_struct({{"x", DType::int32()}, {"y", DType::int32(), {}, 16}});
   try {
     ctype_struct(low);
     FAIL() << "no error";
   } catch (const LogicError& e) {
-    EXPECT_NE(std::string(e.what()).find("StructLayout::alignment = 16"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("multiple of 16 and at least 32, not 20"),
+              std::string::npos)
         << e.what();
   }
+  // A nested struct whose C alignment (16) its offset in the outer struct does not respect.
+  const auto implied = DType::make_struct({{"x", DType::int32()}, {"y", DType::int32(), {}, 16}},
+                                          StructLayout{.itemsize = 32});
+  const auto outer = DType::make_struct({{"a", DType::int32()}, {"s", implied, {}, 4}});
+  try {
+    ctype_struct(outer);
+    FAIL() << "no error";
+  } catch (const LogicError& e) {
+    EXPECT_NE(std::string(e.what()).find("'s'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("alignment 16"), std::string::npos) << e.what();
+  }
   EXPECT_THROW(ctype_struct(DType::int32()), LogicError);
+}
+
+// Before: a field alignment above the DType's was refused ("give the struct
+// StructLayout::alignment = 16"); grunnur's _align infers it from the offsets.
+TEST(CTypeStruct, InfersTheAlignmentTheOffsetsImply) {
+  const auto s = DType::make_struct(
+      {{"x", DType::int8()}, {"y", DType::int16(), {}, 4}, {"z", DType::int32(), {}, 16}},
+      StructLayout{.itemsize = 32});
+  EXPECT_EQ(s.alignment(), 4u);
+  EXPECT_EQ(render(ctype_struct(s), "${t}"),
+            "typedef struct _mod_struct_0__\n{\n    signed char x;\n    short ALIGN(4) y;\n"
+            "    int ALIGN(16) z;\n} _mod_struct_0_;\n_mod_struct_0_");
+  // A larger itemsize (a multiple of 16) is padded; nested, the struct sits at multiples of 16.
+  const auto padded = DType::make_struct({{"x", DType::int8()}, {"z", DType::int32(), {}, 16}},
+                                         StructLayout{.itemsize = 48});
+  EXPECT_EQ(render(ctype_struct(padded), "${t}"),
+            "typedef struct _mod_struct_0__\n{\n    signed char x;\n    int ALIGN(16) z;\n"
+            "    char _mod_struct_0_padding[16];\n} _mod_struct_0_;\n_mod_struct_0_");
+  const auto outer = DType::make_struct({{"a", DType::int32()}, {"s", s, {}, 16}});
+  EXPECT_EQ(render(ctype_struct(outer), "${t}"),
+            "typedef struct _mod_struct_1__\n{\n    signed char x;\n    short ALIGN(4) y;\n"
+            "    int ALIGN(16) z;\n} _mod_struct_1_;\n"
+            "typedef struct _mod_struct_0__\n{\n    int a;\n    _mod_struct_1_ s;\n"
+            "} _mod_struct_0_;\n_mod_struct_0_");
 }
 
 TEST(CTypeStruct, EqualDTypesGiveOneModule) {
@@ -218,20 +255,26 @@ TEST(CConstant, NonFiniteValuesAreRejected) {
   EXPECT_THROW(c_constant(1e300, DType::float32()), LogicError);
 }
 
-TEST(CConstant, Complex) {
-  EXPECT_EQ(c_constant(std::complex<float>(1, -2)), "{1.0f, -2.0f}");
-  EXPECT_EQ(c_constant(std::complex<double>(0.1, 3)), "{0.1, 3.0}");
-  EXPECT_EQ(constant(std::complex<double>(0.5, -0.25)), "{0.5, -0.25}");
+// Before: complex values were written as initialisers, `{1.0f, -2.0f}`, which are no
+// expression (`x = {1.0f, 2.0f} + y` does not compile); grunnur writes its constructor form.
+TEST(CConstant, ComplexIsGrunnursConstructorExpression) {
+  EXPECT_EQ(c_constant(std::complex<float>(1, -2)), "COMPLEX_CTR(float2)(1.0f, -2.0f)");
+  EXPECT_EQ(c_constant(std::complex<float>(1, 2)), "COMPLEX_CTR(float2)(1.0f, 2.0f)");
+  EXPECT_EQ(c_constant(std::complex<double>(0.1, 3)), "COMPLEX_CTR(double2)(0.1, 3.0)");
+  EXPECT_EQ(constant(std::complex<double>(0.5, -0.25)), "COMPLEX_CTR(double2)(0.5, -0.25)");
+  EXPECT_EQ(constant(std::complex<float>(0.5f, 1.5f)), "COMPLEX_CTR(float2)(0.5f, 1.5f)");
 }
 
 TEST(CConstant, ConvertsToTheGivenDType) {
-  EXPECT_EQ(c_constant(1, DType::complex64()), "{1.0f, 0.0f}");
+  EXPECT_EQ(c_constant(1, DType::complex64()), "COMPLEX_CTR(float2)(1.0f, 0.0f)");
   EXPECT_EQ(c_constant(2.5, DType::float32()), "2.5f");
   EXPECT_EQ(c_constant(3, DType::float64()), "3.0");
   EXPECT_EQ(c_constant(3.0, DType::int64()), "3L");
   EXPECT_EQ(c_constant(-1, DType::int8()), "-1");
   EXPECT_EQ(c_constant(1, DType::boolean()), "true");
-  EXPECT_EQ(c_constant(std::complex<float>(1, 2), DType::complex128()), "{1.0, 2.0}");
+  EXPECT_EQ(c_constant(std::complex<float>(1, 2), DType::complex128()),
+            "COMPLEX_CTR(double2)(1.0, 2.0)");
+  EXPECT_EQ(c_constant(2.5, DType::complex128()), "COMPLEX_CTR(double2)(2.5, 0.0)");
   EXPECT_THROW(c_constant(300, DType::int8()), LogicError);
   EXPECT_THROW(c_constant(-1, DType::uint32()), LogicError);
   EXPECT_THROW(c_constant(2.5, DType::int32()), LogicError);
@@ -296,6 +339,15 @@ TEST(FlattenDType, ListsEveryScalarWithPathAndOffset) {
   ASSERT_EQ(scalar.size(), 1u);
   EXPECT_TRUE(scalar[0].path.empty());
   EXPECT_EQ(c_path({}), "");
+}
+
+// grunnur's c_path drops the leading dot (its templates write `res.${dtypes.c_path(path)}`);
+// a path starting at an index keeps the bracket (grunnur's `res[1:]` would cut it).
+TEST(CPath, WritesGrunnursFormWithoutALeadingDot) {
+  EXPECT_EQ(c_path({"a"}), "a");
+  EXPECT_EQ(c_path({"b", "c", std::size_t{1}}), "b.c[1]");
+  EXPECT_EQ(c_path({"m", std::size_t{1}, std::size_t{0}, "x"}), "m[1][0].x");
+  EXPECT_EQ(c_path({std::size_t{2}, "x"}), "[2].x");
 }
 
 TEST(FieldAt, LocatesPartsAndRejectsBadPaths) {

@@ -370,51 +370,93 @@ TEST(DTypePromotion, RejectsStructsAndNothing) {
   EXPECT_LOGIC_ERROR(result_type(std::vector<DType>{}), "needs at least one dtype");
 }
 
+// grunnur's _promote_type: what min_scalar_type makes of numpy's answer.
+DType promoted(const DType& dtype) {
+  if (dtype.itemsize() >= 4 || dtype.kind() == DTypeKind::boolean) return dtype;
+  if (dtype.kind() == DTypeKind::signed_integer) return DType::int32();
+  if (dtype.kind() == DTypeKind::unsigned_integer) return DType::uint32();
+  return DType::float32();
+}
+
+// numpy_min_scalar_type is numpy's np.min_scalar_type; min_scalar_type (grunnur's) is the
+// same promoted to 32 bits, for every row of numpy's table.
 TEST(DTypeMinScalarType, MatchesNumpy) {
   const auto rows = read_table("min_scalar_type_table.txt");
   ASSERT_FALSE(rows.empty());
   for (const auto& row : rows) {
     const auto& source = row.at(0);
     const auto expected = DType::from_name(row.back());
+    const auto gpu = promoted(expected);
     const auto real = [&](std::size_t i) { return std::strtod(row.at(i).c_str(), nullptr); };
     std::string context = source + " " + row.at(1);
+    const auto check = [&](auto value) {
+      EXPECT_EQ(numpy_min_scalar_type(value), expected) << context;
+      EXPECT_EQ(min_scalar_type(value), gpu) << context;
+    };
     if (source == "bool") {
-      EXPECT_EQ(min_scalar_type(row[1] == "1"), expected) << context;
+      check(row[1] == "1");
     } else if (source == "int64") {
-      EXPECT_EQ(min_scalar_type(std::int64_t{std::strtoll(row[1].c_str(), nullptr, 10)}), expected)
-          << context;
+      check(std::int64_t{std::strtoll(row[1].c_str(), nullptr, 10)});
     } else if (source == "uint64") {
-      EXPECT_EQ(min_scalar_type(std::uint64_t{std::strtoull(row[1].c_str(), nullptr, 10)}),
-                expected)
-          << context;
+      check(std::uint64_t{std::strtoull(row[1].c_str(), nullptr, 10)});
     } else if (source == "float64") {
-      EXPECT_EQ(min_scalar_type(real(1)), expected) << context;
+      check(real(1));
     } else if (source == "float32") {
-      EXPECT_EQ(min_scalar_type(static_cast<float>(real(1))), expected) << context;
+      check(static_cast<float>(real(1)));
     } else if (source == "complex128") {
-      EXPECT_EQ(min_scalar_type(std::complex<double>(real(1), real(2))), expected) << context;
+      check(std::complex<double>(real(1), real(2)));
     } else if (source == "complex64") {
-      const std::complex<float> value(static_cast<float>(real(1)), static_cast<float>(real(2)));
-      EXPECT_EQ(min_scalar_type(value), expected) << context;
+      check(std::complex<float>(static_cast<float>(real(1)), static_cast<float>(real(2))));
     } else {
       ADD_FAILURE() << "unknown source type " << source;
     }
   }
 }
 
-TEST(DTypeMinScalarType, AnyCppArithmeticType) {
-  EXPECT_EQ(min_scalar_type(true), DType::boolean());
-  EXPECT_EQ(min_scalar_type(0), DType::uint8());
-  EXPECT_EQ(min_scalar_type(300), DType::uint16());
-  EXPECT_EQ(min_scalar_type(-300), DType::int16());
-  EXPECT_EQ(min_scalar_type(static_cast<signed char>(-1)), DType::int8());
-  EXPECT_EQ(min_scalar_type(static_cast<unsigned short>(65535)), DType::uint16());
+TEST(DTypeMinScalarType, NumpyFormTakesAnyCppArithmeticType) {
+  EXPECT_EQ(numpy_min_scalar_type(true), DType::boolean());
+  EXPECT_EQ(numpy_min_scalar_type(0), DType::uint8());
+  EXPECT_EQ(numpy_min_scalar_type(300), DType::uint16());
+  EXPECT_EQ(numpy_min_scalar_type(-300), DType::int16());
+  EXPECT_EQ(numpy_min_scalar_type(static_cast<signed char>(-1)), DType::int8());
+  EXPECT_EQ(numpy_min_scalar_type(static_cast<unsigned short>(65535)), DType::uint16());
+  EXPECT_EQ(numpy_min_scalar_type(70000L), DType::uint32());
+  EXPECT_EQ(numpy_min_scalar_type(-5000000000LL), DType::int64());
+  EXPECT_EQ(numpy_min_scalar_type(~0ULL), DType::uint64());
+  EXPECT_EQ(numpy_min_scalar_type(0.5f), DType::float16());
+  EXPECT_EQ(numpy_min_scalar_type(1e30), DType::float32());
+  EXPECT_EQ(numpy_min_scalar_type(std::complex<double>(1e300, 0)), DType::complex128());
+}
+
+// Before: min_scalar_type was numpy's, so 1 gave uint8, -1 int8 and 1.0 float16, types a
+// kernel rarely wants (float16 has no C type at all); grunnur's gives the 32-bit ones.
+TEST(DTypeMinScalarType, GivesGrunnursGpuTypes) {
+  EXPECT_EQ(min_scalar_type(1), DType::uint32());
+  EXPECT_EQ(min_scalar_type(-1), DType::int32());
+  EXPECT_EQ(min_scalar_type(1.0), DType::float32());
+  EXPECT_EQ(min_scalar_type(0.5f), DType::float32());
+  EXPECT_EQ(min_scalar_type(static_cast<signed char>(-1)), DType::int32());
   EXPECT_EQ(min_scalar_type(70000L), DType::uint32());
+  EXPECT_EQ(min_scalar_type(5000000000LL), DType::uint64());
   EXPECT_EQ(min_scalar_type(-5000000000LL), DType::int64());
-  EXPECT_EQ(min_scalar_type(~0ULL), DType::uint64());
-  EXPECT_EQ(min_scalar_type(0.5f), DType::float16());
-  EXPECT_EQ(min_scalar_type(1e30), DType::float32());
+  EXPECT_EQ(min_scalar_type(1e39), DType::float64());
+  EXPECT_EQ(min_scalar_type(true), DType::boolean());
+  EXPECT_EQ(min_scalar_type(std::complex<double>(1, 2)), DType::complex64());
   EXPECT_EQ(min_scalar_type(std::complex<double>(1e300, 0)), DType::complex128());
+}
+
+// grunnur's force_signed: a signed type even for a value >= 0, one that holds it.
+TEST(DTypeMinScalarType, ForceSignedAsGrunnur) {
+  EXPECT_EQ(min_scalar_type(1, true), DType::int32());
+  EXPECT_EQ(min_scalar_type(1u, true), DType::int32());
+  EXPECT_EQ(min_scalar_type(-1, true), DType::int32());
+  EXPECT_EQ(min_scalar_type(2147483647u, true), DType::int32());
+  EXPECT_EQ(min_scalar_type(2147483648u, true), DType::int64());
+  EXPECT_EQ(min_scalar_type(std::uint64_t{9223372036854775807u}, true), DType::int64());
+  EXPECT_EQ(min_scalar_type(true, true), DType::int32());
+  EXPECT_EQ(min_scalar_type(1.0, true), DType::float32());
+  EXPECT_LOGIC_ERROR(min_scalar_type(std::uint64_t{9223372036854775808u}, true),
+                     "no signed integer dtype holds 9223372036854775808");
 }
 
 TEST(DTypePredicates, ClassifyEveryScalar) {

@@ -1,12 +1,15 @@
-// The PLINTH_DEVICE grammar, without devices (core/detail/device_spec.hpp).
+// The PLINTH_DEVICE grammar (core/runtime/device_spec.hpp) and the filters' name masks
+// (core/runtime/masks.hpp), without devices.
 
 #include "runtime/device_spec.hpp"
+#include "runtime/masks.hpp"
 
 #include <plinth/errors.hpp>
 
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -69,6 +72,46 @@ TEST(DeviceSpecGrammar, GarbageIsAnErrorNamingTheProblem) {
   EXPECT_NE(error_of("opencl:1.").find("not a device selector"), std::string::npos);
   EXPECT_NE(error_of("opencl:-1").find("not a device selector"), std::string::npos);
   EXPECT_NE(error_of("opencl:~").find("not a device selector"), std::string::npos);
+}
+
+// PlatformFilter/DeviceFilter masks (runtime/masks.hpp), without devices.
+
+using plinth::detail::passes_masks;
+
+/// The LogicError message passes_masks throws ("" if it does not throw).
+std::string mask_error_of(const std::vector<std::string>& include,
+                          const std::vector<std::string>& exclude) {
+  try {
+    passes_masks("Portable Computing Language", include, exclude, "device");
+  } catch (const LogicError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+// Before: masks were searched case-insensitively ("nvidia" matched "NVIDIA CUDA"); grunnur's
+// re.search is case-sensitive.
+TEST(Masks, AreRegexesSearchedCaseSensitively) {
+  EXPECT_TRUE(passes_masks("NVIDIA CUDA", {"NVIDIA"}, {}));
+  EXPECT_FALSE(passes_masks("NVIDIA CUDA", {"nvidia"}, {}));
+  EXPECT_TRUE(passes_masks("NVIDIA CUDA", {"[Nn]VIDIA", "nothing"}, {}));
+  EXPECT_TRUE(passes_masks("NVIDIA CUDA", {}, {"cuda"}));
+  EXPECT_FALSE(passes_masks("NVIDIA CUDA", {}, {"CUDA$"}));
+  EXPECT_TRUE(passes_masks("cpu-haswell", {"^cpu-\\w+$"}, {"GPU"}));
+  EXPECT_TRUE(passes_masks("anything", {}, {}));
+  // Exclusion wins.
+  EXPECT_FALSE(passes_masks("pthread-cpu", {"pthread"}, {"cpu"}));
+}
+
+// Before: a mask was only compiled when a name got to be matched against it, so a bad exclude
+// mask went unnoticed when no include mask matched.
+TEST(Masks, BadRegexIsALogicErrorNamingTheMask) {
+  const auto message = mask_error_of({"("}, {});
+  EXPECT_NE(message.find("device include mask '('"), std::string::npos) << message;
+  const auto unused = mask_error_of({"no such device"}, {"[z-a]"});
+  EXPECT_NE(unused.find("device exclude mask '[z-a]'"), std::string::npos) << unused;
+  EXPECT_NE(mask_error_of({}, {"a{2,1}"}).find("'a{2,1}'"), std::string::npos);
+  EXPECT_EQ(mask_error_of({"Portable"}, {"CUDA"}), "");
 }
 
 }  // namespace
