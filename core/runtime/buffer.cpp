@@ -1,6 +1,7 @@
 #include <plinth/buffer.hpp>
 
 #include "runtime/impl.hpp"
+#include "virtual_alloc/sub_regions.hpp"
 
 #include <plinth/errors.hpp>
 
@@ -28,8 +29,8 @@ void check_size(const Buffer& buffer, std::size_t size, const char* what) {
 Buffer make_buffer(const BoundDevice& device, std::unique_ptr<backend::BufferAdapter> adapter,
                    std::size_t size) {
   const auto& api = detail::loaded(device.context().api());
-  auto impl =
-      std::make_shared<detail::BufferImpl>(detail::BufferImpl{device, nullptr, nullptr, 0, size});
+  auto impl = std::make_shared<detail::BufferImpl>(
+      detail::BufferImpl{device, nullptr, nullptr, 0, size, nullptr});
   impl->adapter = api.adopt(std::move(adapter));
   return Buffer(std::move(impl));
 }
@@ -87,8 +88,9 @@ Buffer Buffer::get_sub_region(std::size_t origin, std::size_t size) const {
   auto root = impl_->parent ? impl_->parent : impl_;
   const auto& api = detail::loaded(device().context().api());
   auto sub = std::make_shared<detail::BufferImpl>(
-      detail::BufferImpl{impl_->device, root, nullptr, impl_->offset + origin, size});
+      detail::BufferImpl{impl_->device, root, nullptr, impl_->offset + origin, size, nullptr});
   sub->adapter = api.adopt(root->adapter->sub_region(impl_->offset + origin, size));
+  if (root->sub_regions) root->sub_regions->add(sub);  // a virtual buffer's: pack() moves it
   return Buffer(std::move(sub));
 }
 

@@ -31,4 +31,5 @@
 #include <plinth/static_kernel.hpp>
 #include <plinth/template.hpp>
 #include <plinth/version.hpp>
+#include <plinth/virtual_alloc.hpp>
 #include <plinth/virtual_size.hpp>
