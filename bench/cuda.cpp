@@ -11,6 +11,7 @@
 #include <plinth/plinth.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <iostream>
 #include <map>
@@ -118,6 +119,40 @@ void register_launches(Setup& s) {
               state,
               [&] {
                 cu_check(cuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, s.stream, nullptr, nullptr),
+                         "cuLaunchKernel");
+              },
+              [&] { stream_sync(s.stream); });
+        });
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+  }
+  {
+    // A StaticKernel launch, against the raw launch of the very CUfunction it runs.
+    const plinth::StaticKernel kernel(s.context.devices()[{s.device.index()}], static_kernel_source,
+                                      "empty_static", {1});
+    CUfunction function = nullptr;
+    cu_check(cuModuleGetFunction(
+                 &function, reinterpret_cast<CUmodule>(kernel.program().native_handle(s.device)),
+                 "empty_static"),
+             "cuModuleGetFunction");
+    const auto global = kernel.real_global_size(s.device);
+    const auto local = kernel.real_local_size(s.device);
+    std::array<unsigned, 3> grid{1, 1, 1}, block{1, 1, 1};
+    for (std::size_t d = 0; d < global.size(); ++d) {
+      grid[d] = static_cast<unsigned>(global[d] / local[d]);
+      block[d] = static_cast<unsigned>(local[d]);
+    }
+    auto pair = register_pair(
+        {"launch/static", Measure::latency, 1.10, {"allocs/iter", "launches"}},
+        [&s, kernel](benchmark::State& state) {
+          time_launches(
+              state, [&] { kernel(s.queue); }, [&] { s.queue.synchronize(); });
+        },
+        [&s, function, grid, block](benchmark::State& state) {
+          time_launches(
+              state,
+              [&] {
+                cu_check(cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1],
+                                        block[2], 0, s.stream, nullptr, nullptr),
                          "cuLaunchKernel");
               },
               [&] { stream_sync(s.stream); });

@@ -20,6 +20,11 @@ KERNEL void saxpy(GLOBAL_MEM float *y, GLOBAL_MEM const float *x, float a, unsig
 }
 )";
 
+/// `empty_static`: a StaticKernel (global size 1) that only asks whether it is padding.
+inline const std::string static_kernel_source = R"(
+KERNEL void empty_static(void) { if (${static.skip}()) return; }
+)";
+
 /// Work items per group of the saxpy launches, plinth's and raw alike.
 inline constexpr std::size_t saxpy_local_size = 256;
 

@@ -110,6 +110,37 @@ void register_launches(Setup& s) {
     configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
   }
   {
+    // A StaticKernel launch, against the raw launch of a cl_kernel of the program it runs.
+    const plinth::StaticKernel kernel(s.context.devices()[{s.device.index()}], static_kernel_source,
+                                      "empty_static", {1});
+    cl_int code = CL_SUCCESS;
+    auto raw = std::make_shared<KernelHandle>(
+        clCreateKernel(reinterpret_cast<cl_program>(kernel.program().native_handle(s.device)),
+                       "empty_static", &code));
+    cl_check(code, "clCreateKernel");
+    const auto global = kernel.real_global_size(s.device);
+    const auto local = kernel.real_local_size(s.device);
+    auto pair = register_pair(
+        {"launch/static", Measure::latency, 1.10, {"allocs/iter", "launches"}},
+        [&s, kernel](benchmark::State& state) {
+          time_launches(
+              state, [&] { kernel(s.queue); }, [&] { s.queue.synchronize(); });
+        },
+        [&s, raw, global, local](benchmark::State& state) {
+          cl_kernel handle = raw->get();
+          time_launches(
+              state,
+              [&] {
+                cl_check(clEnqueueNDRangeKernel(s.cl_queue, handle,
+                                                static_cast<cl_uint>(global.size()), nullptr,
+                                                global.data(), local.data(), 0, nullptr, nullptr),
+                         "clEnqueueNDRangeKernel");
+              },
+              [&] { cl_check(clFinish(s.cl_queue), "clFinish"); });
+        });
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+  }
+  {
     // Kernel::operator(): prepare and launch in one call, the convenient form (informational:
     // the hot path is the prepared call).
     auto unprepared = s.program.kernel("empty");
