@@ -27,7 +27,7 @@ std::vector<int> read_ints(const Queue& queue, const Buffer& buffer) {
 Buffer filled(const Queue& queue, std::size_t count, int value) {
   const std::vector<int> values(count, value);
   auto buffer = Buffer::allocate(queue.device(), count * sizeof(int));
-  buffer.set(queue, std::as_bytes(std::span(values)));
+  buffer.set(queue, std::as_bytes(std::span(values)), /*no_async=*/true);  // values is local
   return buffer;
 }
 
