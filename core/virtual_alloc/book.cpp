@@ -25,11 +25,13 @@ std::optional<RealId> VirtualBook::place(std::size_t size,
   std::vector<RealId> ids;
   candidates.reserve(reals_.size());
   ids.reserve(reals_.size());
-  for (const auto& [id, real] : reals_) {
+  for (const auto& entry : reals_) {
+    // (clang 15 cannot capture a structured binding in a lambda.)
+    const auto& members = entry.second.members;
     const bool blocked = std::any_of(dependencies.begin(), dependencies.end(),
-                                     [&](VirtualId d) { return real.members.contains(d); });
-    candidates.push_back(RealCandidate{real.size, blocked});
-    ids.push_back(id);
+                                     [&](VirtualId d) { return members.contains(d); });
+    candidates.push_back(RealCandidate{entry.second.size, blocked});
+    ids.push_back(entry.first);
   }
   const auto chosen = first_fit(candidates, size);
   if (!chosen) return std::nullopt;
