@@ -1,11 +1,16 @@
 #include "common.hpp"
 
+#include "kernels.hpp"
+
+#include <plinth/program_cache.hpp>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <new>
 #include <stdexcept>
@@ -148,6 +153,40 @@ std::string unique_token() {
   const auto now = std::chrono::system_clock::now().time_since_epoch();
   return std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()) + "_" +
          std::to_string(::getpid()) + "_" + std::to_string(counter.fetch_add(1));
+}
+
+TemporaryProgramCache::TemporaryProgramCache() {
+  if (std::getenv("PLINTH_CACHE_DIR") != nullptr) return;
+  std::string pattern = (std::filesystem::temp_directory_path() / "plinth-bench-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) return;
+  directory_ = pattern;
+  ::setenv("PLINTH_CACHE_DIR", (directory_ + "/cache").c_str(), 1);
+}
+
+TemporaryProgramCache::~TemporaryProgramCache() {
+  std::error_code ec;
+  if (!directory_.empty()) std::filesystem::remove_all(directory_, ec);
+}
+
+void register_warm_build(const std::function<void(const std::string&)>& build) {
+  auto pair = register_pair(
+      {"build/warm-vs-cold", Measure::latency, 0.01, {}},
+      [build](benchmark::State& state) {
+        const auto info = plinth::program_cache_info();
+        require(info.on_disk, "the program cache", "is not on disk: " + info.state);
+        const std::string source = build_source(unique_token());
+        build(source);  // cold: compiles and stores
+        const auto loaded = plinth::program_cache_info().loaded;
+        for (auto _ : state) build(source);
+        require(plinth::program_cache_info().loaded >=
+                    loaded + static_cast<std::size_t>(state.iterations()),
+                "the warm builds", "compiled instead of loading from the cache");
+      },
+      [build](benchmark::State& state) {
+        for (auto _ : state) build(build_source(unique_token()));
+      });
+  pair.first->Iterations(20)->UseRealTime()->Unit(benchmark::kMillisecond);
+  pair.second->Iterations(build_iterations)->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
 void require(bool ok, const char* call, const std::string& what) {

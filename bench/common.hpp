@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,6 +68,27 @@ std::string size_name(std::size_t bytes);
 /// A string unique to this call, across processes too (time, pid, counter): for sources that
 /// no compiler or program cache has seen.
 std::string unique_token();
+
+/// Points PLINTH_CACHE_DIR at a new private temporary directory for this process, removed
+/// again at destruction, unless the caller set PLINTH_CACHE_DIR: the benchmarks' throw-away
+/// programs never land in the user's cache, and the warm builds read a cache of their own.
+/// Create it before the first Program is built (the cache reads its settings then).
+class TemporaryProgramCache {
+ public:
+  TemporaryProgramCache();
+  ~TemporaryProgramCache();
+  TemporaryProgramCache(const TemporaryProgramCache&) = delete;
+  TemporaryProgramCache& operator=(const TemporaryProgramCache&) = delete;
+
+ private:
+  std::string directory_;  // empty when PLINTH_CACHE_DIR was set already
+};
+
+/// Registers "build/warm-vs-cold": the same program built again, created from the disk cache
+/// (`<name>/plinth`), against a cold build of a never-seen source that compiles and stores
+/// (`<name>/raw`), so that the ratio is warm/cold (target: at most 1/100). `build` builds a
+/// program of the given source. Fails the benchmark when the cache is not on disk.
+void register_warm_build(const std::function<void(const std::string&)>& build);
 
 /// Throws std::runtime_error("<call> failed: <what>") unless `ok`.
 void require(bool ok, const char* call, const std::string& what);

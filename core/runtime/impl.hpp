@@ -10,9 +10,12 @@
 #include <plinth/program.hpp>
 #include <plinth/queue.hpp>
 
+#include <array>
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -145,16 +148,48 @@ struct ProgramImpl {
   std::size_t adapter_slot(std::size_t slot) const { return slot_refs[slot].index; }
 };
 
+/// A prepared launch on one program device: the shape (dims 0: not prepared for that device)
+/// and how many arguments a launch takes (one fewer than the parameters where the backend
+/// binds the dynamic local memory).
+struct SlotLaunch {
+  backend::LaunchShape shape;
+  std::size_t arg_count = 0;
+};
+
+/// Kernel::operator()'s remembered launch shapes, shared by the copies of a Kernel: the last
+/// `capacity` shapes (global size, local size, local memory) it was called with, each
+/// prepared for the program's devices. Whoever holds `mutex` alone uses the entries and the
+/// kernel adapters of the KernelImpl that owns it; any thread may try to take it.
+struct LaunchCache {
+  static constexpr std::size_t capacity = 8;
+  struct Entry {
+    /// 0: empty; otherwise when it was last used (a larger stamp is more recent).
+    std::uint64_t last_used = 0;
+    std::uint8_t global_dims = 0;
+    std::uint8_t local_dims = 0;  // 0: the local size is chosen
+    std::array<std::size_t, 3> global{};
+    std::array<std::size_t, 3> local{};
+    std::size_t local_mem = 0;
+    /// Per program slot: the launch prepared on that device.
+    std::vector<SlotLaunch> slots;
+  };
+  std::mutex mutex;
+  std::array<Entry, capacity> entries;
+  std::uint64_t clock = 0;
+};
+
 /// A kernel on every device of its program; with a launch shape per device once prepared.
 struct KernelImpl {
   Program program;
   std::string name;
-  /// The kernel on one program device (one allocation for all of them: Kernel::operator()
-  /// makes a KernelImpl at every call).
+  /// The kernel on one program device (one allocation for all of them).
   struct Slot {
     std::shared_ptr<backend::KernelAdapter> adapter;
     /// How the adapter takes dynamic local memory (declared from SDK 1.1, inferred for 1.0).
     backend::DynamicLocalMemory dynamic_local = backend::DynamicLocalMemory::launch_parameter;
+    /// The adapter's parameters, introspected once when the kernel is made (the span points
+    /// into the adapter, which lives as long as this slot).
+    std::span<const backend::ParamInfo> params;
     /// Once prepared: the shape (dims 0: not prepared for this device), and how many
     /// arguments a launch takes (one fewer than the parameters where the backend binds the
     /// dynamic local memory).
@@ -165,6 +200,9 @@ struct KernelImpl {
   std::vector<Slot> slots;
   /// For each context device index: its program slot, or npos.
   std::vector<std::size_t> slot_of_context_device;
+  /// Only on a Kernel's own KernelImpl (Program::kernel), null on a PreparedKernel's: the
+  /// shapes Kernel::operator() was called with, launched through this KernelImpl's adapters.
+  std::unique_ptr<LaunchCache> launch_cache;
 };
 
 /// Where two objects that should be on one device are, for a LogicError: "the queue is on

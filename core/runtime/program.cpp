@@ -1,5 +1,6 @@
 #include <plinth/program.hpp>
 
+#include "cache/program_cache.hpp"
 #include "diagnostics/debug.hpp"
 #include "runtime/impl.hpp"
 #include "runtime/kept_directory.hpp"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 
 namespace plinth {
@@ -156,8 +158,8 @@ std::shared_ptr<ProgramImpl> build_program(const BoundMultiDevice& devices,
       build.keep = part_kept ? static_cast<backend::KeptFiles*>(&*part_kept)
                    : kept    ? static_cast<backend::KeptFiles*>(&*kept)
                              : nullptr;
-      added.adapter =
-          api.adopt(adapter(devices.context()).create_program(context_indices, input, build));
+      // From the compiled-program cache where it has every device's binary (cache/).
+      added.adapter = create_program_cached(api, devices, group, context_indices, input, build);
     } else {
       // SDK 1.0: the joined source, and the backend writes the kept files itself.
       if (kept) {
@@ -230,13 +232,14 @@ std::vector<std::size_t> slots_of(const ProgramImpl& program) {
 }  // namespace
 
 std::shared_ptr<KernelImpl> make_kernel(const Program& program, const std::string& name) {
-  auto impl = std::make_shared<KernelImpl>(KernelImpl{program, name, {}, {}});
+  auto impl = std::make_shared<KernelImpl>(KernelImpl{program, name, {}, {}, nullptr});
   const auto& p = *program.impl();
   impl->slots.reserve(p.context_indices.size());
   for (std::size_t slot = 0; slot < p.context_indices.size(); ++slot) {
     auto& kernel = impl->slots.emplace_back();
     kernel.adapter = p.api().adopt(p.adapter(slot).create_kernel(p.adapter_slot(slot), name));
     kernel.dynamic_local = dynamic_local_of(p.api(), *kernel.adapter);
+    kernel.params = kernel.adapter->parameters();
   }
   impl->slot_of_context_device = slots_of(p);
   return impl;
@@ -315,32 +318,37 @@ constexpr std::size_t max_args_on_stack = 64;
 
 }  // namespace
 
-/// Prepares `kernel` on program slot `slot`: its launch shape and how many arguments a launch
-/// takes, refusing dynamic local memory that the kernel cannot take.
-void prepare_slot(KernelImpl& kernel, std::size_t slot, const std::vector<std::size_t>& global_size,
-                  const std::vector<std::size_t>& local_size, std::size_t local_mem) {
+namespace {
+
+/// The launch of `kernel` on program slot `slot` with a shape: the shape and how many
+/// arguments a launch takes, refusing dynamic local memory that the kernel cannot take.
+/// Throws LogicError.
+SlotLaunch prepared_launch(const KernelImpl& kernel, std::size_t slot,
+                           const std::vector<std::size_t>& global_size,
+                           const std::vector<std::size_t>& local_size, std::size_t local_mem) {
   const auto& program = *kernel.program.impl();
-  auto& adapter = *kernel.slots[slot].adapter;
-  kernel.slots[slot].shape =
+  const auto& prepared = kernel.slots[slot];
+  SlotLaunch launch;
+  launch.shape =
       make_launch_shape(kernel.name, global_size, local_size, local_mem,
-                        program.devices[slot].params(), adapter.max_total_local_size());
-  const auto params = adapter.parameters();
-  kernel.slots[slot].arg_count = params.size();
+                        program.devices[slot].params(), prepared.adapter->max_total_local_size());
+  const auto params = prepared.params;
+  launch.arg_count = params.size();
   if (local_mem == 0) {
-    if (kernel.slots[slot].dynamic_local == backend::DynamicLocalMemory::last_parameter &&
-        !params.empty() && params.back().kind == backend::ParamKind::local_ptr) {
+    if (prepared.dynamic_local == backend::DynamicLocalMemory::last_parameter && !params.empty() &&
+        params.back().kind == backend::ParamKind::local_ptr) {
       throw LogicError(fmt::format(
           "kernel '{}' ends in a LOCAL_MEM_DYNAMIC parameter ({}): prepare it with local_mem, "
           "the bytes of dynamic local memory it gets",
           kernel.name, params.back().name.empty() ? "a local pointer" : params.back().name));
     }
-    return;
+    return launch;
   }
-  switch (kernel.slots[slot].dynamic_local) {
+  switch (prepared.dynamic_local) {
     case backend::DynamicLocalMemory::none:
       throw LogicError(fmt::format("kernel '{}' cannot take dynamic local memory on {} ('{}')",
                                    kernel.name, program.api().name, program.devices[slot].name()));
-    case backend::DynamicLocalMemory::launch_parameter: return;
+    case backend::DynamicLocalMemory::launch_parameter: return launch;
     case backend::DynamicLocalMemory::last_parameter: {
       const auto kind = params.empty() ? backend::ParamKind::scalar : params.back().kind;
       if (kind != backend::ParamKind::local_ptr && kind != backend::ParamKind::unknown) {
@@ -352,11 +360,97 @@ void prepare_slot(KernelImpl& kernel, std::size_t slot, const std::vector<std::s
                            : fmt::format("parameter {} is {}", params.size() - 1,
                                          kind_name(params.back().kind))));
       }
-      kernel.slots[slot].arg_count = params.size() - 1;
-      return;
+      launch.arg_count = params.size() - 1;
+      return launch;
     }
   }
+  return launch;
 }
+
+}  // namespace
+
+/// Prepares `kernel` on program slot `slot`: its launch shape and how many arguments a launch
+/// takes, refusing dynamic local memory that the kernel cannot take.
+void prepare_slot(KernelImpl& kernel, std::size_t slot, const std::vector<std::size_t>& global_size,
+                  const std::vector<std::size_t>& local_size, std::size_t local_mem) {
+  const auto launch = prepared_launch(kernel, slot, global_size, local_size, local_mem);
+  kernel.slots[slot].shape = launch.shape;
+  kernel.slots[slot].arg_count = launch.arg_count;
+}
+
+namespace {
+
+/// Whether `entry` remembers the shape (global_size, local_size, local_mem).
+bool same_shape(const LaunchCache::Entry& entry, std::span<const std::size_t> global_size,
+                std::span<const std::size_t> local_size, std::size_t local_mem) {
+  return entry.last_used != 0 && entry.global_dims == global_size.size() &&
+         entry.local_dims == local_size.size() && entry.local_mem == local_mem &&
+         std::equal(global_size.begin(), global_size.end(), entry.global.begin()) &&
+         std::equal(local_size.begin(), local_size.end(), entry.local.begin());
+}
+
+/// The cache's entry for a shape, prepared on every program slot: found (no allocation), or
+/// made in place of the least recently used one. Throws LogicError for a bad shape (the
+/// entry it was to replace is then forgotten). The caller holds cache.mutex.
+const LaunchCache::Entry& remembered_launch(const KernelImpl& kernel, LaunchCache& cache,
+                                            std::span<const std::size_t> global_size,
+                                            std::span<const std::size_t> local_size,
+                                            std::size_t local_mem) {
+  LaunchCache::Entry* oldest = &cache.entries.front();
+  for (auto& entry : cache.entries) {
+    if (same_shape(entry, global_size, local_size, local_mem)) [[likely]] {
+      entry.last_used = ++cache.clock;
+      return entry;
+    }
+    if (entry.last_used < oldest->last_used) oldest = &entry;
+  }
+  // Unseen: prepared as prepare() does, on every device (so a shape that one device refuses
+  // throws, as prepare() would).
+  auto& entry = *oldest;
+  entry.last_used = 0;
+  const std::vector<std::size_t> global(global_size.begin(), global_size.end());
+  const std::vector<std::size_t> local(local_size.begin(), local_size.end());
+  entry.slots.resize(kernel.slots.size());
+  for (std::size_t slot = 0; slot < kernel.slots.size(); ++slot) {
+    entry.slots[slot] = prepared_launch(kernel, slot, global, local, local_mem);
+  }
+  // prepared_launch() refused more than 3 dimensions and a local size of other dimensions.
+  entry.global_dims = static_cast<std::uint8_t>(global.size());
+  entry.local_dims = static_cast<std::uint8_t>(local.size());
+  std::copy(global.begin(), global.end(), entry.global.begin());
+  std::copy(local.begin(), local.end(), entry.local.begin());
+  entry.local_mem = local_mem;
+  entry.last_used = ++cache.clock;
+  return entry;
+}
+
+/// Launches `kernel` on program slot `slot` (the queue's device) with `launch`'s shape,
+/// checking `args` against the kernel's parameters. No heap allocation for up to
+/// max_args_on_stack arguments. Throws LogicError, BackendError.
+void launch_slot(const KernelImpl& kernel, std::size_t slot, const SlotLaunch& launch,
+                 const Queue& queue, std::span<const KernelArg> args) {
+  const auto& prepared = kernel.slots[slot];
+  const auto params = prepared.params;
+  if (launch.arg_count != args.size()) [[unlikely]] {
+    throw LogicError(fmt::format(
+        "kernel '{}' takes {} argument(s){}, {} given", kernel.name, launch.arg_count,
+        launch.arg_count != params.size() ? " besides its dynamic local memory" : "", args.size()));
+  }
+  std::array<backend::ArgValue, max_args_on_stack> on_stack;
+  std::vector<backend::ArgValue> on_heap;  // only for kernels with very many parameters
+  std::span<backend::ArgValue> values(on_stack.data(), args.size());
+  if (args.size() > on_stack.size()) {
+    on_heap.resize(args.size());
+    values = on_heap;
+  }
+  const BoundDevice& device = queue.device();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    values[i] = bind(kernel, i, params[i], args[i], device);
+  }
+  prepared.adapter->launch(queue.adapter(), launch.shape, values);
+}
+
+}  // namespace
 
 }  // namespace detail
 
@@ -391,7 +485,9 @@ Program Program::from_spirv(const BoundMultiDevice& devices, std::span<const std
 }
 
 Kernel Program::kernel(const std::string& name) const {
-  return Kernel(detail::make_kernel(*this, name));
+  auto kernel = detail::make_kernel(*this, name);
+  kernel->launch_cache = std::make_unique<detail::LaunchCache>();  // Kernel::operator()'s
+  return Kernel(std::move(kernel));
 }
 
 const std::string& Program::source() const { return impl_->parts.front().source; }
@@ -499,32 +595,35 @@ void PreparedKernel::launch(const Queue& queue, std::span<const KernelArg> args)
   const BoundDevice& device = queue.device();
   const std::size_t slot =
       program_slot(*kernel.program.impl(), kernel.slot_of_context_device, device, "kernel call");
-  auto& adapter = *kernel.slots[slot].adapter;
-  const auto& shape = kernel.slots[slot].shape;
-  if (shape.dims == 0) [[unlikely]] {  // prepared with per-device global sizes, not this one
+  const auto& prepared = kernel.slots[slot];
+  if (prepared.shape.dims == 0) [[unlikely]] {  // prepared with per-device global sizes
     throw LogicError(
         fmt::format("kernel '{}' was prepared with no global size for device {} "
                     "('{}')",
                     kernel.name, device.index(), device.name()));
   }
-  const auto params = adapter.parameters();
-  if (kernel.slots[slot].arg_count != args.size()) [[unlikely]] {
-    throw LogicError(fmt::format(
-        "kernel '{}' takes {} argument(s){}, {} given", kernel.name, kernel.slots[slot].arg_count,
-        kernel.slots[slot].arg_count != params.size() ? " besides its dynamic local memory" : "",
-        args.size()));
+  detail::launch_slot(kernel, slot, {prepared.shape, prepared.arg_count}, queue, args);
+}
+
+void Kernel::launch(const Queue& queue, std::span<const std::size_t> global_size,
+                    std::span<const std::size_t> local_size,
+                    std::span<const KernelArg> args) const {
+  const auto& kernel = *impl_;
+  std::unique_lock<std::mutex> lock;
+  if (kernel.launch_cache) lock = std::unique_lock(kernel.launch_cache->mutex, std::try_to_lock);
+  if (!lock.owns_lock()) [[unlikely]] {
+    // A copy of this Kernel is launching on another thread (or the Kernel has no cache): a
+    // KernelImpl of its own, as prepare() makes.
+    prepare(std::vector<std::size_t>(global_size.begin(), global_size.end()),
+            std::vector<std::size_t>(local_size.begin(), local_size.end()))
+        .launch(queue, args);
+    return;
   }
-  std::array<backend::ArgValue, detail::max_args_on_stack> on_stack;
-  std::vector<backend::ArgValue> on_heap;  // only for kernels with very many parameters
-  std::span<backend::ArgValue> values(on_stack.data(), args.size());
-  if (args.size() > on_stack.size()) {
-    on_heap.resize(args.size());
-    values = on_heap;
-  }
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    values[i] = detail::bind(kernel, i, params[i], args[i], device);
-  }
-  adapter.launch(queue.adapter(), shape, values);
+  const auto& launch = detail::remembered_launch(kernel, *kernel.launch_cache, global_size,
+                                                 local_size, /*local_mem=*/0);
+  const std::size_t slot = program_slot(*kernel.program.impl(), kernel.slot_of_context_device,
+                                        queue.device(), "kernel call");
+  detail::launch_slot(kernel, slot, launch.slots[slot], queue, args);
 }
 
 std::vector<std::size_t> PreparedKernel::global_size(const BoundDevice& device) const {

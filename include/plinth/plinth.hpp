@@ -24,6 +24,7 @@
 #include <plinth/plugins.hpp>
 #include <plinth/printable.hpp>
 #include <plinth/program.hpp>
+#include <plinth/program_cache.hpp>
 #include <plinth/queue.hpp>
 #include <plinth/render.hpp>
 #include <plinth/selection.hpp>

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -82,7 +83,11 @@ class PLINTH_EXPORT Program {
   /// rendered for each device with one more global, `device_params`: that device's
   /// DeviceParameters (`${device_params.max_total_local_size}`, `${device_params.warp_size}`,
   /// ...), so one template adapts to every device; devices whose sources come out equal share
-  /// one compilation. Throws LogicError if render_globals has a `device_params` of its own,
+  /// one compilation. Compiled programs are cached (PLINTH_CACHE_DIR; program_cache.hpp): a
+  /// build that was done before, in this process or another, on a device with the same
+  /// compiler identity loads the binary instead of compiling (not with options.keep, which
+  /// needs the compiler's files); a cache problem never fails a build.
+  /// Throws LogicError if render_globals has a `device_params` of its own,
   /// RenderError, or CompileError with the compiler's log, the options and the numbered
   /// source.
   Program(const BoundMultiDevice& devices, const ProgramSource& source,
@@ -144,7 +149,9 @@ class PLINTH_EXPORT Program {
 };
 
 /// A kernel of a program, callable on any of the program's devices. Calls on one Kernel
-/// object must not overlap in time (prepare() one PreparedKernel per thread instead).
+/// object must not overlap in time (prepare() one PreparedKernel per thread instead). Copies
+/// share the shapes operator() remembers; calls on different copies may overlap (a call that
+/// finds the shared shapes in use on another thread prepares its own, as prepare() does).
 class PLINTH_EXPORT Kernel {
  public:
   /// Fixes the launch shape: `global_size` work items (1 to 3 dimensions, dimension 0 is
@@ -156,10 +163,29 @@ class PLINTH_EXPORT Kernel {
                          const std::vector<std::size_t>& local_size = {},
                          std::size_t local_mem = 0) const;
 
-  /// Prepares and launches in one go on `queue` (see prepare() and PreparedKernel).
+  /// Prepares and launches in one go on `queue` (see prepare() and PreparedKernel). The
+  /// last few launch shapes are remembered (shared by copies of the Kernel), so a call with
+  /// a shape seen before costs about a PreparedKernel call, with no heap allocation inside
+  /// plinth. Throws as prepare() and PreparedKernel's call.
   template <class... Args>
   void operator()(const Queue& queue, const std::vector<std::size_t>& global_size,
-                  const std::vector<std::size_t>& local_size, const Args&... args) const;
+                  const std::vector<std::size_t>& local_size, const Args&... args) const {
+    const std::array<KernelArg, sizeof...(Args)> packed{KernelArg(args)...};
+    launch(queue, global_size, local_size, packed);
+  }
+  /// As above, for sizes written in braces (`kernel(queue, {n}, {}, ...)`): the sizes are
+  /// read in place, so the call allocates nothing for them.
+  template <class... Args>
+  void operator()(const Queue& queue, std::initializer_list<std::size_t> global_size,
+                  std::initializer_list<std::size_t> local_size, const Args&... args) const {
+    const std::array<KernelArg, sizeof...(Args)> packed{KernelArg(args)...};
+    launch(queue, std::span(global_size.begin(), global_size.size()),
+           std::span(local_size.begin(), local_size.size()), packed);
+  }
+  /// As operator(), with the arguments already packed (`local_size` empty: chosen
+  /// automatically). Throws as operator().
+  void launch(const Queue& queue, std::span<const std::size_t> global_size,
+              std::span<const std::size_t> local_size, std::span<const KernelArg> args) const;
 
   // Multi-device calls (definitions in the "Multi-device calls" block below).
   /// As prepare(), with a global size per device: the PreparedKernel runs only on the
@@ -172,8 +198,18 @@ class PLINTH_EXPORT Kernel {
   /// with the same global size on each device...
   template <class... Args>
   void operator()(const MultiQueue& queues, const std::vector<std::size_t>& global_size,
-                  const std::vector<std::size_t>& local_size, const Args&... args) const;
-  /// ...or with each device's own.
+                  const std::vector<std::size_t>& local_size, const Args&... args) const {
+    launch_all(queues, global_size, local_size, args...);
+  }
+  /// (The same, for sizes written in braces.)
+  template <class... Args>
+  void operator()(const MultiQueue& queues, std::initializer_list<std::size_t> global_size,
+                  std::initializer_list<std::size_t> local_size, const Args&... args) const {
+    launch_all(queues, std::span(global_size.begin(), global_size.size()),
+               std::span(local_size.begin(), local_size.size()), args...);
+  }
+  /// ...or with each device's own (prepared afresh at every call: per-device shapes are not
+  /// remembered; prepare_per_device() once for a hot loop).
   template <class... Args>
   void operator()(const MultiQueue& queues, const PerDevice<std::vector<std::size_t>>& global_sizes,
                   const std::vector<std::size_t>& local_size, const Args&... args) const;
@@ -195,6 +231,11 @@ class PLINTH_EXPORT Kernel {
   explicit Kernel(std::shared_ptr<detail::KernelImpl> impl) : impl_(std::move(impl)) {}
 
  private:
+  /// The same-size MultiQueue call (definition in the "Multi-device calls" block below).
+  template <class... Args>
+  void launch_all(const MultiQueue& queues, std::span<const std::size_t> global_size,
+                  std::span<const std::size_t> local_size, const Args&... args) const;
+
   std::shared_ptr<detail::KernelImpl> impl_;
 };
 
@@ -244,12 +285,6 @@ class PLINTH_EXPORT PreparedKernel {
   std::shared_ptr<detail::KernelImpl> impl_;
 };
 
-template <class... Args>
-void Kernel::operator()(const Queue& queue, const std::vector<std::size_t>& global_size,
-                        const std::vector<std::size_t>& local_size, const Args&... args) const {
-  prepare(global_size, local_size)(queue, args...);
-}
-
 // ---------------------------------------------------------------------------------------
 // Multi-device calls: kernels on a MultiQueue, with MultiArray and PerDevice arguments.
 // ---------------------------------------------------------------------------------------
@@ -289,9 +324,19 @@ void PreparedKernel::operator()(const MultiQueue& queues, const Args&... args) c
 }
 
 template <class... Args>
-void Kernel::operator()(const MultiQueue& queues, const std::vector<std::size_t>& global_size,
-                        const std::vector<std::size_t>& local_size, const Args&... args) const {
-  prepare(global_size, local_size)(queues, args...);
+void Kernel::launch_all(const MultiQueue& queues, std::span<const std::size_t> global_size,
+                        std::span<const std::size_t> local_size, const Args&... args) const {
+  // As PreparedKernel's MultiQueue call: every per-device argument has a value on every
+  // device before anything is enqueued, and the first launch prepares an unseen shape on
+  // every device of the program (so a bad shape throws before anything is enqueued too).
+  for (const auto& queue : queues.queues()) {
+    (static_cast<void>(detail::argument_on(args, queue.device())), ...);
+  }
+  for (const auto& queue : queues.queues()) {
+    const std::array<KernelArg, sizeof...(Args)> packed{
+        KernelArg(detail::argument_on(args, queue.device()))...};
+    launch(queue, global_size, local_size, packed);
+  }
 }
 
 template <class... Args>

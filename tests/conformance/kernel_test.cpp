@@ -5,6 +5,9 @@
 
 #include <cstdint>
 #include <numeric>
+#include <string>
+#include <thread>
+#include <vector>
 
 namespace plinth::conformance {
 namespace {
@@ -186,6 +189,98 @@ TEST_P(KernelTestWithProgram, PreparedKernelRunsRepeatedly) {
   for (int value = 0; value < 20; ++value) fill(queue(), out, value);
   const auto values = read_ints(out);
   for (const int v : values) EXPECT_EQ(v, 19);
+}
+
+TEST_P(KernelTestWithProgram, KernelCallRemembersRepeatedAndChangingShapes) {
+  // One Kernel called with the same shape again and again, with changing shapes, and with
+  // more distinct shapes than it remembers (then the early ones again): every call runs
+  // its own shape.
+  const std::size_t max_n = 256;
+  auto out = Buffer::allocate(device(), max_n * sizeof(int));
+  const auto kernel = program().kernel("index1");
+  const auto check = [&](std::size_t n, const std::vector<std::size_t>& local) {
+    out.set(queue(), std::vector<std::byte>(out.size(), std::byte{0xff}), true);
+    kernel(queue(), std::vector<std::size_t>{n}, local, out);
+    const auto values = read_ints(out);
+    for (std::size_t i = 0; i < max_n; ++i) {
+      ASSERT_EQ(values[i], i < n ? static_cast<int>(i * 3) : -1)
+          << "n " << n << ", local " << (local.empty() ? 0 : local[0]) << ", i " << i;
+    }
+  };
+  for (int repeat = 0; repeat < 3; ++repeat) check(64, {});
+  for (int repeat = 0; repeat < 3; ++repeat) check(64, {8});
+  check(32, {});
+  check(64, {});
+  // 24 distinct shapes, more than the few remembered, then the first ones again.
+  for (std::size_t n = 8; n <= 8 * 24 && n <= max_n; n += 8) check(n, {});
+  for (std::size_t n = 8; n <= 8 * 24 && n <= max_n; n += 8) check(n, {4});
+  check(8, {});
+  check(64, {8});
+  // The braced form reads its sizes in place.
+  out.set(queue(), std::vector<std::byte>(out.size()), true);
+  for (int repeat = 0; repeat < 3; ++repeat) kernel(queue(), {16}, {}, out);
+  const auto values = read_ints(out);
+  for (std::size_t i = 0; i < max_n; ++i) ASSERT_EQ(values[i], i < 16 ? int(i * 3) : 0) << i;
+}
+
+TEST_P(KernelTestWithProgram, KernelCallLeavesPreparedKernelsAndCopiesAlone) {
+  auto out = Buffer::allocate(device(), 64 * sizeof(int));
+  const auto kernel = program().kernel("fill");
+  const auto prepared = kernel.prepare({32}, {8});
+  kernel(queue(), {64}, {}, out, 1);
+  const auto copy = kernel;  // shares the remembered shapes
+  copy(queue(), {16}, {}, out, 2);
+  kernel(queue(), {8}, {4}, out, 3);
+  EXPECT_EQ(prepared.global_size(device()), std::vector<std::size_t>{32});
+  EXPECT_EQ(prepared.local_size(device()), std::vector<std::size_t>{8});
+  auto values = read_ints(out);
+  for (std::size_t i = 0; i < 64; ++i) ASSERT_EQ(values[i], i < 8 ? 3 : i < 16 ? 2 : 1) << i;
+  prepared(queue(), out, 4);
+  values = read_ints(out);
+  for (std::size_t i = 0; i < 64; ++i) ASSERT_EQ(values[i], i < 32 ? 4 : 1) << i;
+  // A refused shape is not remembered: it throws every time, and good shapes still run.
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    EXPECT_THROW(kernel(queue(), {64}, {7}, out, 5), LogicError);
+    EXPECT_THROW(kernel(queue(), {1, 2, 3, 4}, {}, out, 5), LogicError);
+    EXPECT_THROW(kernel(queue(), {64}, {}, out), LogicError);  // a missing argument
+  }
+  copy(queue(), {64}, {}, out, 6);
+  values = read_ints(out);
+  for (const int v : values) ASSERT_EQ(v, 6);
+}
+
+TEST_P(KernelTestWithProgram, CopiesOfAKernelMayBeCalledFromSeveralThreads) {
+  // Copies share the remembered shapes; a call that finds them in use on another thread
+  // prepares its own. Each thread has its own queue and buffer.
+  const auto kernel = program().kernel("fill");
+  constexpr int threads = 2, calls = 200;
+  std::vector<std::thread> workers;
+  std::vector<std::string> failures(threads);
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t, copy = kernel] {
+      try {
+        const Queue own(device());
+        auto out = Buffer::allocate(device(), 64 * sizeof(int));
+        for (int call = 0; call < calls; ++call) {
+          const std::size_t n = call % 2 == 0 ? 64 : 32;
+          copy(own, {n}, {}, out, t * 1000 + call);
+        }
+        std::vector<int> values(64);
+        out.get(own, std::as_writable_bytes(std::span(values)));
+        for (std::size_t i = 0; i < 64; ++i) {
+          const int expected = t * 1000 + (i < 32 ? calls - 1 : calls - 2);
+          if (values[i] != expected) {
+            failures[t] = "element " + std::to_string(i) + ": " + std::to_string(values[i]);
+            break;
+          }
+        }
+      } catch (const std::exception& e) {
+        failures[t] = e.what();
+      }
+    });
+  }
+  for (auto& worker : workers) worker.join();
+  for (int t = 0; t < threads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
 }
 
 TEST_P(KernelTestWithProgram, AlignedSubRegionIsAKernelArgument) {

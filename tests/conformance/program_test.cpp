@@ -2,10 +2,14 @@
 
 #include "fixture.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string>
+
+#include <unistd.h>
 
 namespace plinth::conformance {
 namespace {
@@ -296,6 +300,41 @@ KERNEL void params(GLOBAL_MEM long *out)
                                   "KERNEL void nothing(GLOBAL_MEM int *out) { out[0] = 0; }\n";
   Program typed(context(), type_source);
   EXPECT_NE(typed.source().find(std::string("// ") + to_string(params.type)), std::string::npos);
+}
+
+TEST_P(ProgramTest, TheProgramCacheLoadsWhatItStored) {
+  const auto info = program_cache_info();
+  if (!info.on_disk) GTEST_SKIP() << "the compiled-program cache is " << info.state;
+  if (device().device().compiler_identity().empty()) {
+    GTEST_SKIP() << "the device has no compiler identity: its programs are not cached";
+  }
+  // A source no earlier run has built: the first build compiles, the second loads.
+  const std::string source =
+      std::string(flag_source) + "// " +
+      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + "_" +
+      std::to_string(::getpid()) + "\n";
+  const Program first(context(), source);
+  try {
+    if (first.binary(device()).empty()) GTEST_SKIP() << "the backend hands out no binaries";
+  } catch (const LogicError& e) {
+    GTEST_SKIP() << "the backend hands out no binaries: " << e.what();
+  }
+  const auto before = program_cache_info();
+  const Program second(context(), source);
+  const auto after = program_cache_info();
+  EXPECT_EQ(after.compiled, before.compiled) << "compiled again";
+  EXPECT_EQ(after.loaded, before.loaded + 1);
+  auto out = Buffer::allocate(device(), sizeof(int));
+  second.kernel("flags")(queue(), {1}, {1}, out);
+  int value = -1;
+  out.get(queue(), std::as_writable_bytes(std::span(&value, 1)));
+  EXPECT_EQ(value, 0);
+  // ProgramOptions::keep needs the compiler's files: it always compiles.
+  ProgramOptions keep;
+  keep.keep = true;
+  const Program kept(context(), source, keep);
+  EXPECT_EQ(program_cache_info().compiled, after.compiled + 1);
+  std::filesystem::remove_all(kept.kept_directory());
 }
 
 PLINTH_INSTANTIATE_DEVICE_TEST(ProgramTest);

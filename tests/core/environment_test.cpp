@@ -231,4 +231,36 @@ TEST(PlinthInfo, PrintsHostileManifestPathsSafely) {
   EXPECT_TRUE(parsed["plugins"].is_array());
 }
 
+// plinth-info shows the compiled-program cache: PLINTH_CACHE_DIR (created private), off, and
+// the default under a relative XDG_CACHE_HOME and HOME (ignored: no cache directory at all).
+TEST(ProgramCacheDir, PlinthInfoShowsTheCache) {
+  std::string pattern = (fs::temp_directory_path() / "plinth-info-cache-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+  struct Scratch {
+    fs::path root;
+    ~Scratch() {
+      std::error_code ec;
+      fs::remove_all(root, ec);
+    }
+  } scratch{pattern};
+  const auto dir = scratch.root / "program-cache";
+  const auto on = info_json("PLINTH_CACHE_DIR=" + dir.string());
+  EXPECT_EQ(on["program_cache"]["state"], "on disk") << on.dump();
+  EXPECT_EQ(on["program_cache"]["directory"], dir.string());
+  EXPECT_EQ(on["program_cache"]["entries"], 0);
+  EXPECT_EQ(fs::status(dir).permissions() & fs::perms::all, fs::perms::owner_all);
+  EXPECT_EQ(info_json("PLINTH_CACHE_DIR=off")["program_cache"]["state"], "off");
+  const fs::path cwd = fs::current_path();
+  fs::current_path(scratch.root);
+  const auto relative = info_json("PLINTH_CACHE_DIR= XDG_CACHE_HOME=. HOME=.");
+  fs::current_path(cwd);
+  EXPECT_NE(relative["program_cache"]["state"].get<std::string>().find("in memory only"),
+            std::string::npos)
+      << relative.dump();
+  EXPECT_FALSE(fs::exists(scratch.root / "plinth"));
+  EXPECT_FALSE(fs::exists(scratch.root / ".cache"));
+  const auto text = run("PLINTH_CACHE_DIR=" + dir.string());
+  EXPECT_NE(text.output.find("Program cache: on disk"), std::string::npos) << text.output;
+}
+
 }  // namespace

@@ -55,6 +55,16 @@ nlohmann::json plugins_json() {
   return list;
 }
 
+/// The compiled-program cache: where it is, its state, size and entry count.
+nlohmann::json cache_json() {
+  const auto info = plinth::program_cache_info();
+  return {{"state", info.state},
+          {"directory", info.directory},
+          {"size", info.size},
+          {"entries", info.entries},
+          {"size_limit", info.size_limit}};
+}
+
 /// The APIs, platforms and devices that pass the options; throws plinth::Error.
 nlohmann::json apis_json(const Options& options) {
   auto list = nlohmann::json::array();
@@ -92,6 +102,17 @@ std::string human_size(std::size_t bytes) {
 
 void print_text(const nlohmann::json& apis) {
   fmt::print("Plugins:\n{}", plinth::describe_plugins(plinth::plugins()));
+  const auto cache = cache_json();
+  fmt::print("\nProgram cache: {}\n", plinth::printable(cache["state"].get<std::string>()));
+  if (!cache["directory"].get<std::string>().empty()) {
+    fmt::print("  directory {}\n", plinth::printable(cache["directory"].get<std::string>()));
+  }
+  if (cache["state"] == "on disk") {
+    const auto entries = cache["entries"].get<std::size_t>();
+    fmt::print("  {} in {} {}, limit {}\n", human_size(cache["size"].get<std::size_t>()), entries,
+               entries == 1 ? "entry" : "entries",
+               human_size(cache["size_limit"].get<std::size_t>()));
+  }
   for (const auto& api : apis) {
     fmt::print("\nAPI {} ({})\n", api["shortcut"].get<std::string>(),
                api["name"].get<std::string>());
@@ -188,7 +209,8 @@ int main(int argc, char** argv) {
   }
   if (options->json) {
     nlohmann::json out{{"plugins", plugins_json()},
-                       {"apis", apis.is_null() ? nlohmann::json::array() : apis}};
+                       {"apis", apis.is_null() ? nlohmann::json::array() : apis},
+                       {"program_cache", cache_json()}};
     if (!error.empty()) out["error"] = error;
     // A path from a hostile manifest need not be UTF-8: replace what JSON cannot carry.
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

@@ -1,0 +1,31 @@
+#pragma once
+
+// The compiled-program cache's hook into building a Program (runtime/program.cpp): one call
+// per part (devices sharing one rendered source). Keyed by everything that changes a device's
+// binary; each device's binary is an entry of its own. A hit on every device of a part creates
+// the part from the binaries instead of compiling; a miss compiles and stores each binary.
+
+#include "runtime/impl.hpp"
+
+#include <plinth/backend/sdk.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <span>
+
+namespace plinth::detail {
+
+/// Creates the backend program of one part: from cached binaries when every device of it has
+/// one (and options.keep is not set: a kept build needs the compiler's files), else by
+/// compiling `input` (kind source) with `options` and storing the devices' binaries.
+/// `slots` are the part's program slots in `devices`, `context_indices` their devices'
+/// indices in the context. Backends whose binaries cannot be reloaded (no binary input kind,
+/// no compiler identity, binary() empty) are compiled and not cached. A cache problem never
+/// fails the build (PLINTH_DEBUG=cache says what happened). Throws what create_program()
+/// throws when compiling (CompileError, BackendError). Any thread.
+std::shared_ptr<backend::ProgramAdapter> create_program_cached(
+    const LoadedApi& api, const BoundMultiDevice& devices, std::span<const std::size_t> slots,
+    std::span<const std::size_t> context_indices, const backend::ProgramInput& input,
+    const backend::BuildOptions& options);
+
+}  // namespace plinth::detail
