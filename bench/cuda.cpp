@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -97,8 +98,38 @@ struct Setup {
     return clock_khz * 1e3 * 2 * bus_bits / 8;
   }
 
+  /// Page-locked memory of at least `size` bytes from cuMemHostAlloc, for the raw calls.
+  std::byte* pinned(std::size_t size) {
+    if (pinned_size < size) {
+      if (pinned_memory) cu_check(cuMemFreeHost(pinned_memory), "cuMemFreeHost");
+      pinned_memory = nullptr;
+      pinned_size = 0;
+      cu_check(cuMemHostAlloc(&pinned_memory, size, 0), "cuMemHostAlloc");
+      pinned_size = size;
+      std::memset(pinned_memory, 1, size);
+    }
+    return static_cast<std::byte*>(pinned_memory);
+  }
+  /// plinth's page-locked memory (HostArray::page_locked) of at least `size` bytes.
+  std::byte* page_locked(std::size_t size) {
+    if (user_pinned.nbytes() < size) {
+      user_pinned = plinth::HostArray::page_locked(context, {size}, plinth::DType::uint8());
+      std::memset(user_pinned.data(), 1, size);
+    }
+    return user_pinned.data();
+  }
+
+  Setup(const Setup&) = delete;
+  Setup& operator=(const Setup&) = delete;
+  ~Setup() {
+    if (pinned_memory) cuMemFreeHost(pinned_memory);
+  }
+
   std::map<std::pair<std::size_t, int>, plinth::Buffer> buffers;
   std::vector<std::byte> host_memory;
+  void* pinned_memory = nullptr;
+  std::size_t pinned_size = 0;
+  plinth::HostArray user_pinned = plinth::HostArray::empty({0}, plinth::DType::uint8());
   bool saxpy_ready = false;
 };
 
@@ -220,7 +251,8 @@ void register_transfers(Setup& s) {
       for (const bool async : {false, true}) {
         const std::string name = std::string(to_device ? "h2d/" : "d2h/") + size_name(size) +
                                  (async ? "/async" : "/sync");
-        const double target = size >= (std::size_t{1} << 20) ? 0.95 : 0;
+        // Small asynchronous transfers too: they must cost no more than the raw call.
+        const double target = size >= (std::size_t{1} << 20) || async ? 0.95 : 0;
         auto pair = register_pair(
             {name, Measure::throughput, target, {"allocs/iter"}},
             [&s, size, to_device, async](benchmark::State& state) {
@@ -250,6 +282,47 @@ void register_transfers(Setup& s) {
         configure(pair, [&](auto* b) { b->MinTime(min_time)->UseRealTime(); });
       }
     }
+  }
+}
+
+// Pageable transfers against the link's rate (the raw call from page-locked memory), and
+// transfers from a user's page-locked HostArray against the same raw call: 256 MiB.
+void register_pinned_transfers(Setup& s) {
+  const std::size_t size = std::size_t{256} << 20;
+  for (const bool to_device : {true, false}) {
+    const std::string way = to_device ? "h2d/" : "d2h/";
+    // The raw page-locked call: cuMemHostAlloc'd memory, cuMemcpy*Async + cuStreamSynchronize.
+    auto raw = [&s, size, to_device](benchmark::State& state) {
+      const CUdeviceptr device = Setup::pointer(s.buffer(size));
+      std::byte* host = s.pinned(size);
+      time_transfers(state, size, [&] {
+        if (to_device)
+          cu_check(cuMemcpyHtoDAsync(device, host, size, s.stream), "cuMemcpyHtoDAsync");
+        else
+          cu_check(cuMemcpyDtoHAsync(host, device, size, s.stream), "cuMemcpyDtoHAsync");
+        stream_sync(s.stream);
+      });
+    };
+    for (const bool async : {false, true}) {
+      auto pair = register_pair(
+          {way + "256MiB/" + (async ? "async" : "sync") + "-vs-pinned",
+           Measure::throughput,
+           0.9,
+           {"allocs/iter"}},
+          [&s, size, to_device, async](benchmark::State& state) {
+            plinth_transfers(state, s.queue, s.buffer(size), s.host(size), size, to_device, async);
+          },
+          raw);
+      configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
+    }
+    auto pair = register_pair(
+        {way + "256MiB/pinned", Measure::throughput, 0.95, {"allocs/iter"}},
+        [&s, size, to_device](benchmark::State& state) {
+          plinth_transfers(state, s.queue, s.buffer(size), s.page_locked(size), size, to_device,
+                           true);
+        },
+        raw);
+    configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
   }
 }
 
@@ -459,6 +532,7 @@ int main(int argc, char** argv) {
 
     register_launches(*setup);
     register_transfers(*setup);
+    register_pinned_transfers(*setup);
     register_copy(*setup);
     register_build(*setup);
     register_warm_build([context = setup->context](const std::string& source) {

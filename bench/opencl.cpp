@@ -11,6 +11,7 @@
 #include <plinth/plinth.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -76,8 +77,53 @@ struct Setup {
     return host_memory.data();
   }
 
+  /// Page-locked memory of at least `size` bytes for the raw calls: a CL_MEM_ALLOC_HOST_PTR
+  /// buffer, mapped and kept mapped (NVIDIA's OpenCL pins it).
+  std::byte* pinned(std::size_t size) {
+    if (pinned_size < size) {
+      release_pinned();
+      cl_int code = CL_SUCCESS;
+      pinned_buffer =
+          clCreateBuffer(cl_ctx, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size, nullptr, &code);
+      cl_check(code, "clCreateBuffer");
+      pinned_memory =
+          clEnqueueMapBuffer(cl_queue, pinned_buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, size,
+                             0, nullptr, nullptr, &code);
+      cl_check(code, "clEnqueueMapBuffer");
+      pinned_size = size;
+      std::memset(pinned_memory, 1, size);
+    }
+    return static_cast<std::byte*>(pinned_memory);
+  }
+  /// plinth's page-locked memory (HostArray::page_locked) of at least `size` bytes.
+  std::byte* page_locked(std::size_t size) {
+    if (user_pinned.nbytes() < size) {
+      user_pinned = plinth::HostArray::page_locked(context, {size}, plinth::DType::uint8());
+      std::memset(user_pinned.data(), 1, size);
+    }
+    return user_pinned.data();
+  }
+  void release_pinned() noexcept {
+    if (pinned_memory) {
+      clEnqueueUnmapMemObject(cl_queue, pinned_buffer, pinned_memory, 0, nullptr, nullptr);
+      clFinish(cl_queue);
+    }
+    if (pinned_buffer) clReleaseMemObject(pinned_buffer);
+    pinned_buffer = nullptr;
+    pinned_memory = nullptr;
+    pinned_size = 0;
+  }
+
+  Setup(const Setup&) = delete;
+  Setup& operator=(const Setup&) = delete;
+  ~Setup() { release_pinned(); }
+
   std::map<std::pair<std::size_t, int>, plinth::Buffer> buffers;
   std::vector<std::byte> host_memory;
+  cl_mem pinned_buffer = nullptr;
+  void* pinned_memory = nullptr;
+  std::size_t pinned_size = 0;
+  plinth::HostArray user_pinned = plinth::HostArray::empty({0}, plinth::DType::uint8());
   bool saxpy_ready = false;
 };
 
@@ -207,7 +253,8 @@ void register_transfers(Setup& s) {
       for (const bool async : {false, true}) {
         const std::string name = std::string(to_device ? "h2d/" : "d2h/") + size_name(size) +
                                  (async ? "/async" : "/sync");
-        const double target = size >= (std::size_t{1} << 20) ? 0.95 : 0;
+        // Small asynchronous transfers too: they must cost no more than the raw call.
+        const double target = size >= (std::size_t{1} << 20) || async ? 0.95 : 0;
         auto pair = register_pair(
             {name, Measure::throughput, target, {"allocs/iter"}},
             [&s, size, to_device, async](benchmark::State& state) {
@@ -235,6 +282,51 @@ void register_transfers(Setup& s) {
         configure(pair, [&](auto* b) { b->MinTime(min_time)->UseRealTime(); });
       }
     }
+  }
+}
+
+// Pageable transfers against the link's rate (the raw call from page-locked memory: a mapped
+// CL_MEM_ALLOC_HOST_PTR buffer), and transfers from a user's page-locked HostArray against the
+// same raw call: 256 MiB on a GPU (on a CPU device every kind of memory is the same).
+void register_pinned_transfers(Setup& s) {
+  const std::size_t size = s.gpu ? std::size_t{256} << 20 : std::size_t{64} << 20;
+  for (const bool to_device : {true, false}) {
+    const std::string way = std::string(to_device ? "h2d/" : "d2h/") + size_name(size) + "/";
+    auto raw = [&s, size, to_device](benchmark::State& state) {
+      const auto mem = reinterpret_cast<cl_mem>(s.buffer(size).native_handle());
+      std::byte* host = s.pinned(size);
+      time_transfers(state, size, [&] {
+        if (to_device)
+          cl_check(
+              clEnqueueWriteBuffer(s.cl_queue, mem, CL_FALSE, 0, size, host, 0, nullptr, nullptr),
+              "clEnqueueWriteBuffer");
+        else
+          cl_check(
+              clEnqueueReadBuffer(s.cl_queue, mem, CL_FALSE, 0, size, host, 0, nullptr, nullptr),
+              "clEnqueueReadBuffer");
+        cl_check(clFinish(s.cl_queue), "clFinish");
+      });
+    };
+    for (const bool async : {false, true}) {
+      auto pair = register_pair(
+          {way + (async ? "async" : "sync") + "-vs-pinned",
+           Measure::throughput,
+           s.gpu ? 0.9 : 0,
+           {"allocs/iter"}},
+          [&s, size, to_device, async](benchmark::State& state) {
+            plinth_transfers(state, s.queue, s.buffer(size), s.host(size), size, to_device, async);
+          },
+          raw);
+      configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
+    }
+    auto pair = register_pair(
+        {way + "pinned", Measure::throughput, 0.95, {"allocs/iter"}},
+        [&s, size, to_device](benchmark::State& state) {
+          plinth_transfers(state, s.queue, s.buffer(size), s.page_locked(size), size, to_device,
+                           true);
+        },
+        raw);
+    configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
   }
 }
 
@@ -396,6 +488,7 @@ int main(int argc, char** argv) {
 
     register_launches(*setup);
     register_transfers(*setup);
+    register_pinned_transfers(*setup);
     register_copy(*setup);
     register_build(*setup);
     register_warm_build([context = setup->context](const std::string& source) {

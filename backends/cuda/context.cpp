@@ -104,4 +104,29 @@ backend::NativeHandle Context::native_handle(std::size_t device) const {
   return reinterpret_cast<backend::NativeHandle>((*state_)[device].context);
 }
 
+// cuMemHostAlloc/cuMemHostRegister need a current context; PORTABLE makes the memory
+// page-locked for every context, so the first device's will do.
+
+void* Context::allocate_host(std::size_t size) {
+  ScopedContext current((*state_)[0].context);
+  void* memory = nullptr;
+  PLINTH_CHECK(cuMemHostAlloc(&memory, size, CU_MEMHOSTALLOC_PORTABLE));
+  return memory;
+}
+
+void Context::free_host(void* memory) noexcept {
+  ScopedContext current((*state_)[0].context, std::nothrow);
+  PLINTH_CHECK_IN_DESTRUCTOR(cuMemFreeHost(memory));
+}
+
+void Context::register_host(void* memory, std::size_t size) {
+  ScopedContext current((*state_)[0].context);
+  PLINTH_CHECK(cuMemHostRegister(memory, size, CU_MEMHOSTREGISTER_PORTABLE));
+}
+
+void Context::unregister_host(void* memory) noexcept {
+  ScopedContext current((*state_)[0].context, std::nothrow);
+  PLINTH_CHECK_IN_DESTRUCTOR(cuMemHostUnregister(memory));
+}
+
 }  // namespace plinth::cuda

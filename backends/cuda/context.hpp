@@ -91,6 +91,11 @@ class Context final : public backend::ContextAdapter {
   void activate() override;
   void deactivate() override;
   backend::NativeHandle native_handle(std::size_t device) const override;
+  // SDK 1.2: page-locked host memory, portable to every context (and so every device).
+  void* allocate_host(std::size_t size) override;
+  void free_host(void* memory) noexcept override;
+  void register_host(void* memory, std::size_t size) override;
+  void unregister_host(void* memory) noexcept override;
 
  private:
   std::shared_ptr<ContextState> state_;

@@ -6,11 +6,95 @@
 #include "program.hpp"
 #include "queue.hpp"
 
+#include <plinth/backend/host_copier.hpp>
 #include <plinth/errors.hpp>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace plinth::opencl {
+
+ContextState::ContextState(cl_context context, cl_device_id device)
+    : context_(context), device_(device) {
+  PLINTH_CHECK(clRetainContext(context_));
+}
+
+ContextState::~ContextState() {
+  copier_.reset();  // joins its threads
+  // The core frees all page-locked memory before the context goes.
+  if (map_queue_) PLINTH_CHECK_IN_DESTRUCTOR(clReleaseCommandQueue(map_queue_));
+  PLINTH_CHECK_IN_DESTRUCTOR(clReleaseContext(context_));
+}
+
+backend::HostCopier& ContextState::copier() {
+  std::call_once(copier_once_, [this] { copier_ = std::make_unique<backend::HostCopier>(); });
+  return *copier_;
+}
+
+cl_command_queue ContextState::map_queue() {
+  const std::lock_guard lock(map_queue_mutex_);
+  if (!map_queue_) {
+    cl_int code = CL_SUCCESS;
+    cl_command_queue queue = clCreateCommandQueue(context_, device_, 0, &code);
+    check_alloc(code, "clCreateCommandQueue");
+    map_queue_ = queue;
+  }
+  return map_queue_;
+}
+
+// A buffer the driver allocates in host memory it can DMA from (NVIDIA: pinned memory), mapped
+// once: the mapped pointer is ordinary host memory for as long as the mapping lasts, and
+// clEnqueueRead/WriteBuffer of other buffers to and from it run at the DMA rate.
+void* ContextState::allocate_host(std::size_t size) {
+  cl_int code = CL_SUCCESS;
+  cl_mem memory =
+      clCreateBuffer(context_, CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size, nullptr, &code);
+  if (code == CL_INVALID_BUFFER_SIZE) {
+    const auto limit = device_value<cl_ulong>(device_, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+    throw OutOfMemoryError("OpenCL", "clCreateBuffer", code, code_name(code),
+                           std::to_string(size) +
+                               " bytes of page-locked host memory requested, the device allows " +
+                               std::to_string(limit) + " per allocation");
+  }
+  check_alloc(code, "clCreateBuffer");
+  void* pointer = nullptr;
+  try {
+    const cl_command_queue queue = map_queue();
+    pointer = clEnqueueMapBuffer(queue, memory, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, size, 0,
+                                 nullptr, nullptr, &code);
+    check_alloc(code, "clEnqueueMapBuffer");
+    try {
+      host_memory_.insert(pointer, size, memory);
+    } catch (...) {
+      if (PLINTH_CHECK_IN_DESTRUCTOR(
+              clEnqueueUnmapMemObject(queue, memory, pointer, 0, nullptr, nullptr)))
+        PLINTH_CHECK_IN_DESTRUCTOR(clFinish(queue));
+      throw;
+    }
+  } catch (...) {
+    PLINTH_CHECK_IN_DESTRUCTOR(clReleaseMemObject(memory));
+    throw;
+  }
+  return pointer;
+}
+
+void ContextState::free_host(void* memory) noexcept {
+  const auto buffer = host_memory_.erase(memory);
+  if (!buffer) {
+    std::fprintf(stderr, "plinth: OpenCL: free_host of memory that allocate_host did not return\n");
+    return;
+  }
+  // The map queue exists: allocate_host() mapped the buffer on it.
+  cl_command_queue queue = nullptr;
+  {
+    const std::lock_guard lock(map_queue_mutex_);
+    queue = map_queue_;
+  }
+  if (PLINTH_CHECK_IN_DESTRUCTOR(
+          clEnqueueUnmapMemObject(queue, *buffer, memory, 0, nullptr, nullptr)))
+    PLINTH_CHECK_IN_DESTRUCTOR(clFinish(queue));
+  PLINTH_CHECK_IN_DESTRUCTOR(clReleaseMemObject(*buffer));
+}
 
 std::vector<Context::Limits> Context::query_limits(const std::vector<cl_device_id>& devices) {
   std::vector<Limits> limits;
@@ -29,7 +113,15 @@ std::unique_ptr<Context> Context::create(std::vector<cl_device_id> devices) {
   cl_context context = clCreateContext(properties, static_cast<cl_uint>(devices.size()),
                                        devices.data(), nullptr, nullptr, &code);
   check_alloc(code, "clCreateContext");
-  return std::unique_ptr<Context>(new Context(context, std::move(devices), std::move(limits)));
+  std::shared_ptr<ContextState> state;
+  try {
+    state = std::make_shared<ContextState>(context, devices.front());
+  } catch (...) {
+    PLINTH_CHECK_IN_DESTRUCTOR(clReleaseContext(context));
+    throw;
+  }
+  return std::unique_ptr<Context>(
+      new Context(context, std::move(devices), std::move(limits), std::move(state)));
 }
 
 std::unique_ptr<Context> Context::wrap(cl_context context, std::vector<cl_device_id> devices,
@@ -44,13 +136,18 @@ std::unique_ptr<Context> Context::wrap(cl_context context, std::vector<cl_device
       throw LogicError("the OpenCL context to wrap does not contain device " + std::to_string(i) +
                        " (" + device_string(devices[i], CL_DEVICE_NAME) + ")");
   auto limits = query_limits(devices);
+  auto state = std::make_shared<ContextState>(context, devices.at(0));  // its own reference
   if (!take_ownership) PLINTH_CHECK(clRetainContext(context));
-  return std::unique_ptr<Context>(new Context(context, std::move(devices), std::move(limits)));
+  return std::unique_ptr<Context>(
+      new Context(context, std::move(devices), std::move(limits), std::move(state)));
 }
 
-Context::Context(cl_context context, std::vector<cl_device_id> devices,
-                 std::vector<Limits> limits) noexcept
-    : context_(context), devices_(std::move(devices)), limits_(std::move(limits)) {}
+Context::Context(cl_context context, std::vector<cl_device_id> devices, std::vector<Limits> limits,
+                 std::shared_ptr<ContextState> state) noexcept
+    : context_(context),
+      devices_(std::move(devices)),
+      limits_(std::move(limits)),
+      state_(std::move(state)) {}
 
 Context::~Context() { PLINTH_CHECK_IN_DESTRUCTOR(clReleaseContext(context_)); }
 
@@ -92,7 +189,7 @@ std::unique_ptr<backend::QueueAdapter> Context::create_queue(std::size_t device)
   cl_command_queue queue =
       clCreateCommandQueue(context_, devices_[device], CL_QUEUE_PROFILING_ENABLE, &code);
   check_alloc(code, "clCreateCommandQueue");
-  return std::make_unique<Queue>(queue);
+  return std::make_unique<Queue>(queue, state_);
 }
 
 std::unique_ptr<backend::QueueAdapter> Context::wrap_queue(std::size_t device,
@@ -106,7 +203,7 @@ std::unique_ptr<backend::QueueAdapter> Context::wrap_queue(std::size_t device,
   if (owner != devices_[device] || context != context_)
     throw LogicError("the cl_command_queue to wrap belongs to another device or context");
   if (!take_ownership) PLINTH_CHECK(clRetainCommandQueue(handle));
-  return std::make_unique<Queue>(handle);
+  return std::make_unique<Queue>(handle, state_);
 }
 
 std::unique_ptr<backend::ProgramAdapter> Context::create_program(
@@ -124,5 +221,17 @@ void Context::deactivate() {}
 backend::NativeHandle Context::native_handle(std::size_t) const {
   return reinterpret_cast<backend::NativeHandle>(context_);
 }
+
+void* Context::allocate_host(std::size_t size) { return state_->allocate_host(size); }
+
+void Context::free_host(void* memory) noexcept { state_->free_host(memory); }
+
+void Context::register_host(void*, std::size_t) {
+  throw LogicError(
+      "OpenCL cannot page-lock existing host memory (it has no call like CUDA's "
+      "cuMemHostRegister): allocate page-locked memory with HostArray::page_locked() instead");
+}
+
+void Context::unregister_host(void*) noexcept {}
 
 }  // namespace plinth::opencl

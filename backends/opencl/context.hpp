@@ -1,16 +1,65 @@
 #pragma once
 
 #include <plinth/backend/context.hpp>
+#include <plinth/backend/host_ranges.hpp>
 
 #include <CL/cl.h>
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
 
+namespace plinth::backend {
+class HostCopier;
+}  // namespace plinth::backend
+
 namespace plinth::opencl {
+
+/// What a context's adapter and its queues share (a queue may hold it through a shared_ptr:
+/// Context::state()): the page-locked host memory of the context (allocate_host()), so that
+/// transfers from and to it skip staging, and the host copier of staged transfers. It holds a
+/// reference to the cl_context, so it may outlive the context's adapter. Any thread may call
+/// its members.
+class ContextState {
+ public:
+  /// Retains `context`; page-locked memory is mapped on a queue of `device` (made when first
+  /// needed).
+  ContextState(cl_context context, cl_device_id device);
+  ~ContextState();
+  ContextState(const ContextState&) = delete;
+  ContextState& operator=(const ContextState&) = delete;
+
+  /// Whether [pointer, pointer + size) lies inside one allocation of allocate_host(): such
+  /// memory is a mapped CL_MEM_ALLOC_HOST_PTR buffer, which the driver transfers from and to
+  /// directly. No lock while the context has none; otherwise a mutex and a map look-up.
+  bool page_locked(const void* pointer, std::size_t size) const noexcept {
+    return host_memory_.contains(pointer, size);
+  }
+  /// The copier of staged transfers, created on first use (its threads start then).
+  backend::HostCopier& copier();
+
+  /// `size` (> 0) bytes of page-locked host memory: a CL_MEM_ALLOC_HOST_PTR buffer, mapped
+  /// (blocking) for reading and writing, and kept mapped until free_host(). Throws
+  /// OutOfMemoryError or BackendError.
+  void* allocate_host(std::size_t size);
+  /// Unmaps and releases memory from allocate_host(); reports failures on stderr.
+  void free_host(void* memory) noexcept;
+
+ private:
+  /// The queue that maps and unmaps page-locked memory, created on first use.
+  cl_command_queue map_queue();
+
+  cl_context context_;
+  cl_device_id device_;
+  std::mutex map_queue_mutex_;
+  cl_command_queue map_queue_ = nullptr;
+  backend::HostRanges<cl_mem> host_memory_;
+  std::once_flag copier_once_;
+  std::unique_ptr<backend::HostCopier> copier_;
+};
 
 /// A cl_context (one reference owned) over the devices it was created with.
 class Context final : public backend::ContextAdapter {
@@ -40,6 +89,14 @@ class Context final : public backend::ContextAdapter {
   void activate() override;
   void deactivate() override;
   backend::NativeHandle native_handle(std::size_t device) const override;
+  // SDK 1.2: page-locked host memory (ContextState); OpenCL cannot page-lock existing memory.
+  void* allocate_host(std::size_t size) override;
+  void free_host(void* memory) noexcept override;
+  void register_host(void* memory, std::size_t size) override;
+  void unregister_host(void* memory) noexcept override;
+
+  /// What the context's queues share with it.
+  const std::shared_ptr<ContextState>& state() const noexcept { return state_; }
 
  private:
   struct Limits {
@@ -49,12 +106,13 @@ class Context final : public backend::ContextAdapter {
   static std::vector<Limits> query_limits(const std::vector<cl_device_id>& devices);
 
   // Adopts `context`'s reference.
-  Context(cl_context context, std::vector<cl_device_id> devices,
-          std::vector<Limits> limits) noexcept;
+  Context(cl_context context, std::vector<cl_device_id> devices, std::vector<Limits> limits,
+          std::shared_ptr<ContextState> state) noexcept;
 
   cl_context context_;
   std::vector<cl_device_id> devices_;
   std::vector<Limits> limits_;
+  std::shared_ptr<ContextState> state_;
 };
 
 }  // namespace plinth::opencl

@@ -1,19 +1,29 @@
 #pragma once
 
 #include <plinth/backend/queue.hpp>
+#include <plinth/backend/staging.hpp>
 
 #include <CL/cl.h>
 
+#include <array>
 #include <cstddef>
 #include <memory>
 
 namespace plinth::opencl {
 
-/// An in-order, profiling-enabled cl_command_queue (one reference owned).
-class Queue final : public backend::QueueAdapter {
+class ContextState;
+
+/// An in-order, profiling-enabled cl_command_queue (one reference owned), and on GPU devices
+/// the page-locked staging of its pageable transfers (see queue.cpp): the SDK's StagingRing
+/// over this queue, whose vendor side (StagingQueue) the queue implements.
+class Queue final : public backend::QueueAdapter, private backend::StagingQueue {
  public:
-  /// Adopts `queue`'s reference.
-  explicit Queue(cl_command_queue queue) noexcept : queue_(queue) {}
+  /// Which pageable transfers go through the staging ring (queue.cpp says why).
+  enum class Staging { none, synchronous, all };
+
+  /// Adopts `queue`'s reference; `state` is its context's. Throws BackendError if the queue's
+  /// device cannot be queried.
+  Queue(cl_command_queue queue, std::shared_ptr<ContextState> state);
 
   Queue(const Queue&) = delete;
   Queue& operator=(const Queue&) = delete;
@@ -31,7 +41,41 @@ class Queue final : public backend::QueueAdapter {
   backend::NativeHandle native_handle() const override;
 
  private:
+  // StagingQueue: the command queue's side of the staging ring, called inside write()/read().
+  backend::HostCopier& host_copier() override;
+  void* allocate_staging(std::size_t size) override;
+  void write_async(backend::BufferAdapter& dst, std::size_t dst_offset, const void* stage,
+                   std::size_t size) override;
+  void read_async(void* stage, backend::BufferAdapter& src, std::size_t src_offset,
+                  std::size_t size) override;
+  void mark_slot(std::size_t slot) override;
+  void wait_slot(std::size_t slot) override;
+  void launch_host_function(void (*function)(void*) noexcept, void* argument) override;
+  void poll() override;
+  // synchronize() is QueueAdapter's and StagingQueue's alike.
+
+  // Whether a transfer of `size` bytes from or to `host` goes through the ring.
+  bool staged(const void* host, std::size_t size, bool async) const noexcept;
+
+  // A host function: the callback of a marker runs it, then completes the user event that a
+  // barrier after the marker waits for. A ring of them, as many as the ring has jobs.
+  struct HostCall {
+    void (*function)(void*) noexcept = nullptr;
+    void* argument = nullptr;
+    cl_event done = nullptr;  // the user event (one reference, released by the callback)
+  };
+  static void CL_CALLBACK run_host_call(cl_event event, cl_int status, void* call) noexcept;
+
   cl_command_queue queue_;
+  std::shared_ptr<ContextState> state_;
+  cl_context context_ = nullptr;
+  Staging staging_mode_ = Staging::none;
+
+  void* staging_ = nullptr;  // from ContextState::allocate_host()
+  std::array<cl_event, backend::StagingRing::slot_count> slot_free_{};  // each slot's mark
+  std::array<HostCall, backend::StagingRing::job_count> calls_{};
+  std::size_t next_call_ = 0;
+  backend::StagingRing ring_{*this};
 };
 
 }  // namespace plinth::opencl

@@ -104,7 +104,8 @@ class PLINTH_EXPORT Array {
   void get(const Queue& queue, const HostArray& dest, bool async = false) const;
   /// Copies `src` (same shape and dtype, any layout) into the array. Asynchronous unless
   /// `no_async` (or staging is needed): `src` must then stay valid and unchanged until the
-  /// queue is synchronized.
+  /// queue is synchronized. Otherwise it returns once the data have been copied out of `src`,
+  /// and the device sees them in queue order (see Buffer::set).
   /// Throws LogicError on a queue of another device, or a shape or dtype mismatch.
   void set(const Queue& queue, const HostArray& src, bool no_async = false) const;
   /// Copies another array of the same shape and dtype and of the same context (possibly on

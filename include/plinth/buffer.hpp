@@ -34,8 +34,11 @@ class PLINTH_EXPORT Buffer {
   /// `dest` is valid after queue.synchronize(). Throws LogicError on a size mismatch or a
   /// queue of another device.
   void get(const Queue& queue, std::span<std::byte> dest, bool async = false) const;
-  /// Copies `src` (exactly size() bytes) into the buffer. Asynchronous unless `no_async`;
-  /// `src` must then stay valid until the queue is synchronized.
+  /// Copies `src` (exactly size() bytes) into the buffer. Asynchronous unless `no_async`:
+  /// `src` must then stay valid and unchanged until the queue is synchronized. With
+  /// `no_async`, returns once the data have been copied out of `src` (as the vendors' own
+  /// synchronous writes do): the device sees them in queue order, i.e. to later work in
+  /// `queue`, and to other queues after an event recorded in `queue` or its synchronize().
   void set(const Queue& queue, std::span<const std::byte> src, bool no_async = false) const;
   /// Copies another buffer of the same size and context (device to device; never blocks
   /// unless `no_async`).

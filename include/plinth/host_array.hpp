@@ -14,6 +14,9 @@
 
 namespace plinth {
 
+class Context;
+class HostRegistration;
+
 /// An array in host memory: an ArrayMetadata (shape, dtype, strides in bytes, first element
 /// offset) over a block of bytes — what numpy's ndarray is to grunnur. It is what Array and
 /// MultiArray transfer from and to.
@@ -21,7 +24,13 @@ namespace plinth {
 /// A shared handle, like a numpy array or std::span: copying a HostArray or taking a view()
 /// never copies the elements, and a `const HostArray&` still lets you change them (the
 /// constness is the handle's). The block is either owned (empty(), from_values(), copy():
-/// freed with the last handle) or the caller's (wrap(): it must outlive every handle).
+/// freed with the last handle), page-locked memory of a context (page_locked(): freed with the
+/// last handle), or the caller's (wrap(), HostRegistration::wrap(): it must outlive every
+/// handle).
+///
+/// Transfers (Array::set/get, Buffer::set/get) from and to page-locked memory go straight to
+/// the DMA engine; ordinary (pageable) memory goes through the backend's staging, which is
+/// nearly as fast for large synchronous transfers but costs host copies (page_locked.hpp).
 ///
 ///     std::vector<float> values(12);
 ///     auto host = HostArray::wrap(std::span(values), {3, 4});     // no copy
@@ -33,6 +42,20 @@ class PLINTH_EXPORT HostArray {
   static HostArray empty(std::vector<std::size_t> shape, const DType& dtype);
   /// A new zero-filled block of metadata.buffer_size() bytes laid out as `metadata`.
   static HostArray empty(const ArrayMetadata& metadata);
+  /// A new zero-filled C-order array in page-locked host memory of `context`
+  /// (cuMemHostAlloc; OpenCL: a mapped CL_MEM_ALLOC_HOST_PTR buffer), which transfers on every
+  /// device of the context use directly, at the DMA rate, asynchronous ones without staging.
+  /// The memory is freed with the last handle to it (views and copies of the handle included),
+  /// which keeps the context alive until then. An array of no elements is valid (it still
+  /// holds a small page-locked block). Any thread may call it.
+  /// Throws LogicError if the size overflows, or if the context's backend has no page-locked
+  /// memory (its plugin implements SDK 1.0 or 1.1, or the backend has none);
+  /// OutOfMemoryError if the memory cannot be page-locked; BackendError for other failures of
+  /// the vendor API.
+  static HostArray page_locked(const Context& context, std::vector<std::size_t> shape,
+                               const DType& dtype);
+  /// As above, metadata.buffer_size() bytes laid out as `metadata`.
+  static HostArray page_locked(const Context& context, const ArrayMetadata& metadata);
   /// A new C-order array holding a copy of `bytes` (exactly the array's nbytes).
   /// Throws LogicError on a size mismatch.
   static HostArray from_bytes(std::span<const std::byte> bytes, std::vector<std::size_t> shape,
@@ -87,6 +110,12 @@ class PLINTH_EXPORT HostArray {
   /// size() * itemsize.
   std::size_t nbytes() const noexcept { return metadata_.nbytes(); }
   bool is_contiguous() const noexcept { return metadata_.is_contiguous(); }
+  /// Whether the elements lie in page-locked memory that plinth knows of: from page_locked(),
+  /// or from HostRegistration::wrap() (which keeps the memory registered while the array
+  /// lives). Views share their parent's answer; copy() is ordinary memory. Memory page-locked
+  /// behind plinth's back and wrapped with wrap() says false, although transfers may still
+  /// detect it (CUDA does).
+  bool is_page_locked() const noexcept;
 
   /// The first element (the one whose indices are all 0).
   std::byte* data() const noexcept { return block_.get() + metadata_.first_element_offset(); }
@@ -140,6 +169,8 @@ class PLINTH_EXPORT HostArray {
   void assign(const HostArray& src) const;
 
  private:
+  friend class HostRegistration;
+
   HostArray(std::shared_ptr<std::byte[]> block, ArrayMetadata metadata)
       : block_(std::move(block)), metadata_(std::move(metadata)) {}
 

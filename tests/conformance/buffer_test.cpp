@@ -3,6 +3,8 @@
 
 #include "fixture.hpp"
 
+#include <algorithm>
+
 namespace plinth::conformance {
 namespace {
 
@@ -34,6 +36,49 @@ TEST_P(BufferTest, AsyncTransfersCompleteAtSynchronize) {
   buffer.get(queue(), back, true);
   queue().synchronize();
   EXPECT_EQ(back, data);
+}
+
+// Transfers of every size class (direct, staged in one piece, in several, in many) and both
+// kinds, back to back on one queue: each sees the ones before it, as queue order promises.
+TEST_P(BufferTest, TransfersOfEverySizeKeepQueueOrder) {
+  for (const std::size_t size :
+       {std::size_t{32 << 10} - 1, std::size_t{32 << 10}, std::size_t{(1 << 20) + 3},
+        std::size_t{(9 << 20) + 5}, std::size_t{48 << 20}}) {
+    SCOPED_TRACE(size);
+    const auto a = pattern(size, 21);
+    const auto b = pattern(size, 22);
+    auto buffer = Buffer::allocate(device(), size);
+    std::vector<std::byte> read_a(size), read_b(size), read_b_again(size);
+    buffer.set(queue(), a);  // asynchronous
+    buffer.get(queue(), read_a, true);
+    buffer.set(queue(), b, true);  // synchronous, after the asynchronous read in queue order
+    buffer.get(queue(), read_b);
+    EXPECT_EQ(read_a, a);  // the synchronous read waited for everything before it
+    EXPECT_EQ(read_b, b);
+    buffer.get(queue(), read_b_again, true);
+    buffer.set(queue(), a);
+    queue().synchronize();
+    EXPECT_EQ(read_b_again, b);
+    std::vector<std::byte> back(size);
+    buffer.get(queue(), back);
+    EXPECT_EQ(back, a);
+  }
+}
+
+// A synchronous write returns once the data have left the caller's memory: overwriting it
+// afterwards changes nothing on the device.
+TEST_P(BufferTest, SynchronousWriteLeavesTheSourceFreeOnReturn) {
+  for (const std::size_t size : {std::size_t{4} << 10, std::size_t{(8 << 20) + 1}}) {
+    SCOPED_TRACE(size);
+    const auto data = pattern(size, 23);
+    auto source = data;
+    auto buffer = Buffer::allocate(device(), size);
+    buffer.set(queue(), source, true);
+    std::fill(source.begin(), source.end(), std::byte{0x5a});
+    std::vector<std::byte> back(size);
+    buffer.get(queue(), back);
+    EXPECT_EQ(back, data);
+  }
 }
 
 TEST_P(BufferTest, CopiesBufferToBuffer) {

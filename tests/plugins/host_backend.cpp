@@ -1,8 +1,11 @@
 // A backend whose device is the host and whose kernels are C++ functions, for testing the
-// SDK's versions end to end through the public API. It is built twice (CMakeLists.txt):
+// SDK's versions end to end through the public API. It is built three times (CMakeLists.txt):
 //   hostv10  against tests/plugins/sdk-1.0/, the SDK exactly as released at ABI 1.0, so its
 //            vtables end where 1.0's did;
-//   hostv11  against the current SDK, implementing what 1.1 added.
+//   hostv11  against the current SDK but exported as ABI 1.1 (HOST_ABI_MINOR=1), implementing
+//            what 1.1 added and nothing later: the core must not call 1.2's methods on it;
+//   hostv12  against the current SDK, implementing what 1.2 added (page-locked host memory:
+//            ordinary memory here, recorded so that the core's calls are checked).
 // A program "compiles" by checking that its source declares each kernel it is asked for
 // (`KERNEL void name(`); the kernels themselves are below:
 //   scale(GLOBAL_MEM float* out, GLOBAL_MEM const float* in, float factor)
@@ -28,6 +31,13 @@
 
 #ifndef HOST_SHORTCUT
 #error "HOST_SHORTCUT must name the plugin's shortcut"
+#endif
+
+// The SDK minor version this build implements (and exports).
+#ifdef HOST_ABI_MINOR
+#define HOST_SDK_MINOR HOST_ABI_MINOR
+#else
+#define HOST_SDK_MINOR PLINTH_ABI_MINOR
 #endif
 
 namespace host {
@@ -243,7 +253,15 @@ class Program final : public ProgramAdapter {
 class Context final : public ContextAdapter {
  public:
   Context() = default;
-  ~Context() override { alive_->store(false); }
+  ~Context() override {
+    alive_->store(false);
+#if HOST_SDK_MINOR >= 2
+    if (host_memory_.size() > 0)
+      setenv("PLINTH_TEST_HOST_MEMORY", "page-locked memory outlived its context", 1);
+    if (registered_.size() > 0)
+      setenv("PLINTH_TEST_HOST_MEMORY", "registered memory outlived its context", 1);
+#endif
+  }
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
   std::size_t device_count() const override { return 1; }
@@ -299,6 +317,38 @@ class Context final : public ContextAdapter {
     return std::make_unique<Program>(source);
   }
 #endif
+
+#if HOST_SDK_MINOR >= 2
+  // 1.2: page-locked host memory. The core's calls are checked: memory freed or unregistered
+  // that this context did not hand out or register says so in $PLINTH_TEST_HOST_MEMORY, as
+  // does memory still live when the context goes.
+  void* allocate_host(std::size_t size) override {
+    if (size == 0) throw plinth::LogicError("allocate_host: the core passed size 0");
+    auto* memory = new std::byte[size];
+    host_memory_.insert(memory, size, 0);
+    return memory;
+  }
+  void free_host(void* memory) noexcept override {
+    if (!host_memory_.erase(memory)) {
+      setenv("PLINTH_TEST_HOST_MEMORY", "free_host of memory allocate_host did not return", 1);
+      return;
+    }
+    delete[] static_cast<std::byte*>(memory);
+  }
+  void register_host(void* memory, std::size_t size) override {
+    if (size == 0) throw plinth::LogicError("register_host: the core passed size 0");
+    host_memory_.insert(memory, size, 0);  // throws on an overlap, as CUDA does
+    registered_.insert(memory, size, 0);
+  }
+  void unregister_host(void* memory) noexcept override {
+    if (!registered_.erase(memory) || !host_memory_.erase(memory))
+      setenv("PLINTH_TEST_HOST_MEMORY", "unregister_host of memory not registered", 1);
+  }
+
+ private:
+  HostRanges<int> host_memory_;  // allocated and registered
+  HostRanges<int> registered_;
+#endif
 };
 
 class Api final : public ApiAdapter {
@@ -329,4 +379,11 @@ std::unique_ptr<ApiAdapter> create_api() { return std::make_unique<Api>(); }
 
 }  // namespace host
 
+#ifdef HOST_ABI_MINOR
+BOOST_DLL_ALIAS_SECTIONED(host::create_api,
+                          PLINTH_DETAIL_BACKEND_SYMBOL(HOST_SHORTCUT, PLINTH_ABI_MAJOR,
+                                                       HOST_ABI_MINOR),
+                          plinth)
+#else
 PLINTH_BACKEND_PLUGIN(HOST_SHORTCUT, host::create_api)
+#endif

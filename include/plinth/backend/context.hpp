@@ -57,6 +57,30 @@ class ContextAdapter {
   virtual std::unique_ptr<ProgramAdapter> create_program(std::span<const std::size_t> devices,
                                                          const ProgramInput& input,
                                                          const BuildOptions& options);
+
+  // ---- SDK 1.2: called only on plugins of ABI 1.2 or later --------------------------------
+  // Page-locked host memory for users (HostArray::page_locked(), HostRegistration). All four
+  // are optional: the defaults say the backend has none. Any thread may call them.
+
+  /// Returns `size` (> 0, the core checks) bytes of page-locked host memory that every device
+  /// of the context transfers to and from at the DMA rate (CUDA: cuMemHostAlloc with
+  /// CU_MEMHOSTALLOC_PORTABLE). Its contents are unspecified; the core owns it and frees it
+  /// with free_host() before the context goes. Throws OutOfMemoryError when the vendor says
+  /// so, BackendError for other failures, and (the default) LogicError when the backend has no
+  /// page-locked memory.
+  virtual void* allocate_host(std::size_t size);
+  /// Frees memory from allocate_host() of this context, once no transfer uses it any more.
+  /// The default does nothing (its allocate_host() never returns).
+  virtual void free_host(void* memory) noexcept;
+  /// Page-locks the caller's existing memory [memory, memory + size) (size > 0, the core
+  /// checks) for every device of the context (CUDA: cuMemHostRegister with
+  /// CU_MEMHOSTREGISTER_PORTABLE), until unregister_host(memory). The user keeps owning the
+  /// memory. Throws BackendError (e.g. the range is registered already), OutOfMemoryError, or
+  /// (the default) LogicError when the backend cannot page-lock existing memory.
+  virtual void register_host(void* memory, std::size_t size);
+  /// Undoes register_host(memory) (the same pointer), once no transfer uses it any more. The
+  /// default does nothing (its register_host() never returns).
+  virtual void unregister_host(void* memory) noexcept;
 };
 
 inline std::unique_ptr<ProgramAdapter> ContextAdapter::build_program(std::span<const std::size_t>,
@@ -75,5 +99,17 @@ inline std::unique_ptr<ProgramAdapter> ContextAdapter::create_program(
   source += input.source;
   return build_program(devices, source, options);
 }
+
+inline void* ContextAdapter::allocate_host(std::size_t) {
+  throw LogicError("this backend has no page-locked host memory");
+}
+
+inline void ContextAdapter::free_host(void*) noexcept {}
+
+inline void ContextAdapter::register_host(void*, std::size_t) {
+  throw LogicError("this backend cannot page-lock existing host memory");
+}
+
+inline void ContextAdapter::unregister_host(void*) noexcept {}
 
 }  // namespace plinth::backend

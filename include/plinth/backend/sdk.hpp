@@ -10,6 +10,7 @@
 #include <plinth/backend/context.hpp>
 #include <plinth/backend/device.hpp>
 #include <plinth/backend/event.hpp>
+#include <plinth/backend/host_ranges.hpp>
 #include <plinth/backend/kernel.hpp>
 #include <plinth/backend/platform.hpp>
 #include <plinth/backend/plugin.hpp>

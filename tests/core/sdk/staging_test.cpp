@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -90,10 +91,11 @@ const char* name(Call call) {
 // An in-order queue on host memory. DMAs are memcpy, host functions run in queue order, marks
 // are positions in the queue. It checks what the ring promises: every DMA stays inside one
 // slot, and a slot is never written on the host while a DMA of it is pending (checked when
-// the ring enqueues the DMA that follows its host-side copy, i.e. one not right after a host
-// function). A deferring queue runs work only when the ring waits: wait_slot() and
-// synchronize() run it up to what they wait for, poll() runs a single step. A threaded one
-// runs it on a worker thread as soon as it is enqueued, as a GPU does.
+// the synchronous pipeline enqueues the DMA that follows its host-side copy, i.e. one not in
+// the run of DMAs after a host function, which the ring's thread filled; the tests check the
+// asynchronous writes' data instead). A deferring queue runs work only when the ring waits:
+// wait_slot() and synchronize() run it up to what they wait for, poll() runs a single step. A
+// threaded one runs it on a worker thread as soon as it is enqueued, as a GPU does.
 class FakeQueue final : public StagingQueue {
  public:
   enum class Mode { deferred, threaded };
@@ -132,6 +134,11 @@ class FakeQueue final : public StagingQueue {
   std::vector<std::string> violations() {
     return locked([this] { return violations_; });
   }
+  std::size_t host_functions() {
+    return locked([this] { return host_functions_; });
+  }
+  // The staging memory (the slots), null before the first staged transfer.
+  const std::byte* staging() const { return static_cast<const std::byte*>(memory_); }
   std::size_t max_host_functions_pending() {
     return locked([this] { return max_host_pending_; });
   }
@@ -165,7 +172,7 @@ class FakeQueue final : public StagingQueue {
     auto* to = static_cast<FakeBuffer&>(dst).data() + dst_offset;
     EXPECT_LE(dst_offset + size, dst.size());
     const std::lock_guard lock(mutex_);
-    if (!last_was_host_function_ && dma_pending_[slot] > 0)
+    if (!after_host_function_ && dma_pending_[slot] > 0)
       violations_.push_back("slot " + std::to_string(slot) + " written while a DMA is pending");
     write_sizes_.push_back(size);
     enqueue([to, stage, size] { std::memcpy(to, stage, size); }, slot, false);
@@ -184,7 +191,7 @@ class FakeQueue final : public StagingQueue {
     EXPECT_LT(slot, slot_count);
     const std::lock_guard lock(mutex_);
     marks_.at(slot) = enqueued_;
-    last_was_host_function_ = false;
+    after_host_function_ = false;
   }
   void wait_slot(std::size_t slot) override {
     fail_if(Call::wait);
@@ -246,8 +253,11 @@ class FakeQueue final : public StagingQueue {
     pending_.push_back({std::move(run), slot, host_function});
     ++enqueued_;
     if (slot != no_slot) ++dma_pending_.at(slot);
-    if (host_function) max_host_pending_ = std::max(max_host_pending_, ++host_pending_);
-    last_was_host_function_ = host_function;
+    if (host_function) {
+      max_host_pending_ = std::max(max_host_pending_, ++host_pending_);
+      ++host_functions_;
+      after_host_function_ = true;
+    }
     changed_.notify_all();
   }
 
@@ -301,7 +311,8 @@ class FakeQueue final : public StagingQueue {
   std::array<std::uint64_t, slot_count> marks_{};  // 0: never marked, so complete
   std::array<int, slot_count> dma_pending_{};
   std::size_t host_pending_ = 0, max_host_pending_ = 0;
-  bool last_was_host_function_ = false;
+  bool after_host_function_ = false;
+  std::size_t host_functions_ = 0;
   std::vector<std::size_t> write_sizes_;
   std::vector<std::string> violations_;
   bool stop_ = false;
@@ -335,16 +346,19 @@ void round_trip(Rig& rig, std::size_t size, bool async, std::uint64_t seed) {
   const std::size_t margin = 5;
   FakeBuffer buffer(size + 2 * margin);
   const auto src = pattern(size, seed);
+  auto scratch = src;  // the caller's memory
 
-  ASSERT_TRUE(rig.ring.write(buffer, margin, src.data(), size, async));
+  ASSERT_TRUE(rig.ring.write(buffer, margin, scratch.data(), size, async));
   if (async) {
     if (deferred) {
       EXPECT_TRUE(all_zero(buffer.data(), buffer.size())) << "written before synchronize";
     }
-    rig.queue.synchronize();
   } else {
-    EXPECT_EQ(rig.queue.pending(), 0u) << "a synchronous write returned before its DMAs";
+    // Returned once the data left the caller's memory, which the caller may now reuse; the
+    // DMAs may still be pending.
+    std::fill(scratch.begin(), scratch.end(), std::byte{0x5a});
   }
+  rig.queue.synchronize();
   EXPECT_EQ(first_difference(buffer.data() + margin, src.data(), size), size);
   EXPECT_TRUE(all_zero(buffer.data(), margin));
   EXPECT_TRUE(all_zero(buffer.data() + margin + size, margin));
@@ -471,9 +485,9 @@ TEST(StagingRing, WritesASlotOnlyAfterWaitingForIt) {
   EXPECT_TRUE(rig.queue.violations().empty()) << joined(rig.queue.violations());
 }
 
-// Each asynchronous transfer takes a job (a host function's arguments) until the queue has
-// run it; with all job_count in flight, the next one polls the queue until one is free.
-TEST(StagingRing, WaitsForTheQueueWhenTheJobRingIsFull) {
+// Each asynchronous transfer takes a task (for the ring's thread) until its host side is done;
+// with all task_count in flight, the next one polls the queue until one is free.
+TEST(StagingRing, WaitsForTheQueueWhenTheTaskRingIsFull) {
   Rig rig;  // deferring: the queue runs one step per poll
   const std::size_t count = 2 * StagingRing::job_count + 7;
   FakeBuffer buffer(count);
@@ -490,6 +504,87 @@ TEST(StagingRing, WaitsForTheQueueWhenTheJobRingIsFull) {
   rig.queue.synchronize();
   EXPECT_EQ(first_difference(buffer.data(), src.data(), count), count);
   EXPECT_EQ(first_difference(dst.data(), src.data(), count), count);
+}
+
+// Host functions' arguments come from a ring of job_count: transfers of many pieces (a host
+// function per group_size pieces, one more at the end) fill it before the task ring.
+TEST(StagingRing, WaitsForTheQueueWhenTheJobRingIsFull) {
+  Rig rig;  // deferring: the queue runs one step per poll
+  const std::size_t pieces = 4 * StagingRing::group_size + 1;
+  const std::size_t size = pieces * slot_size;
+  const std::size_t jobs = (pieces + StagingRing::group_size - 1) / StagingRing::group_size + 1;
+  const std::size_t count = StagingRing::job_count / jobs + 2;
+  ASSERT_LT(count, StagingRing::task_count);
+  FakeBuffer buffer(size);
+  const auto src = pattern(size, 13);
+  for (std::size_t i = 0; i < count; ++i)
+    ASSERT_TRUE(rig.ring.write(buffer, 0, src.data(), size, true));
+  EXPECT_GT(rig.queue.polls(), 0);
+  EXPECT_LE(rig.queue.max_host_functions_pending(), StagingRing::job_count);
+  rig.queue.synchronize();
+  EXPECT_EQ(rig.queue.host_functions(), count * jobs);
+  EXPECT_EQ(first_difference(buffer.data(), src.data(), size), size);
+}
+
+// An asynchronous write takes a host function per group_size pieces and one at the end; a
+// read one per group.
+TEST(StagingRing, LaunchesAHostFunctionPerGroupOfPieces) {
+  Rig rig;
+  const std::size_t size = 9 * slot_size + 1;  // 10 pieces
+  FakeBuffer buffer(size);
+  const auto src = pattern(size, 14);
+  ASSERT_TRUE(rig.ring.write(buffer, 0, src.data(), size, true));
+  EXPECT_EQ(rig.queue.host_functions(), 10 / StagingRing::group_size + 1);
+  std::vector<std::byte> dst(size);
+  ASSERT_TRUE(rig.ring.read(dst.data(), buffer, 0, size, true));
+  EXPECT_EQ(rig.queue.host_functions(), 2 * (10 / StagingRing::group_size) + 1);
+  rig.queue.synchronize();
+  EXPECT_EQ(first_difference(dst.data(), src.data(), size), size);
+}
+
+// The ring's thread fills the slots of an asynchronous write ahead of the queue (so its copies
+// overlap the DMAs before them), up to every slot, without the queue running anything.
+TEST(StagingRing, FillsSlotsAheadOfTheQueue) {
+  Rig rig;  // deferring: nothing runs until synchronize()
+  const std::size_t size = (slot_count + 2) * slot_size;
+  FakeBuffer buffer(size);
+  const auto src = pattern(size, 15);
+  ASSERT_TRUE(rig.ring.write(buffer, 0, src.data(), size, true));
+  const std::size_t pending = rig.queue.pending();
+  bool filled = false;
+  for (int i = 0; i < 5000 && !filled; ++i) {
+    filled = first_difference(rig.queue.staging(), src.data(), slot_count * slot_size) ==
+             slot_count * slot_size;
+    if (!filled) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_TRUE(filled) << "the first slot_count pieces never reached the slots";
+  EXPECT_EQ(rig.queue.pending(), pending);  // nothing ran meanwhile
+  EXPECT_TRUE(all_zero(buffer.data(), size));
+  rig.queue.synchronize();
+  EXPECT_EQ(first_difference(buffer.data(), src.data(), size), size);
+}
+
+// A synchronous write returns before its last DMAs; an asynchronous write after it must not
+// fill the slots those DMAs still read (the ring's thread waits for a gate in the queue).
+TEST(StagingRing, AsynchronousWriteWaitsForASynchronousWritesDMAs) {
+  for (auto mode : {FakeQueue::Mode::deferred, FakeQueue::Mode::threaded}) {
+    Rig rig(mode);
+    const std::size_t size = 3 * slot_size + 5;
+    FakeBuffer first(size), second(size);
+    const auto a = pattern(size, 16);
+    const auto b = pattern(size, 17);
+    ASSERT_TRUE(rig.ring.write(first, 0, a.data(), size, false));
+    if (mode == FakeQueue::Mode::deferred) {
+      EXPECT_GT(rig.queue.pending(), 0u) << "a synchronous write waited for its DMAs";
+    }
+    ASSERT_TRUE(rig.ring.write(second, 0, b.data(), size, true));
+    // Time for the ring's thread to fill the slots, were it not waiting for the gate.
+    if (mode == FakeQueue::Mode::deferred)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    rig.queue.synchronize();
+    EXPECT_EQ(first_difference(first.data(), a.data(), size), size);
+    EXPECT_EQ(first_difference(second.data(), b.data(), size), size);
+  }
 }
 
 TEST(StagingRing, ReturnsFalseWhileAnotherTransferHasIt) {
@@ -575,11 +670,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Failure{Call::mark, 2, false, false}, Failure{Call::mark, 2, true, true},
                       Failure{Call::mark, 2, false, true}, Failure{Call::wait, 3, true, false},
                       Failure{Call::wait, 2, false, false}, Failure{Call::launch, 2, true, true},
-                      Failure{Call::launch, 2, false, true},
-                      Failure{Call::synchronize, 1, true, false}),
+                      Failure{Call::launch, 2, false, true}),
     failure_name);
 
-// A failure while the ring waits for a full job ring, and one of the synchronization with
+// A failure while the ring waits for a full task ring, and one of the synchronization with
 // which the next transfer clears up after a failed one.
 TEST(StagingRing, PassesOnAFailedPollAndAFailedCleanUp) {
   Rig rig;
@@ -594,12 +688,13 @@ TEST(StagingRing, PassesOnAFailedPollAndAFailedCleanUp) {
   } catch (const BackendError& e) {
     EXPECT_EQ(e.call(), "fakePoll");
   }
-  EXPECT_EQ(i, StagingRing::job_count);  // the ring was full then
+  EXPECT_EQ(i, StagingRing::task_count);  // the task ring was full then
   rig.queue.fail(Call::synchronize, 1);
   EXPECT_THROW(rig.ring.write(buffer, 0, src.data(), 1, true), BackendError);
-  EXPECT_EQ(rig.queue.pending(), 2 * StagingRing::job_count);  // nothing ran, nothing added
+  // Nothing ran, nothing was added: each write left a host function, its DMA and another.
+  EXPECT_EQ(rig.queue.pending(), 3 * StagingRing::task_count);
   round_trip(rig, 4 * MiB + 1, false, 12);
-  EXPECT_EQ(first_difference(buffer.data(), src.data(), count - 1), count - 1);
+  EXPECT_EQ(first_difference(buffer.data(), src.data(), i), i);
 }
 
 }  // namespace
