@@ -122,6 +122,14 @@ std::unique_ptr<backend::EventAdapter> Queue::record_event() {
   return adapter;
 }
 
+bool Queue::record_event_again(backend::EventAdapter& event) {
+  // A CUevent may be recorded any number of times; waits enqueued before keep waiting for
+  // the recording they saw.
+  ScopedContext current(context_);
+  PLINTH_CHECK(cuEventRecord(static_cast<Event&>(event).event(), stream_));
+  return true;
+}
+
 void Queue::wait_for(backend::EventAdapter& event) {
   ScopedContext current(context_);
   PLINTH_CHECK(cuStreamWaitEvent(stream_, static_cast<Event&>(event).event(), 0));

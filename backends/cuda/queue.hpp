@@ -30,6 +30,7 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
             std::size_t src_offset, std::size_t size) override;
   void synchronize() override;
   std::unique_ptr<backend::EventAdapter> record_event() override;
+  bool record_event_again(backend::EventAdapter& event) override;
   void wait_for(backend::EventAdapter& event) override;
   backend::NativeHandle native_handle() const override;
 

@@ -19,6 +19,11 @@ cl_ulong end_time(cl_event event) {
 
 Event::~Event() { PLINTH_CHECK_IN_DESTRUCTOR(clReleaseEvent(event_)); }
 
+void Event::replace(cl_event event) noexcept {
+  PLINTH_CHECK_IN_DESTRUCTOR(clReleaseEvent(event_));
+  event_ = event;
+}
+
 void Event::wait() { PLINTH_CHECK(clWaitForEvents(1, &event_)); }
 
 double Event::elapsed_ms_since(backend::EventAdapter& start) {

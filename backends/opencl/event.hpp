@@ -20,6 +20,9 @@ class Event final : public backend::EventAdapter {
   double elapsed_ms_since(backend::EventAdapter& start) override;
   backend::NativeHandle native_handle() const override;
 
+  /// Adopts `event`'s reference in place of the current event, which it releases.
+  void replace(cl_event event) noexcept;
+
  private:
   cl_event event_;
 };

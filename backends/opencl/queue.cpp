@@ -121,6 +121,15 @@ std::unique_ptr<backend::EventAdapter> Queue::record_event() {
   return std::make_unique<Event>(event);
 }
 
+bool Queue::record_event_again(backend::EventAdapter& event) {
+  // A cl_event is recorded once: a new marker takes the old one's place (commands that wait
+  // for the old one hold references of their own).
+  cl_event marker = nullptr;
+  PLINTH_CHECK(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marker));
+  static_cast<Event&>(event).replace(marker);
+  return true;
+}
+
 void Queue::wait_for(backend::EventAdapter& event) {
   const auto handle = reinterpret_cast<cl_event>(event.native_handle());
   PLINTH_CHECK(clEnqueueBarrierWithWaitList(queue_, 1, &handle, nullptr));

@@ -93,13 +93,20 @@ class PendingHostArrays {
 
 struct QueueImpl {
   QueueImpl(BoundDevice bound_device, std::shared_ptr<backend::QueueAdapter> queue_adapter)
-      : device(std::move(bound_device)), adapter(std::move(queue_adapter)) {}
+      : device(std::move(bound_device)), adapter(std::move(queue_adapter)) {
+    events.reserve(event_pool_size);
+  }
   QueueImpl(const QueueImpl&) = delete;
   QueueImpl& operator=(const QueueImpl&) = delete;
 
   BoundDevice device;  // first: outlives the adapter
   std::shared_ptr<backend::QueueAdapter> adapter;
   PendingHostArrays pending;
+  /// Events this queue recorded, reused once no Event holds them (SDK 1.2's
+  /// record_event_again): recording one then allocates nothing. At most event_pool_size.
+  std::vector<std::shared_ptr<backend::EventAdapter>> events;
+  bool events_reusable = true;  // false once the backend declined to record one again
+  static constexpr std::size_t event_pool_size = 16;
   /// Waits for the transfers that still use kept host arrays, then releases them.
   ~QueueImpl();
 };

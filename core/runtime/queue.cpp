@@ -73,8 +73,24 @@ backend::QueueAdapter& Queue::adapter() const { return *impl_->adapter; }
 std::uintptr_t Queue::native_handle() const { return impl_->adapter->native_handle(); }
 
 Event Queue::record_event() const {
-  const auto& api = detail::loaded(impl_->device.context().api());
-  return Event(api.adopt(impl_->adapter->record_event()), impl_->device);
+  auto& impl = *impl_;
+  const auto& api = detail::loaded(impl.device.context().api());
+  const bool pooled = api.abi_minor >= 2 && impl.events_reusable;
+  if (pooled) {
+    // An event of the pool that only the pool holds (no Event handle can appear for it
+    // meanwhile: the pool's reference is the only one).
+    for (const auto& event : impl.events) {
+      if (event.use_count() != 1) continue;
+      if (impl.adapter->record_event_again(*event)) return Event(event, impl.device);
+      impl.events_reusable = false;
+      impl.events.clear();
+      break;
+    }
+  }
+  auto event = api.adopt(impl.adapter->record_event());
+  if (pooled && impl.events_reusable && impl.events.size() < detail::QueueImpl::event_pool_size)
+    impl.events.push_back(event);
+  return Event(std::move(event), impl.device);
 }
 
 void Queue::wait_for(const Event& event) const {

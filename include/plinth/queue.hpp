@@ -36,7 +36,10 @@ class PLINTH_EXPORT Queue {
   /// Blocks until all work enqueued so far is done, and releases the host arrays that
   /// asynchronous transfers kept alive. Throws BackendError.
   void synchronize() const;
-  /// Marks the current end of this queue's work.
+  /// Marks the current end of this queue's work. The queue reuses the vendor events of
+  /// Events that no handle holds any more (plugins of SDK 1.2 and later), so that recording
+  /// allocates nothing once a few have been made: an Event's native_handle() is valid only
+  /// while an Event handle to it lives. Throws BackendError.
   Event record_event() const;
   /// Makes work enqueued later wait for `event` (from any queue of the same context).
   void wait_for(const Event& event) const;

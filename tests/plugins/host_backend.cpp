@@ -5,7 +5,8 @@
 //   hostv11  against the current SDK but exported as ABI 1.1 (HOST_ABI_MINOR=1), implementing
 //            what 1.1 added and nothing later: the core must not call 1.2's methods on it;
 //   hostv12  against the current SDK, implementing what 1.2 added (page-locked host memory:
-//            ordinary memory here, recorded so that the core's calls are checked).
+//            ordinary memory here, recorded so that the core's calls are checked; events
+//            recorded again).
 // A program "compiles" by checking that its source declares each kernel it is asked for
 // (`KERNEL void name(`); the kernels themselves are below:
 //   scale(GLOBAL_MEM float* out, GLOBAL_MEM const float* in, float factor)
@@ -143,6 +144,9 @@ class Queue final : public QueueAdapter {
   std::unique_ptr<EventAdapter> record_event() override {
     return std::make_unique<Event>(context_);
   }
+#if HOST_SDK_MINOR >= 2
+  bool record_event_again(EventAdapter&) override { return true; }
+#endif
   void wait_for(EventAdapter&) override {}
   NativeHandle native_handle() const override { return 0; }
 

@@ -1,8 +1,9 @@
-// Heap allocations of kernel calls inside plinth, counted by replacing the global operator
-// new of this executable (libplinth and the plugin resolve theirs to it). Runs on the host
-// test backend (host_backend.cpp, hostv11), whose launches allocate nothing themselves, so
-// what is counted is plinth's own path: a Kernel call with a shape seen before, and a
-// PreparedKernel call, make none.
+// Heap allocations of kernel calls and events inside plinth, counted by replacing the global
+// operator new of this executable (libplinth and the plugin resolve theirs to it). Runs on the
+// host test backend (host_backend.cpp, hostv12), whose launches allocate nothing themselves,
+// so what is counted is plinth's own path: a Kernel call with a shape seen before, and a
+// PreparedKernel call, make none; neither does recording an event once the queue has events
+// that no handle holds. hostv11 (SDK 1.1, no record_event_again) shows the fallback.
 
 #include <plinth/plinth.hpp>
 
@@ -45,9 +46,9 @@ void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 namespace plinth {
 namespace {
 
-// Only the current-SDK host backend (the plugin path comes from CMakeLists.txt).
+// Only the host backends (the plugin path comes from CMakeLists.txt).
 [[maybe_unused]] const bool only_host_backend = [] {
-  setenv("PLINTH_API", "hostv11", 1);
+  setenv("PLINTH_API", "hostv12,hostv11", 1);
   return true;
 }();
 
@@ -66,7 +67,7 @@ std::uint64_t allocations_of(F&& f) {
 class LaunchAllocations : public testing::Test {
  protected:
   void SetUp() override {
-    const auto api = API::from_api_id(APIID{"hostv11"});
+    const auto api = API::from_api_id(APIID{"hostv12"});
     context_.emplace(Context::from_devices(Device::all(Platform::all(api).at(0))));
     queue_.emplace(context_->devices()[0]);
     program_.emplace(*context_, source);
@@ -126,6 +127,31 @@ TEST_F(LaunchAllocations, PreparedKernelCallAllocatesNothing) {
   prepared(*queue_, *out_, *in_, 1.0f);
   EXPECT_EQ(allocations_of([&] { prepared(*queue_, *out_, *in_, 2.0f); }), 0u);
   EXPECT_EQ(read(), std::vector<float>(64, 2.0f));
+}
+
+TEST_F(LaunchAllocations, RecordingAnEventReusesFreeOnesWithoutAllocating) {
+  (void)queue_->record_event();  // makes one; the pool keeps it once the Event is gone
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    EXPECT_EQ(allocations_of([&] { (void)queue_->record_event(); }), 0u);
+  }
+  // Events still held are never reused: each live one is a vendor event of its own.
+  std::vector<Event> held;
+  held.reserve(4);
+  for (int i = 0; i < 4; ++i) held.push_back(queue_->record_event());
+  for (std::size_t i = 0; i < held.size(); ++i)
+    for (std::size_t j = i + 1; j < held.size(); ++j)
+      EXPECT_NE(&held[i].adapter(), &held[j].adapter()) << i << " and " << j;
+  held.clear();
+  EXPECT_EQ(allocations_of([&] { (void)queue_->record_event(); }), 0u);
+}
+
+// A plugin of SDK 1.1 has no record_event_again(): every event is a new one, as before.
+TEST(EventAllocations, SDK11PluginsGetANewEventEachTime) {
+  const auto api = API::from_api_id(APIID{"hostv11"});
+  const auto context = Context::from_devices(Device::all(Platform::all(api).at(0)));
+  const Queue queue(context.devices()[0]);
+  (void)queue.record_event();
+  EXPECT_GT(allocations_of([&] { (void)queue.record_event(); }), 0u);
 }
 
 }  // namespace

@@ -31,6 +31,18 @@ class QueueAdapter {
   virtual void wait_for(EventAdapter& event) = 0;
   /// cl_command_queue, CUstream, hipStream_t, ze_command_list_handle_t.
   virtual NativeHandle native_handle() const = 0;
+
+  // ---- SDK 1.2: called only on plugins of ABI 1.2 or later --------------------------------
+
+  /// Records `event` again at the current end of the queue, as record_event() would a new
+  /// one: the core reuses the events of this queue that no user holds any more, so that
+  /// recording one allocates nothing. `event` came from this queue's record_event(); nothing
+  /// else refers to it, but work enqueued earlier (a wait_for() on another queue) may still
+  /// wait for its previous recording. Returns false if the backend cannot (the default): the
+  /// core then calls record_event() every time. Throws BackendError.
+  virtual bool record_event_again(EventAdapter& event);
 };
+
+inline bool QueueAdapter::record_event_again(EventAdapter&) { return false; }
 
 }  // namespace plinth::backend

@@ -553,8 +553,8 @@ TEST(StagingRing, FillsSlotsAheadOfTheQueue) {
   const std::size_t pending = rig.queue.pending();
   bool filled = false;
   for (int i = 0; i < 5000 && !filled; ++i) {
-    filled = first_difference(rig.queue.staging(), src.data(), slot_count * slot_size) ==
-             slot_count * slot_size;
+    // (memcmp alone: the ring's thread may be writing the slots meanwhile)
+    filled = std::memcmp(rig.queue.staging(), src.data(), slot_count * slot_size) == 0;
     if (!filled) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   EXPECT_TRUE(filled) << "the first slot_count pieces never reached the slots";
