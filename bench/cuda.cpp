@@ -245,6 +245,26 @@ void register_launches(Setup& s) {
   }
 }
 
+// Queue::record_event (the Event dropped at once, so the queue reuses it) against
+// cuEventRecord of one event created beforehand: the least a raw user pays.
+void register_events(Setup& s) {
+  auto pair = register_pair(
+      {"event/record", Measure::latency, 1.10, {"allocs/iter", "launches"}},
+      [&s](benchmark::State& state) {
+        time_launches(
+            state, [&] { (void)s.queue.record_event(); }, [&] { s.queue.synchronize(); });
+      },
+      [&s](benchmark::State& state) {
+        CUevent event = nullptr;
+        cu_check(cuEventCreate(&event, CU_EVENT_DEFAULT), "cuEventCreate");
+        time_launches(
+            state, [&] { cu_check(cuEventRecord(event, s.stream), "cuEventRecord"); },
+            [&] { stream_sync(s.stream); });
+        cu_check(cuEventDestroy(event), "cuEventDestroy");
+      });
+  configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+}
+
 void register_transfers(Setup& s) {
   for (const bool to_device : {true, false}) {
     for (const std::size_t size : transfer_sizes) {
@@ -531,6 +551,7 @@ int main(int argc, char** argv) {
     allocation_counting_works(before, allocations());
 
     register_launches(*setup);
+    register_events(*setup);
     register_transfers(*setup);
     register_pinned_transfers(*setup);
     register_copy(*setup);

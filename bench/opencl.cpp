@@ -247,6 +247,29 @@ void register_launches(Setup& s) {
   }
 }
 
+// Queue::record_event (the Event dropped at once, so the queue reuses its slot) against
+// clEnqueueMarkerWithWaitList + clReleaseEvent, what a raw user pays for a marker.
+void register_events(Setup& s) {
+  auto pair = register_pair(
+      {"event/record", Measure::latency, 1.10, {"allocs/iter", "launches"}},
+      [&s](benchmark::State& state) {
+        time_launches(
+            state, [&] { (void)s.queue.record_event(); }, [&] { s.queue.synchronize(); });
+      },
+      [&s](benchmark::State& state) {
+        time_launches(
+            state,
+            [&] {
+              cl_event marker = nullptr;
+              cl_check(clEnqueueMarkerWithWaitList(s.cl_queue, 0, nullptr, &marker),
+                       "clEnqueueMarkerWithWaitList");
+              cl_check(clReleaseEvent(marker), "clReleaseEvent");
+            },
+            [&] { cl_check(clFinish(s.cl_queue), "clFinish"); });
+      });
+  configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+}
+
 void register_transfers(Setup& s) {
   for (const bool to_device : {true, false}) {
     for (const std::size_t size : transfer_sizes) {
@@ -487,6 +510,7 @@ int main(int argc, char** argv) {
     allocation_counting_works(before, allocations());
 
     register_launches(*setup);
+    register_events(*setup);
     register_transfers(*setup);
     register_pinned_transfers(*setup);
     register_copy(*setup);
