@@ -33,7 +33,7 @@
 // directly needs no staging; the vendor's own path may be as fast for small transfers) and
 // the vendor calls, which it gives the ring through StagingQueue. backends/cuda/queue.cpp:
 //
-//     if (size >= direct_max && !dma_capable(src) && staging_.write(dst, offset, src, size, async))
+//     if (staged(size, async) && !dma_capable(src) && ring_.write(dst, offset, src, size, async))
 //       return;  // staged
 //     PLINTH_CHECK(cuMemcpyHtoDAsync(...));  // the direct path, which never touches the ring
 //
