@@ -6,6 +6,7 @@
 #include "cache/disk_cache.hpp"
 #include "cache/cache_entry.hpp"
 #include "cache/memory_cache.hpp"
+#include "temp_cache_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,19 +25,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class DiskCacheTest : public ::testing::Test {
+class DiskCacheTest : public TempCacheDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "plinth-cache-test-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    root_ = pattern;
-    dir_ = root_ / "cache";
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::permissions(dir_, fs::perms::owner_all, ec);
-    fs::remove_all(root_, ec);
-  }
   std::vector<std::string> files() const {
     std::vector<std::string> names;
     for (const auto& entry : fs::directory_iterator(dir_)) {
@@ -44,8 +34,6 @@ class DiskCacheTest : public ::testing::Test {
     }
     return names;
   }
-
-  fs::path root_, dir_;
 };
 
 std::vector<std::byte> payload(std::size_t size, int seed) {

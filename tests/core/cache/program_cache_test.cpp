@@ -5,6 +5,7 @@
 // keeps the limit, and PLINTH_CACHE_DIR=off disables the cache.
 
 #include "cache/cache_entry.hpp"
+#include "temp_cache_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -26,6 +27,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using plinth::detail::TempCacheDirTest;
 
 struct Result {
   int status = -1;
@@ -64,19 +66,8 @@ Result finish(FILE* pipe) {
   return result;
 }
 
-class ProgramCacheTest : public ::testing::Test {
+class ProgramCacheTest : public TempCacheDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "plinth-program-cache-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    root_ = pattern;
-    dir_ = root_ / "cache";
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::permissions(dir_, fs::perms::owner_all, ec);
-    fs::remove_all(root_, ec);
-  }
   /// Runs the helper with the cache in dir_ (and `environment`); skips without a device.
   Result helper(const std::string& arguments, const std::string& environment = {}) {
     auto result = finish(start(
@@ -90,8 +81,17 @@ class ProgramCacheTest : public ::testing::Test {
     for (const auto& entry : fs::directory_iterator(dir_, ec)) out.push_back(entry.path());
     return out;
   }
+  /// Builds one program into the empty cache; `entry` is then its one entry file (empty
+  /// when the helper found no device: the caller's SKIP_WITHOUT_DEVICE() skips).
+  void build_one_entry(fs::path& entry) {
+    const auto cold = helper("1");
+    if (skip_) return;
+    ASSERT_EQ(cold.status, 0) << cold.output;
+    const auto entries = files();
+    ASSERT_EQ(entries.size(), 1u);
+    entry = entries.front();
+  }
 
-  fs::path root_, dir_;
   bool skip_ = false;
 };
 
@@ -114,12 +114,10 @@ TEST_F(ProgramCacheTest, AHitSkipsCompiling) {
 }
 
 TEST_F(ProgramCacheTest, DamagedEntriesAreRebuiltAndReplaced) {
-  const auto cold = helper("1");
+  fs::path entry;
+  build_one_entry(entry);
   SKIP_WITHOUT_DEVICE();
-  ASSERT_EQ(cold.status, 0) << cold.output;
-  const auto entries = files();
-  ASSERT_EQ(entries.size(), 1u);
-  const auto entry = entries.front();
+  if (HasFatalFailure()) return;
   const auto size = fs::file_size(entry);
   for (int damage = 0; damage < 3; ++damage) {
     if (damage == 0) {  // one byte of the payload
@@ -147,12 +145,10 @@ TEST_F(ProgramCacheTest, DamagedEntriesAreRebuiltAndReplaced) {
 }
 
 TEST_F(ProgramCacheTest, AValidEntryTheBackendRefusesIsRebuiltAndReplaced) {
-  const auto cold = helper("1");
+  fs::path entry;
+  build_one_entry(entry);
   SKIP_WITHOUT_DEVICE();
-  ASSERT_EQ(cold.status, 0) << cold.output;
-  const auto entries = files();
-  ASSERT_EQ(entries.size(), 1u);
-  const auto entry = entries.front();
+  if (HasFatalFailure()) return;
   const auto original = fs::file_size(entry);
   // A well-formed entry (right key, checksum) whose payload is no binary at all.
   const std::string hex = entry.stem().string();
