@@ -202,8 +202,16 @@ std::shared_ptr<LoadedApi> load(const PluginSymbol& symbol, PluginInfo& info) {
   }
   if (device_total(*api) == 0) {
     info.state = PluginState::no_devices;
-    info.reason =
-        fmt::format("{} found no devices ({} platform(s))", api->name, api->platforms.size());
+    // SDK 1.3: the backend's own words (the vendor's error name, a missing driver library).
+    std::string why;
+    try {
+      if (api->abi_minor >= 3) why = printable(api->adapter->no_devices_reason());
+    } catch (...) {
+      why = "(the plugin's no_devices_reason() threw)";
+    }
+    info.reason = why.empty() ? fmt::format("{} found no devices ({} platform(s))", api->name,
+                                            api->platforms.size())
+                              : fmt::format("{} found no devices: {}", api->name, why);
   } else {
     info.state = PluginState::ready;
   }

@@ -2,11 +2,15 @@
 
 #include <plinth/backend/context.hpp>
 #include <plinth/backend/platform.hpp>
+#include <plinth/backend/types.hpp>
+#include <plinth/errors.hpp>
 
 #include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace plinth::backend {
 
@@ -45,6 +49,36 @@ class ApiAdapter {
   virtual unsigned program_inputs() const {
     return static_cast<unsigned>(ProgramInputKind::source);
   }
+
+  // ---- SDK 1.3: called only on plugins of ABI 1.3 or later --------------------------------
+
+  /// Why the backend has no devices, in the vendor's words ("cuInit: CUDA_ERROR_NO_DEVICE",
+  /// "libcuda.so.1: cannot open shared object file..."). Called once after initialize(), only
+  /// when no platform has a device; the core shows it as the candidate's reason. A backend
+  /// that is useful without devices (compile_for_target) returns from initialize() normally
+  /// when the vendor says there are none, and explains here. Optional: the default, empty,
+  /// gives the core's generic text. Must not throw.
+  virtual std::string no_devices_reason() const { return {}; }
+
+  /// The targets compile_for_target() builds for, in the order a user would look for them.
+  /// Called after initialize(), also when there are no devices. Optional: the default, none,
+  /// means the backend cannot compile without a device. Any thread may call it.
+  virtual std::vector<CompileTarget> compile_targets() const { return {}; }
+
+  /// Compiles `input` (always ProgramInputKind::source: prelude, the declarations of
+  /// options.constant_arrays, then the source, as create_program() does) for `target`, one of
+  /// compile_targets()' names (the core checks), with no device: no context, no driver call.
+  /// options.keep is honoured as in create_program(). Returns the binary and the compiler's
+  /// log. Throws CompileError with the log, the options and the numbered source when the
+  /// compiler refuses the source, BackendError when the compiler itself fails. Any thread may
+  /// call it, concurrently. Optional: the default throws LogicError.
+  virtual TargetBinary compile_for_target(std::string_view target, const ProgramInput& input,
+                                          const BuildOptions& options) const;
 };
+
+inline TargetBinary ApiAdapter::compile_for_target(std::string_view, const ProgramInput&,
+                                                   const BuildOptions&) const {
+  throw LogicError("this backend cannot compile for a named target");
+}
 
 }  // namespace plinth::backend

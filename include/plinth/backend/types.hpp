@@ -2,6 +2,8 @@
 
 // Small value types shared by the SDK interfaces.
 
+#include <plinth/device_parameters.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -130,6 +132,27 @@ enum class DynamicLocalMemory {
   /// local_ptr (or unknown); with local_mem == 0 it passes one for every parameter, and
   /// refuses at prepare time a kernel whose last parameter is a local_ptr.
   last_parameter,
+};
+
+/// SDK 1.3: a target that ApiAdapter::compile_for_target() builds for with no device present.
+struct CompileTarget {
+  /// What the user names it by, e.g. "sm_90", "compute_90", "gfx90a": letters, digits, '_',
+  /// '-', '.', ':' and '+' only (the core checks, and refuses the plugin's list otherwise).
+  std::string name;
+  /// One line for `plinth-compile --list-targets`, e.g. "cubin for compute capability 9.0".
+  std::string description;
+  /// The file name extension of the binary, without the dot, e.g. "cubin", "ptx", "hsaco".
+  std::string extension;
+  /// A typical device of this target, bound as the render global `device_params` when a
+  /// template is rendered for it (warp size, local memory, group limits, double support).
+  /// driver_version stays empty; type is gpu for GPU targets.
+  DeviceParameters params;
+};
+
+/// SDK 1.3: what ApiAdapter::compile_for_target() returns.
+struct TargetBinary {
+  std::vector<std::byte> binary;  ///< the cubin, PTX text, code object...
+  std::string log;                ///< the compiler's log (warnings); may be empty
 };
 
 }  // namespace plinth::backend
