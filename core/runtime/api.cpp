@@ -48,6 +48,23 @@ API find_ready(const std::string& shortcut) {
 
 }  // namespace
 
+std::shared_ptr<LoadedApi> find_loaded(const std::string& shortcut) {
+  const auto& reg = registry();
+  for (const auto& api : reg.apis) {
+    if (api->id.shortcut == shortcut) return api;
+  }
+  const auto known = std::find_if(reg.infos.begin(), reg.infos.end(), [&](const PluginInfo& i) {
+    return i.shortcut == shortcut && i.state != PluginState::shadowed;
+  });
+  if (known == reg.infos.end()) {
+    throw PluginError(
+        fmt::format("unknown API '{}': no plugin provides it; {}", shortcut, candidates_text()));
+  }
+  throw PluginError(fmt::format("API '{}' is not loaded ({}{}{}); {}", shortcut,
+                                to_string(known->state), known->reason.empty() ? "" : ": ",
+                                printable(known->reason), candidates_text()));
+}
+
 }  // namespace detail
 
 std::vector<APIID> all_api_ids() {

@@ -221,5 +221,8 @@ std::string describe_mismatch(const char* first, const BoundDevice& a, const cha
 /// The adapters of public handles.
 inline backend::ContextAdapter& adapter(const Context& c) { return *c.impl()->adapter; }
 const LoadedApi& loaded(const API& api);
+/// The loaded API `shortcut`, ready or without devices (what needs the plugin but no device:
+/// compiling for a named target). Throws PluginError naming the candidate's state otherwise.
+std::shared_ptr<LoadedApi> find_loaded(const std::string& shortcut);
 
 }  // namespace plinth::detail

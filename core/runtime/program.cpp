@@ -1,6 +1,7 @@
 #include <plinth/program.hpp>
 
 #include "cache/program_cache.hpp"
+#include "compile/program_recorder.hpp"
 #include "diagnostics/debug.hpp"
 #include "runtime/impl.hpp"
 #include "runtime/kept_directory.hpp"
@@ -172,6 +173,7 @@ std::shared_ptr<ProgramImpl> build_program(const BoundMultiDevice& devices,
       added.adapter =
           api.adopt(adapter(devices.context()).build_program(context_indices, added.source, build));
     }
+    record_program(api.id.shortcut, source, options);  // PLINTH_RECORD_PROGRAMS, for CI
   }
   return impl;
 }

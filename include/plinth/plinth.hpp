@@ -7,6 +7,7 @@
 #include <plinth/array.hpp>
 #include <plinth/array_metadata.hpp>
 #include <plinth/buffer.hpp>
+#include <plinth/compile.hpp>
 #include <plinth/context.hpp>
 #include <plinth/device.hpp>
 #include <plinth/device_parameters.hpp>

@@ -4,9 +4,13 @@
 //            vtables end where 1.0's did;
 //   hostv11  against the current SDK but exported as ABI 1.1 (HOST_ABI_MINOR=1), implementing
 //            what 1.1 added and nothing later: the core must not call 1.2's methods on it;
-//   hostv12  against the current SDK, implementing what 1.2 added (page-locked host memory:
-//            ordinary memory here, recorded so that the core's calls are checked; events
-//            recorded again).
+//   hostv12  against the current SDK but exported as ABI 1.2, implementing what 1.2 added
+//            (page-locked host memory: ordinary memory here, recorded so that the core's calls
+//            are checked; events recorded again);
+//   hostv13  against the current SDK, implementing what 1.3 added (compiling for the named
+//            targets "host-a" and "host-b:fast+": the "binary" is the target's name, a
+//            newline, then the source as compiled; a source containing "#error" is refused
+//            with a CompileError).
 // A program "compiles" by checking that its source declares each kernel it is asked for
 // (`KERNEL void name(`); the kernels themselves are below:
 //   scale(GLOBAL_MEM float* out, GLOBAL_MEM const float* in, float factor)
@@ -375,6 +379,38 @@ class Api final : public ApiAdapter {
   unsigned program_inputs() const override {
     return static_cast<unsigned>(ProgramInputKind::source) |
            static_cast<unsigned>(ProgramInputKind::binary);
+  }
+#endif
+#if HOST_SDK_MINOR >= 3
+  std::vector<CompileTarget> compile_targets() const override {
+    plinth::DeviceParameters a;
+    a.type = plinth::DeviceType::gpu;
+    a.warp_size = 7;
+    plinth::DeviceParameters b = a;
+    b.warp_size = 64;
+    return {{"host-a", "the first test target", "hosta", a},
+            {"host-b:fast+", "the second test target", "hostb", b},
+            { "bad name/..",
+              "a name the core must refuse",
+              "x",
+              a }};
+  }
+  TargetBinary compile_for_target(std::string_view target, const ProgramInput& input,
+                                  const BuildOptions& options) const override {
+    std::string source(input.prelude);
+    if (!source.empty()) source += '\n';
+    for (const auto& array : options.constant_arrays) {
+      source += array.ctype + " " + array.name + "[" + std::to_string(array.length) + "];\n";
+    }
+    source += input.source;
+    if (source.find("#error") != std::string::npos) {
+      throw plinth::CompileError("host: #error in the source", options.compiler_options, source,
+                                 std::string(target));
+    }
+    if (options.keep != nullptr) options.keep->write_text("program.host", source);
+    const std::string text = std::string(target) + "\n" + source;
+    const auto* bytes = reinterpret_cast<const std::byte*>(text.data());
+    return {{bytes, bytes + text.size()}, options.fast_math ? "fast math on" : ""};
   }
 #endif
 };

@@ -1,7 +1,7 @@
 // The SDK's minor-version rule, end to end through the public API: the host test backend
 // (host_backend.cpp) built against the frozen 1.0 SDK (hostv10), against the current one
-// exported as 1.1 (hostv11) and against the current one (hostv12) all load and run their
-// kernels; the core uses only what each one's version has.
+// exported as 1.1 (hostv11) and as 1.2 (hostv12), and against the current one (hostv13) all
+// load and run their kernels; the core uses only what each one's version has.
 // PLINTH_PLUGIN_PATH points at the directory holding both (CMakeLists.txt).
 
 #include <plinth/plinth.hpp>
@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 // (the clean-clone CI run under ASan failed every test here on 77 bytes from PoCL's stack).
 // Set before the first test loads the plugins.
 [[maybe_unused]] const bool only_host_backends = [] {
-  setenv("PLINTH_API", "hostv10,hostv11,hostv12", 1);
+  setenv("PLINTH_API", "hostv10,hostv11,hostv12,hostv13", 1);
   return true;
 }();
 
@@ -298,7 +298,7 @@ TEST_P(SdkVersion, PageLockedMemoryIsOnlyFrom1_2) {
   EXPECT_EQ(violation, nullptr) << violation;
 }
 
-INSTANTIATE_TEST_SUITE_P(, SdkVersion, testing::Values("hostv10", "hostv11", "hostv12"),
+INSTANTIATE_TEST_SUITE_P(, SdkVersion, testing::Values("hostv10", "hostv11", "hostv12", "hostv13"),
                          [](const auto& param) { return std::string(param.param); });
 
 }  // namespace
