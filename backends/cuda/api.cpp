@@ -2,11 +2,16 @@
 
 #include "context.hpp"
 #include "device.hpp"
-#include "error.hpp"
+#include "driver.hpp"
 #include "platform.hpp"
 #include "prelude.hpp"
+#include "program.hpp"
 
 #include <plinth/errors.hpp>
+
+#include <algorithm>
+#include <span>
+#include <utility>
 
 namespace plinth::cuda {
 
@@ -17,18 +22,103 @@ std::string version_string(int version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
 
+// "cuInit: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)": the driver's words.
+std::string failure(const char* function, CUresult result) {
+  const auto error = backend::VendorResult<CUresult>::describe(result);
+  return std::string(function) + ": " + error.name + " (" + error.description + ")";
+}
+
+// A typical device of compute capability arch / 10 . arch % 10, for rendering templates for
+// a target (CompileTarget::params): the limits every architecture NVRTC knows shares, as the
+// backend's devices report them (Device::parameters()).
+DeviceParameters nominal_parameters(int arch) {
+  DeviceParameters params;
+  params.type = DeviceType::gpu;
+  params.local_mem_banks = 32;
+  params.local_mem_size = std::size_t{48} << 10;  // a block's without opting in
+  params.max_local_sizes = {1024, 1024, 64};
+  params.max_num_groups = {2147483647, 65535, 65535};
+  params.max_total_local_size = 1024;
+  params.warp_size = 32;
+  params.address_alignment = 256;
+  params.supports_double = true;
+  params.compute_capability = std::to_string(arch / 10) + "." + std::to_string(arch % 10);
+  return params;
+}
+
+// The architecture of a target name "sm_XY" or "compute_XY"; arch 0 for anything else.
+NvrtcTarget parse_target(std::string_view name) {
+  NvrtcTarget target;
+  std::string_view digits;
+  if (name.starts_with("sm_")) {
+    digits = name.substr(3);
+  } else if (name.starts_with("compute_")) {
+    digits = name.substr(8);
+    target.ptx = true;
+  }
+  if (digits.empty() || digits.size() > 4) return {};
+  for (char c : digits) {
+    if (c < '0' || c > '9') return {};
+    target.arch = target.arch * 10 + (c - '0');
+  }
+  return target;
+}
+
 }  // namespace
 
 std::unique_ptr<backend::ApiAdapter> create_api() { return std::make_unique<Api>(); }
 
 void Api::initialize() {
-  PLINTH_CHECK(cuDriverGetVersion(&driver_version_));  // needs no cuInit
-  const CUresult result = cuInit(0);
-  if (result == CUDA_ERROR_NO_DEVICE) return;  // a driver without devices: zero of them
-  plinth::backend::check(result, "cuInit");
+  // Without a usable driver the plugin still compiles for named targets: no platform, and
+  // the reason for the core to show.
+  if (const std::string& problem = load_driver(); !problem.empty()) {
+    no_devices_reason_ = problem;
+    return;
+  }
+  if (const CUresult result = driver().cuDriverGetVersion(&driver_version_);  // needs no cuInit
+      result != CUDA_SUCCESS) {
+    no_devices_reason_ = failure("cuDriverGetVersion", result);
+    return;
+  }
+  driver_loaded_ = true;
+  // CUDA_ERROR_NO_DEVICE where there are none; other failures (a driver that does not match
+  // the kernel module, ...) leave no devices either.
+  if (const CUresult result = driver().cuInit(0); result != CUDA_SUCCESS) {
+    no_devices_reason_ = failure("cuInit", result);
+    return;
+  }
   int count = 0;
-  PLINTH_CHECK(cuDeviceGetCount(&count));
+  CU_CHECK(cuDeviceGetCount(&count));
   device_count_ = static_cast<std::size_t>(count);
+}
+
+std::vector<backend::CompileTarget> Api::compile_targets() const {
+  std::vector<backend::CompileTarget> targets;
+  for (int arch : nvrtc_archs()) {
+    const std::string capability = std::to_string(arch / 10) + "." + std::to_string(arch % 10);
+    targets.push_back({target_name({arch, false}), "cubin for compute capability " + capability,
+                       "cubin", nominal_parameters(arch)});
+    targets.push_back({target_name({arch, true}), "PTX for compute capability " + capability, "ptx",
+                       nominal_parameters(arch)});
+  }
+  return targets;
+}
+
+backend::TargetBinary Api::compile_for_target(std::string_view target,
+                                              const backend::ProgramInput& input,
+                                              const backend::BuildOptions& options) const {
+  const NvrtcTarget nvrtc = parse_target(target);
+  const auto& archs = nvrtc_archs();
+  if (std::find(archs.begin(), archs.end(), nvrtc.arch) == archs.end())
+    throw LogicError("NVRTC cannot compile for '" + std::string(target) + "'");
+  if (input.kind != backend::ProgramInputKind::source)
+    throw LogicError("CUDA compiles for a named target from source only");
+  const std::string source = full_source(input, options);  // and program.cu, with keep
+  CompiledImage image = compile(source, nvrtc, options, std::string(target));
+  if (nvrtc.ptx)  // text, as a .ptx file holds it
+    while (!image.data.empty() && image.data.back() == '\0') image.data.pop_back();
+  const auto bytes = std::as_bytes(std::span(image.data));
+  return {{bytes.begin(), bytes.end()}, std::move(image.log)};
 }
 
 std::unique_ptr<backend::PlatformAdapter> Api::platform(std::size_t /*index*/) const {
@@ -42,7 +132,7 @@ std::unique_ptr<backend::ContextAdapter> Api::create_context(
   for (const auto* adapter : devices) {
     const CUdevice device = static_cast<const Device&>(*adapter).device();
     CUcontext context = nullptr;
-    PLINTH_CHECK(cuDevicePrimaryCtxRetain(&context, device));
+    CU_CHECK(cuDevicePrimaryCtxRetain(&context, device));
     state->add(device, context);
   }
   return std::make_unique<Context>(std::move(state));
@@ -57,7 +147,7 @@ std::unique_ptr<backend::ContextAdapter> Api::wrap_context(
   const auto native = reinterpret_cast<CUcontext>(context);
   const CUdevice device = static_cast<const Device&>(*devices[0]).device();
   CUdevice actual = 0;
-  PLINTH_CHECK(cuCtxGetDevice_v2(&actual, native));
+  CU_CHECK(cuCtxGetDevice_v2(&actual, native));
   if (actual != device)
     throw LogicError("the CUDA context belongs to device " + std::to_string(actual) +
                      ", not device " + std::to_string(device));

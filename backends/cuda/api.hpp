@@ -5,15 +5,21 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace plinth::cuda {
 
-/// The CUDA driver API: one platform holding every device cuInit found.
+/// The CUDA driver API: one platform holding every device cuInit found. Without a driver the
+/// plugin still compiles for named targets (NVRTC needs none).
 class Api final : public backend::ApiAdapter {
  public:
   std::string name() const override { return "CUDA"; }
+  /// Loads the driver (driver.hpp) and starts it. Where libcuda.so.1 is missing (or too old)
+  /// there is no platform; where cuInit fails (CUDA_ERROR_NO_DEVICE...) the platform has no
+  /// devices; either way no_devices_reason() says why, and nothing is thrown.
   void initialize() override;
-  std::size_t platform_count() const override { return 1; }
+  std::size_t platform_count() const override { return driver_loaded_ ? 1 : 0; }
   std::unique_ptr<backend::PlatformAdapter> platform(std::size_t index) const override;
   std::unique_ptr<backend::ContextAdapter> create_context(
       std::span<const backend::DeviceAdapter* const> devices) override;
@@ -26,10 +32,21 @@ class Api final : public backend::ApiAdapter {
     return static_cast<unsigned>(backend::ProgramInputKind::source) |
            static_cast<unsigned>(backend::ProgramInputKind::binary);
   }
+  // SDK 1.3.
+  std::string no_devices_reason() const override { return no_devices_reason_; }
+  /// sm_XY (CUBIN) and compute_XY (PTX) for every architecture NVRTC knows, by architecture.
+  std::vector<backend::CompileTarget> compile_targets() const override;
+  /// NVRTC alone, as a device's build compiles: the CUBIN for sm_XY, the PTX text (without
+  /// NVRTC's terminating NUL) for compute_XY.
+  backend::TargetBinary compile_for_target(std::string_view target,
+                                           const backend::ProgramInput& input,
+                                           const backend::BuildOptions& options) const override;
 
  private:
+  bool driver_loaded_ = false;
   std::size_t device_count_ = 0;
   int driver_version_ = 0;
+  std::string no_devices_reason_;
 };
 
 /// The plugin's factory (exported by plugin.cpp).

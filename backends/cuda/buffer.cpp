@@ -1,14 +1,14 @@
 #include "buffer.hpp"
 
 #include "context.hpp"
-#include "error.hpp"
+#include "driver.hpp"
 
 namespace plinth::cuda {
 
 Buffer::~Buffer() {
   if (!owned_) return;
   ScopedContext current((*state_)[device_].context, std::nothrow);
-  PLINTH_CHECK_IN_DESTRUCTOR(cuMemFree(pointer_));
+  CU_CHECK_IN_DESTRUCTOR(cuMemFree(pointer_));
 }
 
 std::unique_ptr<backend::BufferAdapter> Buffer::sub_region(std::size_t origin, std::size_t size) {

@@ -1,7 +1,7 @@
 #include "context.hpp"
 
 #include "buffer.hpp"
-#include "error.hpp"
+#include "driver.hpp"
 #include "program.hpp"
 #include "queue.hpp"
 
@@ -17,9 +17,9 @@ ContextState::~ContextState() {
   copier_.reset();  // joins its threads before the contexts go
   for (const auto& entry : devices_) {
     if (ownership_ == Ownership::primary)
-      PLINTH_CHECK_IN_DESTRUCTOR(cuDevicePrimaryCtxRelease(entry.device));
+      CU_CHECK_IN_DESTRUCTOR(cuDevicePrimaryCtxRelease(entry.device));
     else if (ownership_ == Ownership::owned)
-      PLINTH_CHECK_IN_DESTRUCTOR(cuCtxDestroy(entry.context));
+      CU_CHECK_IN_DESTRUCTOR(cuCtxDestroy(entry.context));
   }
 }
 
@@ -27,12 +27,12 @@ void ContextState::add(CUdevice device, CUcontext context) {
   DeviceContext entry{device, context, {}, 0, 0};
   devices_.push_back(entry);  // owned from here on, even if a query below throws
   std::array<char, 256> name{};
-  PLINTH_CHECK(cuDeviceGetName(name.data(), static_cast<int>(name.size()), device));
+  CU_CHECK(cuDeviceGetName(name.data(), static_cast<int>(name.size()), device));
   auto& added = devices_.back();
   added.name = name.data();
-  PLINTH_CHECK(
+  CU_CHECK(
       cuDeviceGetAttribute(&added.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
-  PLINTH_CHECK(
+  CU_CHECK(
       cuDeviceGetAttribute(&added.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
 }
 
@@ -42,26 +42,26 @@ backend::HostCopier& ContextState::copier() {
 }
 
 ScopedContext::ScopedContext(CUcontext context) {
-  PLINTH_CHECK(cuCtxGetCurrent(&previous_));
+  CU_CHECK(cuCtxGetCurrent(&previous_));
   if (previous_ != context) {
-    PLINTH_CHECK(cuCtxSetCurrent(context));
+    CU_CHECK(cuCtxSetCurrent(context));
     switched_ = true;
   }
 }
 
 ScopedContext::ScopedContext(CUcontext context, std::nothrow_t) noexcept {
-  if (cuCtxGetCurrent(&previous_) != CUDA_SUCCESS || previous_ == context) return;
-  switched_ = PLINTH_CHECK_IN_DESTRUCTOR(cuCtxSetCurrent(context));
+  if (driver().cuCtxGetCurrent(&previous_) != CUDA_SUCCESS || previous_ == context) return;
+  switched_ = CU_CHECK_IN_DESTRUCTOR(cuCtxSetCurrent(context));
 }
 
 ScopedContext::~ScopedContext() {
-  if (switched_) PLINTH_CHECK_IN_DESTRUCTOR(cuCtxSetCurrent(previous_));
+  if (switched_) CU_CHECK_IN_DESTRUCTOR(cuCtxSetCurrent(previous_));
 }
 
 std::unique_ptr<backend::BufferAdapter> Context::allocate(std::size_t device, std::size_t size) {
   ScopedContext current((*state_)[device].context);
   CUdeviceptr pointer = 0;
-  PLINTH_CHECK(cuMemAlloc(&pointer, size));
+  CU_CHECK(cuMemAlloc(&pointer, size));
   return std::make_unique<Buffer>(state_, device, pointer, size, true);
 }
 
@@ -77,7 +77,7 @@ std::unique_ptr<backend::QueueAdapter> Context::create_queue(std::size_t device)
   ScopedContext current((*state_)[device].context);
   CUstream stream = nullptr;
   // Non-blocking: plinth's queues never wait for the legacy default stream.
-  PLINTH_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CU_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
   return std::make_unique<Queue>(state_, device, stream, true);
 }
 
@@ -93,11 +93,11 @@ std::unique_ptr<backend::ProgramAdapter> Context::create_program(
   return std::make_unique<Program>(state_, devices, input, options);
 }
 
-void Context::activate() { PLINTH_CHECK(cuCtxPushCurrent((*state_)[0].context)); }
+void Context::activate() { CU_CHECK(cuCtxPushCurrent((*state_)[0].context)); }
 
 void Context::deactivate() {
   CUcontext popped = nullptr;
-  PLINTH_CHECK(cuCtxPopCurrent(&popped));
+  CU_CHECK(cuCtxPopCurrent(&popped));
 }
 
 backend::NativeHandle Context::native_handle(std::size_t device) const {
@@ -110,23 +110,23 @@ backend::NativeHandle Context::native_handle(std::size_t device) const {
 void* Context::allocate_host(std::size_t size) {
   ScopedContext current((*state_)[0].context);
   void* memory = nullptr;
-  PLINTH_CHECK(cuMemHostAlloc(&memory, size, CU_MEMHOSTALLOC_PORTABLE));
+  CU_CHECK(cuMemHostAlloc(&memory, size, CU_MEMHOSTALLOC_PORTABLE));
   return memory;
 }
 
 void Context::free_host(void* memory) noexcept {
   ScopedContext current((*state_)[0].context, std::nothrow);
-  PLINTH_CHECK_IN_DESTRUCTOR(cuMemFreeHost(memory));
+  CU_CHECK_IN_DESTRUCTOR(cuMemFreeHost(memory));
 }
 
 void Context::register_host(void* memory, std::size_t size) {
   ScopedContext current((*state_)[0].context);
-  PLINTH_CHECK(cuMemHostRegister(memory, size, CU_MEMHOSTREGISTER_PORTABLE));
+  CU_CHECK(cuMemHostRegister(memory, size, CU_MEMHOSTREGISTER_PORTABLE));
 }
 
 void Context::unregister_host(void* memory) noexcept {
   ScopedContext current((*state_)[0].context, std::nothrow);
-  PLINTH_CHECK_IN_DESTRUCTOR(cuMemHostUnregister(memory));
+  CU_CHECK_IN_DESTRUCTOR(cuMemHostUnregister(memory));
 }
 
 }  // namespace plinth::cuda

@@ -1,6 +1,6 @@
 #include "device.hpp"
 
-#include "error.hpp"
+#include "driver.hpp"
 #include "program.hpp"
 
 #include <array>
@@ -9,7 +9,7 @@ namespace plinth::cuda {
 
 std::string Device::name() const {
   std::array<char, 256> name{};
-  PLINTH_CHECK(cuDeviceGetName(name.data(), static_cast<int>(name.size()), device_));
+  CU_CHECK(cuDeviceGetName(name.data(), static_cast<int>(name.size()), device_));
   return name.data();
 }
 
@@ -17,8 +17,8 @@ std::string Device::compiler_identity() const {
   int nvrtc_major = 0, nvrtc_minor = 0;
   PLINTH_CHECK(nvrtcVersion(&nvrtc_major, &nvrtc_minor));
   int major = 0, minor = 0;
-  PLINTH_CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device_));
-  PLINTH_CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device_));
+  CU_CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device_));
+  CU_CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device_));
   const auto target = nvrtc_target(major * 10 + minor);
   std::string identity =
       "NVRTC " + std::to_string(nvrtc_major) + "." + std::to_string(nvrtc_minor) + "; ";
@@ -29,7 +29,7 @@ std::string Device::compiler_identity() const {
 DeviceParameters Device::parameters() const {
   auto get = [this](CUdevice_attribute attribute) {
     int value = 0;
-    PLINTH_CHECK(cuDeviceGetAttribute(&value, attribute, device_));
+    CU_CHECK(cuDeviceGetAttribute(&value, attribute, device_));
     return static_cast<std::size_t>(value);
   };
   DeviceParameters params;
@@ -48,7 +48,7 @@ DeviceParameters Device::parameters() const {
   params.max_total_local_size = get(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
   params.warp_size = get(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
   std::size_t total = 0;
-  PLINTH_CHECK(cuDeviceTotalMem(&total, device_));
+  CU_CHECK(cuDeviceTotalMem(&total, device_));
   params.global_mem_size = total;
   // cuMemAlloc aligns to 256 bytes; sub-regions are pointer offsets, so any origin works.
   params.address_alignment = 256;

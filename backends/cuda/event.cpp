@@ -1,19 +1,19 @@
 #include "event.hpp"
 
-#include "error.hpp"
+#include "driver.hpp"
 
 namespace plinth::cuda {
 
-Event::~Event() { PLINTH_CHECK_IN_DESTRUCTOR(cuEventDestroy(event_)); }
+Event::~Event() { CU_CHECK_IN_DESTRUCTOR(cuEventDestroy(event_)); }
 
-void Event::wait() { PLINTH_CHECK(cuEventSynchronize(event_)); }
+void Event::wait() { CU_CHECK(cuEventSynchronize(event_)); }
 
 double Event::elapsed_ms_since(backend::EventAdapter& start) {
   const CUevent begin = static_cast<Event&>(start).event();
-  PLINTH_CHECK(cuEventSynchronize(begin));
-  PLINTH_CHECK(cuEventSynchronize(event_));
+  CU_CHECK(cuEventSynchronize(begin));
+  CU_CHECK(cuEventSynchronize(event_));
   float ms = 0;
-  PLINTH_CHECK(cuEventElapsedTime(&ms, begin, event_));
+  CU_CHECK(cuEventElapsedTime(&ms, begin, event_));
   return ms;
 }
 

@@ -1,7 +1,7 @@
 #include "kernel.hpp"
 
 #include "context.hpp"
-#include "error.hpp"
+#include "driver.hpp"
 #include "program.hpp"
 #include "queue.hpp"
 
@@ -19,7 +19,7 @@ Kernel::Kernel(std::shared_ptr<const Modules> modules, CUfunction function)
   for (std::size_t index = 0;; ++index) {
     std::size_t offset = 0;
     std::size_t size = 0;
-    const CUresult result = cuFuncGetParamInfo(function_, index, &offset, &size);
+    const CUresult result = driver().cuFuncGetParamInfo(function_, index, &offset, &size);
     if (result == CUDA_ERROR_INVALID_VALUE) break;  // past the last parameter
     plinth::backend::check(result, "cuFuncGetParamInfo");
     parameters_.push_back({backend::ParamKind::unknown, size, {}, {}});
@@ -27,10 +27,9 @@ Kernel::Kernel(std::shared_ptr<const Modules> modules, CUfunction function)
   if (parameters_.size() > stack_args) pointers_.resize(parameters_.size());
 
   int value = 0;
-  PLINTH_CHECK(cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function_));
+  CU_CHECK(cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function_));
   max_total_local_size_ = static_cast<std::size_t>(value);
-  PLINTH_CHECK(
-      cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, function_));
+  CU_CHECK(cuFuncGetAttribute(&value, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, function_));
   dynamic_local_limit_ = static_cast<std::size_t>(value);
 }
 
@@ -51,15 +50,15 @@ void Kernel::launch(backend::QueueAdapter& queue, const backend::LaunchShape& sh
   ScopedContext current(target.context());
   if (shape.local_mem > dynamic_local_limit_) {
     // Beyond 48 KiB a kernel must opt in; done once per size increase, not per launch.
-    PLINTH_CHECK(cuFuncSetAttribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                    static_cast<int>(shape.local_mem)));
+    CU_CHECK(cuFuncSetAttribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                static_cast<int>(shape.local_mem)));
     dynamic_local_limit_ = shape.local_mem;
   }
   auto groups = [&](unsigned d) { return static_cast<unsigned>(shape.global[d] / shape.local[d]); };
   auto local = [&](unsigned d) { return static_cast<unsigned>(shape.local[d]); };
-  PLINTH_CHECK(cuLaunchKernel(function_, groups(0), groups(1), groups(2), local(0), local(1),
-                              local(2), static_cast<unsigned>(shape.local_mem), target.stream(),
-                              pointers, nullptr));
+  CU_CHECK(cuLaunchKernel(function_, groups(0), groups(1), groups(2), local(0), local(1), local(2),
+                          static_cast<unsigned>(shape.local_mem), target.stream(), pointers,
+                          nullptr));
 }
 
 backend::NativeHandle Kernel::native_handle() const {

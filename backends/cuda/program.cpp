@@ -2,7 +2,7 @@
 
 #include "buffer.hpp"
 #include "context.hpp"
-#include "error.hpp"
+#include "driver.hpp"
 #include "kernel.hpp"
 #include "prelude.hpp"
 #include "queue.hpp"
@@ -20,88 +20,15 @@ namespace plinth::cuda {
 
 namespace {
 
-// A compiled image: a CUBIN for sm_XY, or PTX (null-terminated) for compute_XY.
-struct Image {
-  int arch = 0;
-  bool ptx = false;
-  std::vector<char> data;
-  std::vector<std::string> options;  // NVRTC's, for error messages
-};
-
 struct NvrtcProgram {
   nvrtcProgram handle = nullptr;
+  NvrtcProgram() = default;
   ~NvrtcProgram() {
     if (handle) nvrtcDestroyProgram(&handle);
   }
+  NvrtcProgram(const NvrtcProgram&) = delete;
+  NvrtcProgram& operator=(const NvrtcProgram&) = delete;
 };
-
-std::string arch_name(const Image& image) {
-  return (image.ptx ? "compute_" : "sm_") + std::to_string(image.arch);
-}
-
-Image pick_target(const DeviceContext& device, const std::string& source,
-                  const std::vector<std::string>& options) {
-  const auto target = nvrtc_target(device.cc_major * 10 + device.cc_minor);
-  if (target.arch == 0)
-    throw CompileError("NVRTC cannot compile for sm_" +
-                           std::to_string(device.cc_major * 10 + device.cc_minor) +
-                           " or any older architecture",
-                       options, source, device.name);
-  return {target.arch, target.ptx, {}, {}};
-}
-
-Image compile(const std::string& source, const DeviceContext& device,
-              const backend::BuildOptions& build) {
-  std::vector<std::string> options{"--std=c++17"};
-  Image image = pick_target(device, source, options);
-  options.push_back("--gpu-architecture=" + arch_name(image));
-  if (build.fast_math) options.emplace_back("-use_fast_math");
-  options.insert(options.end(), build.compiler_options.begin(), build.compiler_options.end());
-  std::vector<const char*> pointers;
-  for (const auto& option : options) pointers.push_back(option.c_str());
-
-  NvrtcProgram program;
-  PLINTH_CHECK(
-      nvrtcCreateProgram(&program.handle, source.c_str(), "program.cu", 0, nullptr, nullptr));
-  const nvrtcResult result =
-      nvrtcCompileProgram(program.handle, static_cast<int>(pointers.size()), pointers.data());
-  std::size_t log_size = 0;
-  PLINTH_CHECK(nvrtcGetProgramLogSize(program.handle, &log_size));
-  std::string log(log_size, '\0');
-  PLINTH_CHECK(nvrtcGetProgramLog(program.handle, log.data()));
-  while (!log.empty() && log.back() == '\0') log.pop_back();
-  const std::string stem = "program_" + arch_name(image);
-  if (build.keep != nullptr) build.keep->write_text(stem + ".log", log);
-  if (result == NVRTC_ERROR_COMPILATION) throw CompileError(log, options, source, device.name);
-  plinth::backend::check(result, "nvrtcCompileProgram");
-
-  std::size_t size = 0;
-  if (image.ptx) {
-    PLINTH_CHECK(nvrtcGetPTXSize(program.handle, &size));
-    image.data.resize(size);
-    PLINTH_CHECK(nvrtcGetPTX(program.handle, image.data.data()));
-  } else {
-    PLINTH_CHECK(nvrtcGetCUBINSize(program.handle, &size));
-    image.data.resize(size);
-    PLINTH_CHECK(nvrtcGetCUBIN(program.handle, image.data.data()));
-  }
-  image.options = std::move(options);
-  if (build.keep != nullptr)
-    build.keep->write(stem + (image.ptx ? ".ptx" : ".cubin"), std::as_bytes(std::span(image.data)));
-  return image;
-}
-
-// The prelude, then `__constant__ <ctype> <name>[<length>];` for each constant array (so that
-// the prelude's types can be used in them), then the user's source.
-std::string full_source(const backend::ProgramInput& input, const backend::BuildOptions& build) {
-  std::string source(input.prelude);
-  if (!source.empty()) source += '\n';
-  for (const auto& array : build.constant_arrays)
-    source += "__constant__ " + array.ctype + " " + array.name + "[" +
-              std::to_string(array.length) + "];\n";
-  source += input.source;
-  return source;
-}
 
 // Loads a CUBIN or PTX image into the device's context. `image` ends in a NUL byte, so that
 // the driver's reading of PTX text stops inside it whatever the image holds (a binary from
@@ -115,7 +42,8 @@ CUmodule load(std::span<const char> image, const std::string& what,
   std::array<char, 8192> log{};
   std::array<CUjit_option, 2> keys{CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   std::array<void*, 2> values{log.data(), reinterpret_cast<void*>(log.size())};
-  const CUresult result = cuModuleLoadDataEx(&module, image.data(), 2, keys.data(), values.data());
+  const CUresult result =
+      driver().cuModuleLoadDataEx(&module, image.data(), 2, keys.data(), values.data());
   switch (result) {
     case CUDA_ERROR_INVALID_PTX:
     case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
@@ -123,7 +51,7 @@ CUmodule load(std::span<const char> image, const std::string& what,
     case CUDA_ERROR_NO_BINARY_FOR_GPU:
     case CUDA_ERROR_INVALID_SOURCE: {
       const char* name = nullptr;
-      if (cuGetErrorName(result, &name) != CUDA_SUCCESS || name == nullptr) name = "?";
+      if (driver().cuGetErrorName(result, &name) != CUDA_SUCCESS || name == nullptr) name = "?";
       throw CompileError("the driver cannot load " + what + " (" + name + ")" +
                              (log[0] != '\0' ? std::string(":\n") + log.data() : std::string()),
                          options, source, device.name);
@@ -141,11 +69,21 @@ std::vector<char> terminated(std::span<const std::byte> bytes) {
 
 }  // namespace
 
+const std::vector<int>& nvrtc_archs() {
+  // Thread-safe: a static's initialisation runs once (again after a throw).
+  static const std::vector<int> archs = [] {
+    int count = 0;
+    PLINTH_CHECK(nvrtcGetNumSupportedArchs(&count));
+    std::vector<int> known(static_cast<std::size_t>(count));
+    PLINTH_CHECK(nvrtcGetSupportedArchs(known.data()));
+    std::sort(known.begin(), known.end());
+    return known;
+  }();
+  return archs;
+}
+
 NvrtcTarget nvrtc_target(int capability) {
-  int count = 0;
-  PLINTH_CHECK(nvrtcGetNumSupportedArchs(&count));
-  std::vector<int> archs(static_cast<std::size_t>(count));
-  PLINTH_CHECK(nvrtcGetSupportedArchs(archs.data()));
+  const auto& archs = nvrtc_archs();
   // The CUBIN target when NVRTC knows the device's architecture; otherwise PTX for the newest
   // architecture NVRTC knows that the device can run, for the driver to JIT.
   if (std::find(archs.begin(), archs.end(), capability) != archs.end()) return {capability, false};
@@ -155,10 +93,68 @@ NvrtcTarget nvrtc_target(int capability) {
   return {best, true};
 }
 
+std::string target_name(NvrtcTarget target) {
+  return (target.ptx ? "compute_" : "sm_") + std::to_string(target.arch);
+}
+
+std::string full_source(const backend::ProgramInput& input, const backend::BuildOptions& build) {
+  std::string source(input.prelude);
+  if (!source.empty()) source += '\n';
+  for (const auto& array : build.constant_arrays)
+    source += "__constant__ " + array.ctype + " " + array.name + "[" +
+              std::to_string(array.length) + "];\n";
+  source += input.source;
+  if (build.keep != nullptr) build.keep->write_text("program.cu", source);
+  return source;
+}
+
+CompiledImage compile(const std::string& source, NvrtcTarget target,
+                      const backend::BuildOptions& build, const std::string& where) {
+  CompiledImage image;
+  image.target = target;
+  image.options = {"--std=c++17", "--gpu-architecture=" + target_name(target)};
+  if (build.fast_math) image.options.emplace_back("-use_fast_math");
+  image.options.insert(image.options.end(), build.compiler_options.begin(),
+                       build.compiler_options.end());
+  std::vector<const char*> pointers;
+  for (const auto& option : image.options) pointers.push_back(option.c_str());
+
+  NvrtcProgram program;
+  PLINTH_CHECK(
+      nvrtcCreateProgram(&program.handle, source.c_str(), "program.cu", 0, nullptr, nullptr));
+  const nvrtcResult result =
+      nvrtcCompileProgram(program.handle, static_cast<int>(pointers.size()), pointers.data());
+  std::size_t log_size = 0;
+  PLINTH_CHECK(nvrtcGetProgramLogSize(program.handle, &log_size));
+  image.log.assign(log_size, '\0');
+  PLINTH_CHECK(nvrtcGetProgramLog(program.handle, image.log.data()));
+  while (!image.log.empty() && image.log.back() == '\0') image.log.pop_back();
+  const std::string stem = "program_" + target_name(target);
+  if (build.keep != nullptr) build.keep->write_text(stem + ".log", image.log);
+  if (result == NVRTC_ERROR_COMPILATION)
+    throw CompileError(image.log, image.options, source, where);
+  plinth::backend::check(result, "nvrtcCompileProgram");
+
+  std::size_t size = 0;
+  if (target.ptx) {
+    PLINTH_CHECK(nvrtcGetPTXSize(program.handle, &size));
+    image.data.resize(size);
+    PLINTH_CHECK(nvrtcGetPTX(program.handle, image.data.data()));
+  } else {
+    PLINTH_CHECK(nvrtcGetCUBINSize(program.handle, &size));
+    image.data.resize(size);
+    PLINTH_CHECK(nvrtcGetCUBIN(program.handle, image.data.data()));
+  }
+  if (build.keep != nullptr)
+    build.keep->write(stem + (target.ptx ? ".ptx" : ".cubin"),
+                      std::as_bytes(std::span(image.data)));
+  return image;
+}
+
 Modules::~Modules() {
   for (std::size_t i = 0; i < modules.size(); ++i) {
     ScopedContext current((*state)[devices[i]].context, std::nothrow);
-    PLINTH_CHECK_IN_DESTRUCTOR(cuModuleUnload(modules[i]));
+    CU_CHECK_IN_DESTRUCTOR(cuModuleUnload(modules[i]));
   }
 }
 
@@ -187,8 +183,7 @@ Program::Program(std::shared_ptr<ContextState> state, std::span<const std::size_
   }
   if (input.kind != backend::ProgramInputKind::source)
     throw LogicError("CUDA creates programs from source or binaries only");
-  const std::string source = full_source(input, options);
-  if (options.keep != nullptr) options.keep->write_text("program.cu", source);
+  const std::string source = full_source(input, options);  // and program.cu, with keep
 
   std::vector<std::pair<int, std::shared_ptr<const std::vector<char>>>> compiled;  // by capability
   for (std::size_t index : devices) {
@@ -197,10 +192,16 @@ Program::Program(std::shared_ptr<ContextState> state, std::span<const std::size_
     auto found = std::find_if(compiled.begin(), compiled.end(),
                               [&](const auto& entry) { return entry.first == capability; });
     if (found == compiled.end()) {
-      Image image = compile(source, device, options);
+      // The device's own architecture (or PTX for the newest older one NVRTC knows).
+      const NvrtcTarget target = nvrtc_target(capability);
+      if (target.arch == 0)
+        throw CompileError("NVRTC cannot compile for sm_" + std::to_string(capability) +
+                               " or any older architecture",
+                           {"--std=c++17"}, source, device.name);
+      CompiledImage image = compile(source, target, options, device.name);
       // The module is loaded from the image as compiled; PTX comes NUL-terminated from NVRTC.
       modules_->modules.push_back(load(image.data,
-                                       arch_name(image) + " " + (image.ptx ? "PTX" : "CUBIN"),
+                                       target_name(target) + " " + (target.ptx ? "PTX" : "CUBIN"),
                                        image.options, source, device));
       compiled.emplace_back(capability,
                             std::make_shared<const std::vector<char>>(std::move(image.data)));
@@ -222,7 +223,8 @@ std::unique_ptr<backend::KernelAdapter> Program::create_kernel(std::size_t devic
                                                                const std::string& name) {
   ScopedContext current((*modules_->state)[modules_->devices[device]].context);
   CUfunction function = nullptr;
-  const CUresult result = cuModuleGetFunction(&function, modules_->modules[device], name.c_str());
+  const CUresult result =
+      driver().cuModuleGetFunction(&function, modules_->modules[device], name.c_str());
   if (result == CUDA_ERROR_NOT_FOUND) throw LogicError("program has no kernel '" + name + "'");
   plinth::backend::check(result, "cuModuleGetFunction");
   return std::make_unique<Kernel>(modules_, function);
@@ -236,14 +238,14 @@ void Program::set_constant_array(std::size_t device, backend::QueueAdapter& queu
   CUdeviceptr symbol = 0;
   std::size_t symbol_size = 0;
   const CUresult result =
-      cuModuleGetGlobal(&symbol, &symbol_size, modules_->modules[device], name.c_str());
+      driver().cuModuleGetGlobal(&symbol, &symbol_size, modules_->modules[device], name.c_str());
   if (result == CUDA_ERROR_NOT_FOUND)
     throw LogicError("program has no constant array '" + name + "'");
   plinth::backend::check(result, "cuModuleGetGlobal");
   if (symbol_size != size)
     throw LogicError("constant array '" + name + "' has " + std::to_string(symbol_size) +
                      " bytes; got " + std::to_string(size));
-  PLINTH_CHECK(cuMemcpyDtoDAsync(symbol, device_pointer(src), size, target.stream()));
+  CU_CHECK(cuMemcpyDtoDAsync(symbol, device_pointer(src), size, target.stream()));
 }
 
 backend::NativeHandle Program::native_handle(std::size_t device) const {

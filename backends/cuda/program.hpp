@@ -1,6 +1,7 @@
 #pragma once
 
 #include <plinth/backend/program.hpp>
+#include <plinth/backend/types.hpp>
 
 #include <cuda.h>
 
@@ -14,13 +15,44 @@ namespace plinth::cuda {
 
 class ContextState;
 
-/// What NVRTC compiles for compute capability `capability` (e.g. 90): a CUBIN for it when
-/// NVRTC knows it, else PTX for the newest architecture it knows below it (arch 0: none).
+/// An architecture NVRTC compiles for: a CUBIN for sm_<arch>, or PTX for compute_<arch>
+/// (arch 90: compute capability 9.0).
 struct NvrtcTarget {
   int arch = 0;
   bool ptx = false;
 };
+
+/// The architectures NVRTC compiles for (nvrtcGetSupportedArchs), ascending. Throws
+/// BackendError; any thread may call it.
+const std::vector<int>& nvrtc_archs();
+
+/// What a device of compute capability `capability` (e.g. 90) gets: a CUBIN for it when
+/// NVRTC knows it, else PTX for the newest architecture it knows below it (arch 0: none).
 NvrtcTarget nvrtc_target(int capability);
+
+/// "sm_90" or "compute_90".
+std::string target_name(NvrtcTarget target);
+
+/// What NVRTC compiled: a CUBIN, or PTX text with NVRTC's terminating NUL.
+struct CompiledImage {
+  NvrtcTarget target;
+  std::vector<char> data;
+  std::vector<std::string> options;  // NVRTC's, for error messages
+  std::string log;                   // NVRTC's log (warnings), without trailing NULs
+};
+
+/// The source NVRTC compiles: the prelude, `__constant__ <ctype> <name>[<length>];` for each
+/// constant array (so that the prelude's types can be used in them), then the user's source.
+/// Leaves it in `build.keep` as program.cu when that is set.
+std::string full_source(const backend::ProgramInput& input, const backend::BuildOptions& build);
+
+/// Compiles `source` (from full_source()) with NVRTC for `target`, with the build's fast-math
+/// and compiler options; calls no driver function, so it needs no device or context. Leaves
+/// program_<target>.log and .cubin/.ptx in `build.keep` when that is set. Throws CompileError
+/// (naming `where`, a device or target) when NVRTC refuses the source, BackendError when NVRTC
+/// fails otherwise. Any thread may call it, concurrently: every call has its own NVRTC program.
+CompiledImage compile(const std::string& source, NvrtcTarget target,
+                      const backend::BuildOptions& build, const std::string& where);
 
 /// The CUmodules of a program, one per program device (each loaded in that device's
 /// context); shared with its kernels so that they keep their module alive.

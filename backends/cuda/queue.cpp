@@ -2,7 +2,7 @@
 
 #include "buffer.hpp"
 #include "context.hpp"
-#include "error.hpp"
+#include "driver.hpp"
 #include "event.hpp"
 
 #include <array>
@@ -52,8 +52,8 @@ bool dma_capable(const void* pointer) noexcept {
   std::array<CUpointer_attribute, 2> attributes{CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
                                                 CU_POINTER_ATTRIBUTE_IS_MANAGED};
   std::array<void*, 2> data{&type, &managed};
-  if (cuPointerGetAttributes(2, attributes.data(), data.data(),
-                             reinterpret_cast<CUdeviceptr>(pointer)) != CUDA_SUCCESS)
+  if (driver().cuPointerGetAttributes(2, attributes.data(), data.data(),
+                                      reinterpret_cast<CUdeviceptr>(pointer)) != CUDA_SUCCESS)
     return false;
   return type == CU_MEMORYTYPE_HOST || managed != 0;
 }
@@ -69,12 +69,12 @@ Queue::Queue(std::shared_ptr<ContextState> state, std::size_t device, CUstream s
 Queue::~Queue() {
   ScopedContext current(context_, std::nothrow);
   // Host functions and DMAs in flight still use the staging.
-  if (staging_) PLINTH_CHECK_IN_DESTRUCTOR(cuStreamSynchronize(stream_));
+  if (staging_) CU_CHECK_IN_DESTRUCTOR(cuStreamSynchronize(stream_));
   ring_.stop();
   for (CUevent event : slot_free_)
-    if (event) PLINTH_CHECK_IN_DESTRUCTOR(cuEventDestroy(event));
-  if (staging_) PLINTH_CHECK_IN_DESTRUCTOR(cuMemFreeHost(staging_));
-  if (owned_) PLINTH_CHECK_IN_DESTRUCTOR(cuStreamDestroy(stream_));
+    if (event) CU_CHECK_IN_DESTRUCTOR(cuEventDestroy(event));
+  if (staging_) CU_CHECK_IN_DESTRUCTOR(cuMemFreeHost(staging_));
+  if (owned_) CU_CHECK_IN_DESTRUCTOR(cuStreamDestroy(stream_));
 }
 
 void Queue::write(backend::BufferAdapter& dst, std::size_t dst_offset, const void* src,
@@ -85,9 +85,9 @@ void Queue::write(backend::BufferAdapter& dst, std::size_t dst_offset, const voi
   const bool in_place = dma_capable(src);
   if (staged(size, async) && !in_place && ring_.write(dst, dst_offset, src, size, async))
     return;  // staged (false: another thread's transfer has the ring)
-  PLINTH_CHECK(cuMemcpyHtoDAsync(to, src, size, stream_));
+  CU_CHECK(cuMemcpyHtoDAsync(to, src, size, stream_));
   // Pageable memory is in the driver's staging already; page-locked memory is read in place.
-  if (!async && in_place) PLINTH_CHECK(cuStreamSynchronize(stream_));
+  if (!async && in_place) CU_CHECK(cuStreamSynchronize(stream_));
 }
 
 void Queue::read(void* dst, backend::BufferAdapter& src, std::size_t src_offset, std::size_t size,
@@ -99,26 +99,26 @@ void Queue::read(void* dst, backend::BufferAdapter& src, std::size_t src_offset,
     return;  // staged
   // Pageable memory here makes even the asynchronous call wait for the copy (the driver's
   // rule): small reads, and large ones while another thread has this queue's staging.
-  PLINTH_CHECK(cuMemcpyDtoHAsync(dst, from, size, stream_));
-  if (!async) PLINTH_CHECK(cuStreamSynchronize(stream_));
+  CU_CHECK(cuMemcpyDtoHAsync(dst, from, size, stream_));
+  if (!async) CU_CHECK(cuStreamSynchronize(stream_));
 }
 
 void Queue::copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::BufferAdapter& src,
                  std::size_t src_offset, std::size_t size) {
   if (size == 0) return;
   ScopedContext current(context_);
-  PLINTH_CHECK(cuMemcpyDtoDAsync(device_pointer(dst) + dst_offset, device_pointer(src) + src_offset,
-                                 size, stream_));
+  CU_CHECK(cuMemcpyDtoDAsync(device_pointer(dst) + dst_offset, device_pointer(src) + src_offset,
+                             size, stream_));
 }
 
-void Queue::synchronize() { PLINTH_CHECK(cuStreamSynchronize(stream_)); }
+void Queue::synchronize() { CU_CHECK(cuStreamSynchronize(stream_)); }
 
 std::unique_ptr<backend::EventAdapter> Queue::record_event() {
   ScopedContext current(context_);
   CUevent event = nullptr;
-  PLINTH_CHECK(cuEventCreate(&event, CU_EVENT_DEFAULT));
+  CU_CHECK(cuEventCreate(&event, CU_EVENT_DEFAULT));
   auto adapter = std::make_unique<Event>(state_, event);
-  PLINTH_CHECK(cuEventRecord(event, stream_));
+  CU_CHECK(cuEventRecord(event, stream_));
   return adapter;
 }
 
@@ -126,13 +126,13 @@ bool Queue::record_event_again(backend::EventAdapter& event) {
   // A CUevent may be recorded any number of times; waits enqueued before keep waiting for
   // the recording they saw.
   ScopedContext current(context_);
-  PLINTH_CHECK(cuEventRecord(static_cast<Event&>(event).event(), stream_));
+  CU_CHECK(cuEventRecord(static_cast<Event&>(event).event(), stream_));
   return true;
 }
 
 void Queue::wait_for(backend::EventAdapter& event) {
   ScopedContext current(context_);
-  PLINTH_CHECK(cuStreamWaitEvent(stream_, static_cast<Event&>(event).event(), 0));
+  CU_CHECK(cuStreamWaitEvent(stream_, static_cast<Event&>(event).event(), 0));
 }
 
 backend::NativeHandle Queue::native_handle() const {
@@ -143,34 +143,34 @@ backend::HostCopier& Queue::host_copier() { return state_->copier(); }
 
 void* Queue::allocate_staging(std::size_t size) {
   for (CUevent& event : slot_free_)
-    if (!event) PLINTH_CHECK(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
+    if (!event) CU_CHECK(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING));
   void* memory = nullptr;
-  PLINTH_CHECK(cuMemHostAlloc(&memory, size, 0));
+  CU_CHECK(cuMemHostAlloc(&memory, size, 0));
   staging_ = memory;
   return memory;
 }
 
 void Queue::write_async(backend::BufferAdapter& dst, std::size_t dst_offset, const void* stage,
                         std::size_t size) {
-  PLINTH_CHECK(cuMemcpyHtoDAsync(device_pointer(dst) + dst_offset, stage, size, stream_));
+  CU_CHECK(cuMemcpyHtoDAsync(device_pointer(dst) + dst_offset, stage, size, stream_));
 }
 
 void Queue::read_async(void* stage, backend::BufferAdapter& src, std::size_t src_offset,
                        std::size_t size) {
-  PLINTH_CHECK(cuMemcpyDtoHAsync(stage, device_pointer(src) + src_offset, size, stream_));
+  CU_CHECK(cuMemcpyDtoHAsync(stage, device_pointer(src) + src_offset, size, stream_));
 }
 
-void Queue::mark_slot(std::size_t slot) { PLINTH_CHECK(cuEventRecord(slot_free_[slot], stream_)); }
+void Queue::mark_slot(std::size_t slot) { CU_CHECK(cuEventRecord(slot_free_[slot], stream_)); }
 
-void Queue::wait_slot(std::size_t slot) { PLINTH_CHECK(cuEventSynchronize(slot_free_[slot])); }
+void Queue::wait_slot(std::size_t slot) { CU_CHECK(cuEventSynchronize(slot_free_[slot])); }
 
 void Queue::launch_host_function(void (*function)(void*) noexcept, void* argument) {
-  PLINTH_CHECK(cuLaunchHostFunc(stream_, function, argument));
+  CU_CHECK(cuLaunchHostFunc(stream_, function, argument));
 }
 
 void Queue::poll() {
   // Only a failure matters: the ring waits for its own count of finished host functions.
-  if (auto result = cuStreamQuery(stream_); result != CUDA_ERROR_NOT_READY)
+  if (auto result = driver().cuStreamQuery(stream_); result != CUDA_ERROR_NOT_READY)
     plinth::backend::check(result, "cuStreamQuery");
 }
 

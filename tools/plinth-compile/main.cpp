@@ -75,8 +75,8 @@ std::optional<Options> parse(int argc, char** argv) {
       "a target of the API, or a comma list (repeatable); see --list-targets")(
       "list-targets", po::bool_switch(&options.list_targets),
       "list the targets of --api (or of every API that has some)")(
-      "job", po::value(&options.jobs)->composing(),
-      "a job file that PLINTH_RECORD_PROGRAMS wrote (repeatable)")(
+      "job", po::value(&options.jobs)->composing()->multitoken(),
+      "job files that PLINTH_RECORD_PROGRAMS wrote (one or more; repeatable)")(
       "define,D", po::value(&defines)->composing(),
       "name=value: a render global of the source template (an integer, true/false, or text)")(
       "compiler-option,X", po::value(&options.program.compiler_options)->composing(),
@@ -253,6 +253,9 @@ class Runner {
       return Outcome::compiled;
     } catch (const plinth::CompileError& e) {
       report += fmt::format("{}: does not compile:\n{}\n", what, e.what());
+      return Outcome::failed;
+    } catch (const plinth::Error& e) {  // RenderError, BackendError...
+      report += fmt::format("{}: {}\n", what, e.what());
       return Outcome::failed;
     }
   }

@@ -1,0 +1,114 @@
+#pragma once
+
+// The CUDA driver API, loaded at run time. The plugin does not link libcuda.so.1, so that it
+// loads where the driver is missing (a build machine with the toolkit alone) and still
+// compiles for named targets with NVRTC. Api::initialize() calls load_driver(), which opens
+// libcuda.so.1 and resolves every function the backend calls into a table; everything else
+// calls through it:
+//
+//     CU_CHECK(cuMemAlloc(&pointer, size));                 // PLINTH_CHECK, through the table
+//     CU_CHECK_IN_DESTRUCTOR(cuMemFree(pointer));           // PLINTH_CHECK_IN_DESTRUCTOR
+//     const CUresult result = driver().cuInit(0);           // an unchecked call
+//
+// The plugin links with --no-undefined, so a cu* call that bypasses the table is a link error.
+
+#include "error.hpp"
+
+#include <cuda.h>
+
+#include <string>
+
+namespace plinth::cuda {
+
+// Every driver function the backend calls, as cuda.h names it. cuda.h #defines many names to
+// versioned symbols (cuMemAlloc to cuMemAlloc_v2); X sees the names after that expansion, so
+// the table's members and the symbols looked up are the versioned ones, as a linked call's
+// would be, and call sites keep writing cuda.h's names.
+#define PLINTH_CUDA_DRIVER_FUNCTIONS(X) \
+  X(cuCtxDestroy)                       \
+  X(cuCtxGetCurrent)                    \
+  X(cuCtxGetDevice_v2)                  \
+  X(cuCtxPopCurrent)                    \
+  X(cuCtxPushCurrent)                   \
+  X(cuCtxSetCurrent)                    \
+  X(cuDeviceGet)                        \
+  X(cuDeviceGetAttribute)               \
+  X(cuDeviceGetCount)                   \
+  X(cuDeviceGetName)                    \
+  X(cuDevicePrimaryCtxRelease)          \
+  X(cuDevicePrimaryCtxRetain)           \
+  X(cuDeviceTotalMem)                   \
+  X(cuDriverGetVersion)                 \
+  X(cuEventCreate)                      \
+  X(cuEventDestroy)                     \
+  X(cuEventElapsedTime)                 \
+  X(cuEventRecord)                      \
+  X(cuEventSynchronize)                 \
+  X(cuFuncGetAttribute)                 \
+  X(cuFuncGetParamInfo)                 \
+  X(cuFuncSetAttribute)                 \
+  X(cuGetErrorName)                     \
+  X(cuGetErrorString)                   \
+  X(cuInit)                             \
+  X(cuLaunchHostFunc)                   \
+  X(cuLaunchKernel)                     \
+  X(cuMemAlloc)                         \
+  X(cuMemFree)                          \
+  X(cuMemFreeHost)                      \
+  X(cuMemHostAlloc)                     \
+  X(cuMemHostRegister)                  \
+  X(cuMemHostUnregister)                \
+  X(cuMemcpyDtoDAsync)                  \
+  X(cuMemcpyDtoHAsync)                  \
+  X(cuMemcpyHtoDAsync)                  \
+  X(cuModuleGetFunction)                \
+  X(cuModuleGetGlobal)                  \
+  X(cuModuleLoadDataEx)                 \
+  X(cuModuleUnload)                     \
+  X(cuPointerGetAttributes)             \
+  X(cuStreamCreate)                     \
+  X(cuStreamDestroy)                    \
+  X(cuStreamQuery)                      \
+  X(cuStreamSynchronize)                \
+  X(cuStreamWaitEvent)
+
+/// The driver's functions, resolved from libcuda.so.1: one member per function, named and
+/// typed as cuda.h declares it, so that `driver().cuMemAlloc(&pointer, size)` reads as the
+/// direct call would.
+struct Driver {
+// (A declarator's name cannot be parenthesised.)
+#define PLINTH_CUDA_DRIVER_MEMBER(function) \
+  decltype(&::function) function = nullptr;  // NOLINT(bugprone-macro-parentheses)
+  PLINTH_CUDA_DRIVER_FUNCTIONS(PLINTH_CUDA_DRIVER_MEMBER)
+#undef PLINTH_CUDA_DRIVER_MEMBER
+};
+
+/// Opens libcuda.so.1 (RTLD_NOW | RTLD_LOCAL) and fills driver()'s table, once per process
+/// (later calls return the first call's result). Returns "" when every function was found;
+/// otherwise why not, in the dynamic loader's words and what that means ("libcuda.so.1: cannot
+/// open shared object file: No such file or directory (the NVIDIA driver is not installed)"),
+/// and driver()'s table stays empty. The library stays loaded for the rest of the process
+/// (the driver does not support being unloaded). Never throws but std::bad_alloc; any thread
+/// may call it.
+const std::string& load_driver();
+
+namespace detail {
+extern Driver loaded_driver;  // written once, by load_driver()
+}  // namespace detail
+
+/// The driver's functions. Valid once load_driver() has returned ""; before that (and where
+/// there is no driver) every member is null. Api::initialize() loads the driver before any
+/// device exists, so every adapter but the ApiAdapter may call through it unchecked.
+inline const Driver& driver() noexcept { return detail::loaded_driver; }
+
+}  // namespace plinth::cuda
+
+/// PLINTH_CHECK for a driver call through the table, written as the direct call would be:
+/// CU_CHECK(cuStreamSynchronize(stream)). An error names the call as written ("cuMemAlloc").
+#define CU_CHECK(call) \
+  ::plinth::backend::check(::plinth::cuda::driver().call, ::plinth::backend::VendorCall(#call))
+
+/// PLINTH_CHECK_IN_DESTRUCTOR for a driver call through the table: never throws.
+#define CU_CHECK_IN_DESTRUCTOR(call)                                    \
+  ::plinth::backend::check_in_destructor(::plinth::cuda::driver().call, \
+                                         ::plinth::backend::VendorCall(#call))
