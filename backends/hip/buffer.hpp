@@ -1,0 +1,48 @@
+#pragma once
+
+#include <plinth/backend/buffer.hpp>
+
+#include <hip/hip_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+
+namespace plinth::hip {
+
+class ContextState;
+
+/// Device memory from hipMalloc (or wrapped). A sub-region is a plain pointer offset, so any
+/// origin works, for transfers and as a kernel argument alike.
+class Buffer final : public backend::BufferAdapter {
+ public:
+  Buffer(std::shared_ptr<ContextState> state, std::size_t device, hipDeviceptr_t pointer,
+         std::size_t size, bool owned)
+      : state_(std::move(state)), device_(device), pointer_(pointer), size_(size), owned_(owned) {}
+  ~Buffer() override;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  std::size_t size() const override { return size_; }
+  std::unique_ptr<backend::BufferAdapter> sub_region(std::size_t origin, std::size_t size) override;
+  backend::ArgValue kernel_arg() const override { return {&pointer_, sizeof(pointer_)}; }
+  backend::NativeHandle native_handle() const override {
+    return reinterpret_cast<backend::NativeHandle>(pointer_);
+  }
+
+  hipDeviceptr_t pointer() const { return pointer_; }
+
+ private:
+  std::shared_ptr<ContextState> state_;
+  std::size_t device_;
+  hipDeviceptr_t pointer_;
+  std::size_t size_;
+  bool owned_;
+};
+
+/// The device pointer of a buffer adapter of this backend (the core only hands us ours), plus
+/// `offset` bytes.
+inline hipDeviceptr_t device_pointer(const backend::BufferAdapter& buffer, std::size_t offset = 0) {
+  return static_cast<char*>(static_cast<const Buffer&>(buffer).pointer()) + offset;
+}
+
+}  // namespace plinth::hip

@@ -1,0 +1,114 @@
+#pragma once
+
+#include <plinth/backend/context.hpp>
+
+#include <hip/hip_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace plinth::backend {
+class HostCopier;
+}  // namespace plinth::backend
+
+namespace plinth::hip {
+
+// HIP's current-device model. HIP has no context objects that plinth could own: each host
+// thread has a current device (hipSetDevice), and the calls that create something (hipMalloc,
+// hipStreamCreate, hipEventCreate, hipModuleLoadData, hipHostMalloc) create it on that device,
+// while calls on a stream, an event, a module or a pointer act where that object lives. So a
+// plinth context is its list of devices, and every call of this backend that depends on the
+// current device, or takes a stream that might be a device's null stream, runs inside a
+// ScopedDevice for the device it is about: the device is made current only if it is not
+// already, and the one that was current is made current again afterwards. Plinth thereby
+// never changes which device the calling thread's other HIP code (the user's, rocBLAS...) sees,
+// and it saves and restores nothing else: streams, modules and memory from other HIP code work
+// with plinth's (wrap_queue, wrap_buffer) and plinth's with theirs (native handles).
+// Context::activate() makes the context's first device current for the caller's own HIP code
+// (hipSetDevice); deactivate() does nothing, since HIP has no stack of contexts to pop and the
+// device that was current before is the thread's, not plinth's.
+
+/// A device of a context.
+struct DeviceEntry {
+  int device = 0;    ///< the HIP device ordinal (hipDevice_t)
+  std::string name;  ///< for messages
+  std::string arch;  ///< hipDeviceProp_t::gcnArchName, what hiprtc compiles for
+};
+
+/// What a context's buffers, queues, events and programs share and keep alive: its devices and
+/// the host copier of staged transfers.
+class ContextState {
+ public:
+  ContextState();
+  ~ContextState();
+  ContextState(const ContextState&) = delete;
+  ContextState& operator=(const ContextState&) = delete;
+
+  /// Adds device `device`, reading its name and architecture. Throws BackendError.
+  void add(int device);
+  std::size_t size() const { return devices_.size(); }
+  const DeviceEntry& operator[](std::size_t index) const { return devices_[index]; }
+  /// The copier of staged transfers, created on first use (its threads start then).
+  backend::HostCopier& copier();
+
+ private:
+  std::vector<DeviceEntry> devices_;
+  std::once_flag copier_once_;
+  std::unique_ptr<backend::HostCopier> copier_;
+};
+
+/// Makes `device` current on this thread for a scope and the previous one current again after
+/// (see the top of this file). Costs one hipGetDevice when the device already is current, the
+/// common case (one device, or after Context::activate()); two hipSetDevice more otherwise.
+class ScopedDevice {
+ public:
+  explicit ScopedDevice(int device);
+  /// For destructors: failures are reported, not thrown.
+  ScopedDevice(int device, std::nothrow_t) noexcept;
+  ~ScopedDevice();
+  ScopedDevice(const ScopedDevice&) = delete;
+  ScopedDevice& operator=(const ScopedDevice&) = delete;
+
+ private:
+  int previous_ = 0;
+  bool switched_ = false;
+};
+
+class Context final : public backend::ContextAdapter {
+ public:
+  explicit Context(std::shared_ptr<ContextState> state) : state_(std::move(state)) {}
+
+  std::size_t device_count() const override { return state_->size(); }
+  std::unique_ptr<backend::BufferAdapter> allocate(std::size_t device, std::size_t size) override;
+  std::unique_ptr<backend::BufferAdapter> wrap_buffer(std::size_t device,
+                                                      backend::NativeHandle memory,
+                                                      std::size_t size,
+                                                      bool take_ownership) override;
+  std::unique_ptr<backend::QueueAdapter> create_queue(std::size_t device) override;
+  std::unique_ptr<backend::QueueAdapter> wrap_queue(std::size_t device, backend::NativeHandle queue,
+                                                    bool take_ownership) override;
+  std::unique_ptr<backend::ProgramAdapter> create_program(
+      std::span<const std::size_t> devices, const backend::ProgramInput& input,
+      const backend::BuildOptions& options) override;
+  /// hipSetDevice(the first device): see the top of this file.
+  void activate() override;
+  /// Nothing: see the top of this file.
+  void deactivate() override {}
+  /// HIP has no context objects: a device's "context" is its ordinal (hipDevice_t), which
+  /// Api::wrap_context takes back.
+  backend::NativeHandle native_handle(std::size_t device) const override;
+  // SDK 1.2: page-locked host memory, portable to every device.
+  void* allocate_host(std::size_t size) override;
+  void free_host(void* memory) noexcept override;
+  void register_host(void* memory, std::size_t size) override;
+  void unregister_host(void* memory) noexcept override;
+
+ private:
+  std::shared_ptr<ContextState> state_;
+};
+
+}  // namespace plinth::hip

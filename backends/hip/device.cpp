@@ -1,0 +1,36 @@
+#include "device.hpp"
+
+#include "compiler.hpp"
+#include "device_parameters.hpp"
+#include "error.hpp"
+
+#include <array>
+
+namespace plinth::hip {
+
+namespace {
+
+hipDeviceProp_t properties_of(int device) {
+  hipDeviceProp_t properties{};
+  PLINTH_CHECK(hipGetDeviceProperties(&properties, device));
+  return properties;
+}
+
+}  // namespace
+
+std::string Device::name() const {
+  std::array<char, 256> name{};
+  PLINTH_CHECK(hipDeviceGetName(name.data(), static_cast<int>(name.size()), device_));
+  name.back() = '\0';
+  return name.data();
+}
+
+std::string Device::compiler_identity() const {
+  return compiler_version() + "; " + bounded_text(properties_of(device_).gcnArchName);
+}
+
+DeviceParameters Device::parameters() const {
+  return parameters_from(properties_of(device_), driver_version_);
+}
+
+}  // namespace plinth::hip

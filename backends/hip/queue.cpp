@@ -1,0 +1,172 @@
+#include "queue.hpp"
+
+#include "buffer.hpp"
+#include "context.hpp"
+#include "error.hpp"
+#include "event.hpp"
+
+// Transfers, as the CUDA backend does them (backends/cuda/queue.cpp has the measurements).
+// Page-locked (or managed) host memory goes straight to the DMA engine: hipMemcpy*Async on the
+// stream (+ hipStreamSynchronize when synchronous). Pageable memory goes through this queue's
+// staging ring (<plinth/backend/staging.hpp>): StagingRing::slot_count page-locked slots of
+// slot_size bytes (hipHostMalloc'd on the first staged transfer and kept), each with an event
+// recorded after its last use on the stream; host functions are hipStreamAddCallback, whose
+// callback "blocks later work in the stream until it is finished" (HIP 5.2's
+// hipLaunchHostFunc is declared, but libamdhip64 5.2 does not export it).
+//
+// - Synchronous transfers under direct_max (32 KiB), and those that find another thread's
+//   transfer in the ring: hipMemcpy*Async + hipStreamSynchronize. (Unlike CUDA, HIP does not
+//   promise that an asynchronous copy from pageable memory has read it when the call returns,
+//   so a synchronous write waits for its copy.)
+// - Synchronous transfers from direct_max: the ring's pipeline on the calling thread.
+// - Asynchronous transfers under async_min (2 MiB): hipMemcpy*Async.
+// - Asynchronous transfers from async_min: the ring's pieces and host functions on the
+//   stream, its thread copying ahead. The call only enqueues.
+// Thresholds as CUDA's until measured on an AMD GPU.
+
+namespace plinth::hip {
+
+namespace {
+
+constexpr std::size_t direct_max = std::size_t{32} << 10;
+constexpr std::size_t async_min = std::size_t{2} << 20;
+
+// Whether a transfer of `size` bytes of pageable memory goes through the ring.
+bool staged(std::size_t size, bool async) noexcept {
+  return size >= (async ? async_min : direct_max);
+}
+
+// Page-locked (hipHostMalloc, hipHostRegister) or managed memory: the DMA engine reads it
+// directly. HIP answers hipErrorInvalidValue for pageable memory it does not know.
+bool dma_capable(const void* pointer) noexcept {
+  hipPointerAttribute_t attributes{};
+  if (hipPointerGetAttributes(&attributes, pointer) != hipSuccess) return false;
+  return attributes.memoryType == hipMemoryTypeHost || attributes.isManaged != 0;
+}
+
+}  // namespace
+
+Queue::Queue(std::shared_ptr<ContextState> state, std::size_t device, hipStream_t stream,
+             bool owned)
+    : state_(std::move(state)), device_((*state_)[device].device), stream_(stream), owned_(owned) {}
+
+Queue::~Queue() {
+  ScopedDevice current(device_, std::nothrow);
+  // Host functions and DMAs in flight still use the staging.
+  if (staging_) PLINTH_CHECK_IN_DESTRUCTOR(hipStreamSynchronize(stream_));
+  ring_.stop();
+  for (hipEvent_t event : slot_free_)
+    if (event) PLINTH_CHECK_IN_DESTRUCTOR(hipEventDestroy(event));
+  if (staging_) PLINTH_CHECK_IN_DESTRUCTOR(hipHostFree(staging_));
+  if (owned_) PLINTH_CHECK_IN_DESTRUCTOR(hipStreamDestroy(stream_));
+}
+
+void Queue::write(backend::BufferAdapter& dst, std::size_t dst_offset, const void* src,
+                  std::size_t size, bool async) {
+  if (size == 0) return;
+  ScopedDevice current(device_);
+  if (staged(size, async) && !dma_capable(src) && ring_.write(dst, dst_offset, src, size, async))
+    return;  // staged (false: another thread's transfer has the ring)
+  PLINTH_CHECK(
+      hipMemcpyHtoDAsync(device_pointer(dst, dst_offset), const_cast<void*>(src), size, stream_));
+  if (!async) PLINTH_CHECK(hipStreamSynchronize(stream_));
+}
+
+void Queue::read(void* dst, backend::BufferAdapter& src, std::size_t src_offset, std::size_t size,
+                 bool async) {
+  if (size == 0) return;
+  ScopedDevice current(device_);
+  if (staged(size, async) && !dma_capable(dst) && ring_.read(dst, src, src_offset, size, async))
+    return;  // staged
+  PLINTH_CHECK(hipMemcpyDtoHAsync(dst, device_pointer(src, src_offset), size, stream_));
+  if (!async) PLINTH_CHECK(hipStreamSynchronize(stream_));
+}
+
+void Queue::copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::BufferAdapter& src,
+                 std::size_t src_offset, std::size_t size) {
+  if (size == 0) return;
+  ScopedDevice current(device_);
+  PLINTH_CHECK(hipMemcpyDtoDAsync(device_pointer(dst, dst_offset), device_pointer(src, src_offset),
+                                  size, stream_));
+}
+
+void Queue::synchronize() { PLINTH_CHECK(hipStreamSynchronize(stream_)); }
+
+std::unique_ptr<backend::EventAdapter> Queue::record_event() {
+  ScopedDevice current(device_);
+  hipEvent_t event = nullptr;
+  PLINTH_CHECK(hipEventCreate(&event));
+  auto adapter = std::make_unique<Event>(state_, event);
+  PLINTH_CHECK(hipEventRecord(event, stream_));
+  return adapter;
+}
+
+bool Queue::record_event_again(backend::EventAdapter& event) {
+  // A hipEvent_t may be recorded any number of times; waits enqueued before keep waiting for
+  // the recording they saw.
+  ScopedDevice current(device_);
+  PLINTH_CHECK(hipEventRecord(static_cast<Event&>(event).event(), stream_));
+  return true;
+}
+
+void Queue::wait_for(backend::EventAdapter& event) {
+  ScopedDevice current(device_);
+  PLINTH_CHECK(hipStreamWaitEvent(stream_, static_cast<Event&>(event).event(), 0));
+}
+
+backend::NativeHandle Queue::native_handle() const {
+  return reinterpret_cast<backend::NativeHandle>(stream_);
+}
+
+backend::HostCopier& Queue::host_copier() { return state_->copier(); }
+
+void* Queue::allocate_staging(std::size_t size) {
+  for (hipEvent_t& event : slot_free_)
+    if (!event) PLINTH_CHECK(hipEventCreateWithFlags(&event, hipEventDisableTiming));
+  void* memory = nullptr;
+  PLINTH_CHECK(hipHostMalloc(&memory, size, hipHostMallocDefault));
+  staging_ = memory;
+  return memory;
+}
+
+void Queue::write_async(backend::BufferAdapter& dst, std::size_t dst_offset, const void* stage,
+                        std::size_t size) {
+  PLINTH_CHECK(
+      hipMemcpyHtoDAsync(device_pointer(dst, dst_offset), const_cast<void*>(stage), size, stream_));
+}
+
+void Queue::read_async(void* stage, backend::BufferAdapter& src, std::size_t src_offset,
+                       std::size_t size) {
+  PLINTH_CHECK(hipMemcpyDtoHAsync(stage, device_pointer(src, src_offset), size, stream_));
+}
+
+void Queue::mark_slot(std::size_t slot) {
+  PLINTH_CHECK(hipEventRecord(slot_free_[slot], stream_));
+  slot_marked_[slot] = true;
+}
+
+void Queue::wait_slot(std::size_t slot) {
+  if (slot_marked_[slot]) PLINTH_CHECK(hipEventSynchronize(slot_free_[slot]));
+}
+
+void Queue::run_host_call(hipStream_t /*stream*/, hipError_t /*status*/, void* call) noexcept {
+  // Run whatever the status: the ring waits for every host function it enqueued.
+  const HostCall host_call = *static_cast<const HostCall*>(call);
+  host_call.function(host_call.argument);
+}
+
+void Queue::launch_host_function(void (*function)(void*) noexcept, void* argument) {
+  // The ring keeps at most job_count host functions in flight: this record's last use is done.
+  HostCall& call = calls_[next_call_ % calls_.size()];
+  call = {function, argument};
+  PLINTH_CHECK(hipStreamAddCallback(stream_, &Queue::run_host_call, &call, 0));
+  ++next_call_;
+}
+
+void Queue::poll() {
+  // Only a failure matters: the ring waits for its own count of finished host functions.
+  if (auto result = hipStreamQuery(stream_); result != hipErrorNotReady)
+    plinth::backend::check(result, "hipStreamQuery");
+}
+
+}  // namespace plinth::hip

@@ -1,0 +1,82 @@
+#pragma once
+
+#include <plinth/backend/queue.hpp>
+#include <plinth/backend/staging.hpp>
+
+#include <hip/hip_runtime_api.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace plinth::hip {
+
+class ContextState;
+
+/// A hipStream_t and the page-locked staging of its pageable transfers (see queue.cpp): the
+/// SDK's StagingRing over this stream, whose vendor side (StagingQueue) the queue implements.
+class Queue final : public backend::QueueAdapter, private backend::StagingQueue {
+ public:
+  Queue(std::shared_ptr<ContextState> state, std::size_t device, hipStream_t stream, bool owned);
+  ~Queue() override;
+  Queue(const Queue&) = delete;
+  Queue& operator=(const Queue&) = delete;
+
+  void write(backend::BufferAdapter& dst, std::size_t dst_offset, const void* src, std::size_t size,
+             bool async) override;
+  void read(void* dst, backend::BufferAdapter& src, std::size_t src_offset, std::size_t size,
+            bool async) override;
+  void copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::BufferAdapter& src,
+            std::size_t src_offset, std::size_t size) override;
+  void synchronize() override;
+  std::unique_ptr<backend::EventAdapter> record_event() override;
+  bool record_event_again(backend::EventAdapter& event) override;
+  void wait_for(backend::EventAdapter& event) override;
+  backend::NativeHandle native_handle() const override;
+
+  hipStream_t stream() const { return stream_; }
+  /// The HIP device ordinal of the queue's device.
+  int device() const { return device_; }
+
+ private:
+  // StagingQueue: the stream's side of the staging ring. Called inside write()/read(), with
+  // the queue's device current.
+  backend::HostCopier& host_copier() override;
+  void* allocate_staging(std::size_t size) override;
+  void write_async(backend::BufferAdapter& dst, std::size_t dst_offset, const void* stage,
+                   std::size_t size) override;
+  void read_async(void* stage, backend::BufferAdapter& src, std::size_t src_offset,
+                  std::size_t size) override;
+  void mark_slot(std::size_t slot) override;
+  void wait_slot(std::size_t slot) override;
+  void launch_host_function(void (*function)(void*) noexcept, void* argument) override;
+  void poll() override;
+  // synchronize() is QueueAdapter's and StagingQueue's alike.
+
+  // A host function for hipStreamAddCallback, which passes the stream and a status too.
+  struct HostCall {
+    void (*function)(void*) noexcept = nullptr;
+    void* argument = nullptr;
+  };
+  static void run_host_call(hipStream_t stream, hipError_t status, void* call) noexcept;
+
+  std::shared_ptr<ContextState> state_;
+  int device_;
+  hipStream_t stream_;
+  bool owned_;
+
+  // Staging, allocated by the ring on the first staged transfer and freed here.
+  void* staging_ = nullptr;  // StagingRing::slot_count * slot_size page-locked bytes
+  std::array<hipEvent_t, backend::StagingRing::slot_count> slot_free_{};  // each slot's mark
+  // Whether the slot's event has been recorded: HIP does not promise, as CUDA does, that an
+  // event never recorded is complete.
+  std::array<bool, backend::StagingRing::slot_count> slot_marked_{};
+  // The ring keeps at most job_count host functions in flight, so a record is free again by
+  // the time its index comes round.
+  std::array<HostCall, backend::StagingRing::job_count> calls_{};
+  std::uint64_t next_call_ = 0;
+  backend::StagingRing ring_{*this};
+};
+
+}  // namespace plinth::hip

@@ -1,0 +1,50 @@
+// The HIP prelude defines the kernel dialect (docs/plugin-interface.md) as the CUDA one does.
+
+#include "prelude.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace plinth::hip {
+namespace {
+
+bool defines(const std::string& prelude, const std::string& name) {
+  return prelude.find("#define " + name + " ") != std::string::npos ||
+         prelude.find("#define " + name + "\n") != std::string::npos ||
+         prelude.find("#define " + name + "(") != std::string::npos;
+}
+
+TEST(HipPrelude, DefinesTheDialect) {
+  const std::string prelude = hip::prelude(false);
+  for (const char* name :
+       {"KERNEL", "GLOBAL_MEM", "LOCAL_MEM", "LOCAL_MEM_DECL", "LOCAL_MEM_DYNAMIC", "CONSTANT_MEM",
+        "CONSTANT_MEM_DECL", "FUNCTION", "INLINE", "LOCAL_BARRIER", "SIZE_T", "VSIZE_T", "ALIGN",
+        "COMPLEX_CTR", "make_plinth_complex64", "make_plinth_complex128"})
+    EXPECT_TRUE(defines(prelude, name)) << name;
+  for (const char* function : {"get_local_id", "get_group_id", "get_global_id", "get_local_size",
+                               "get_num_groups", "get_global_size"})
+    EXPECT_NE(prelude.find(std::string(" ") + function + "(unsigned int dim)"), std::string::npos)
+        << function;
+  EXPECT_NE(prelude.find("typedef float2 plinth_complex64;"), std::string::npos);
+  EXPECT_NE(prelude.find("typedef double2 plinth_complex128;"), std::string::npos);
+  EXPECT_NE(prelude.find("#define KERNEL extern \"C\" __global__"), std::string::npos);
+  EXPECT_NE(prelude.find("#define LOCAL_MEM_DYNAMIC extern __shared__"), std::string::npos);
+}
+
+TEST(HipPrelude, NamesTheApiAndNoOther) {
+  const std::string prelude = hip::prelude(false);
+  EXPECT_TRUE(defines(prelude, "PLINTH_HIP_API"));
+  for (const char* other : {"PLINTH_CUDA_API", "PLINTH_OPENCL_API", "PLINTH_LEVEL_ZERO_API"})
+    EXPECT_EQ(prelude.find(other), std::string::npos) << other;
+}
+
+TEST(HipPrelude, FastMathDefinesItsMacroFirstAndOnlyThen) {
+  EXPECT_EQ(hip::prelude(false).find("PLINTH_FAST_MATH"), std::string::npos);
+  const std::string fast = hip::prelude(true);
+  EXPECT_EQ(fast.rfind("#define PLINTH_FAST_MATH\n", 0), 0u);
+  EXPECT_EQ(fast.substr(fast.find('\n') + 1), hip::prelude(false));
+}
+
+}  // namespace
+}  // namespace plinth::hip
