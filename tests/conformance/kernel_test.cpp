@@ -358,17 +358,20 @@ TEST_P(KernelTestWithProgram, BufferOfAnotherContextIsRejected) {
 }
 
 // Dynamic local memory (LaunchShape::local_mem): how a kernel receives it differs by API
-// (OpenCL: a trailing LOCAL_MEM_DYNAMIC parameter the backend binds; CUDA: an extern
+// (OpenCL: a trailing LOCAL_MEM_DYNAMIC parameter the backend binds; CUDA and HIP: an extern
 // __shared__ array), which the backend's kernel adapter declares to the core.
 const char* const dynamic_local_source = R"(
-#ifdef PLINTH_CUDA_API
+#if defined(PLINTH_CUDA_API) || defined(PLINTH_HIP_API)
+#define SCRATCH_IS_EXTERN
+#endif
+#ifdef SCRATCH_IS_EXTERN
 #define DYNAMIC_SCRATCH
 #else
 #define DYNAMIC_SCRATCH , LOCAL_MEM_DYNAMIC int *scratch
 #endif
 KERNEL void reverse_dynamic(GLOBAL_MEM int *data DYNAMIC_SCRATCH)
 {
-#ifdef PLINTH_CUDA_API
+#ifdef SCRATCH_IS_EXTERN
     LOCAL_MEM_DYNAMIC int scratch[];
 #endif
     const int l = get_local_id(0);

@@ -10,8 +10,18 @@
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -130,29 +140,42 @@ std::optional<Options> parse(int argc, char** argv) {
   return options;
 }
 
+/// Prints the targets of `options.api`; 1 if it has none.
 int list_targets(const Options& options) {
-  std::vector<plinth::APIID> apis;
-  if (!options.api.empty()) {
-    apis.push_back({options.api});
-  } else {
-    apis = plinth::all_api_ids();
+  const auto targets = plinth::compile_targets({options.api});
+  fmt::print("{}:\n", options.api);
+  std::size_t width = 0;
+  for (const auto& t : targets) width = std::max(width, t.name.size());
+  for (const auto& t : targets) {
+    fmt::print("  {:<{}}  {}\n", t.name, width, plinth::printable(t.description));
   }
+  return 0;
+}
+
+/// --list-targets without --api: every backend's targets, each listed by a child process of
+/// its own (`--list-targets --api <shortcut>`, see main()); backends that offer none are left
+/// out. No plugin is opened in this process: they are only listed, all excluded.
+int list_all_targets(const char* self) {
+  setenv("PLINTH_API", "", 1);  // names no API: every plugin is listed and none opened
   bool any = false;
-  for (const auto& api : apis) {
-    std::vector<plinth::CompileTarget> targets;
-    try {
-      targets = plinth::compile_targets(api);
-    } catch (const plinth::Error&) {
-      if (!options.api.empty()) throw;
-      continue;  // listing every API: those without targets are left out
+  for (const auto& id : plinth::all_api_ids()) {
+    std::fflush(stdout);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    std::string api = id.shortcut;
+    std::array<char*, 5> args{const_cast<char*>(self), const_cast<char*>("--list-targets"),
+                              const_cast<char*>("--api"), api.data(), nullptr};
+    pid_t child = 0;
+    const int error =
+        posix_spawn(&child, "/proc/self/exe", &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (error != 0)
+      throw std::runtime_error(fmt::format("cannot run itself: {}", std::strerror(error)));
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
-    any = true;
-    fmt::print("{}:\n", api.shortcut);
-    std::size_t width = 0;
-    for (const auto& t : targets) width = std::max(width, t.name.size());
-    for (const auto& t : targets) {
-      fmt::print("  {:<{}}  {}\n", t.name, width, plinth::printable(t.description));
-    }
+    any = any || (WIFEXITED(status) && WEXITSTATUS(status) == 0);
   }
   if (!any) {
     std::cerr << "plinth-compile: no API can compile for a named target here\n"
@@ -312,6 +335,11 @@ int main(int argc, char** argv) {
   }
   if (!options) return 0;
   try {
+    if (options->list_targets && options->api.empty()) return list_all_targets(argv[0]);
+    // Only the named API's plugin is opened: the tool needs no other, and some vendor stacks
+    // cannot share a process (on Debian 12, the comgr that hiprtc loads and PoCL's compiler
+    // both register LLVM 15's command-line options, and LLVM aborts).
+    setenv("PLINTH_API", options->api.c_str(), 1);
     if (options->list_targets) return list_targets(*options);
     // Unknown APIs and targets are refused before anything is compiled.
     const auto targets = plinth::compile_targets({options->api});
