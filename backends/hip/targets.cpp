@@ -167,8 +167,7 @@ std::optional<std::string> target_problem(std::string_view target) {
              "; " + comgr_version() + ")";
     };
     if (feature.empty() || (sign != '+' && sign != '-'))
-      return problem(
-          std::string(1, '\'').append(item).append("' is not a feature followed by + or -"));
+      return problem("'" + std::string(item) + "' is not a feature followed by + or -");
     if (std::find(isa->features.begin(), isa->features.end(), feature) == isa->features.end())
       return problem("the processor has no feature '" + feature + "'");
     if (std::find(seen.begin(), seen.end(), feature) != seen.end())
