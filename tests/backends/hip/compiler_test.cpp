@@ -4,6 +4,7 @@
 #include "api.hpp"
 #include "code_object.hpp"
 #include "prelude.hpp"
+#include "targets.hpp"
 
 #include <plinth/errors.hpp>
 
@@ -122,7 +123,13 @@ TEST_F(HipCompileForTarget, ABrokenKernelIsACompileErrorWithTheLogAndNumberedSou
 }
 
 TEST_F(HipCompileForTarget, RefusesTargetsComgrDoesNotKnowBeforeHiprtcSeesThem) {
-  for (const char* target : {"gfx942", "gfx1100", "gfx1030:xnack+", "gfx90a:bogus+"}) {
+  const auto known = [](std::string_view processor) {
+    const auto& list = isas();
+    return std::any_of(list.begin(), list.end(),
+                       [&](const auto& isa) { return isa.name == processor; });
+  };
+  for (const char* target : {"gfx942", "gfx1100", "gfx9999", "gfx1030:xnack+", "gfx90a:bogus+"}) {
+    if (known(target)) continue;  // a newer comgr than Debian's HIP 5.2 has (the GPU machines')
     try {
       compile(target, add_source, with_table());
       FAIL() << target << " compiled";
@@ -133,7 +140,8 @@ TEST_F(HipCompileForTarget, RefusesTargetsComgrDoesNotKnowBeforeHiprtcSeesThem) 
     }
   }
   try {
-    compile("gfx942", add_source, with_table());
+    compile("gfx9999", add_source, with_table());
+    FAIL() << "gfx9999 compiled";
   } catch (const LogicError& e) {
     EXPECT_NE(std::string(e.what()).find("gfx90a"), std::string::npos) << e.what();  // supported
   }
