@@ -13,6 +13,7 @@
 #include <plinth/device_parameters.hpp>
 #include <plinth/dtype.hpp>
 #include <plinth/dtype_c.hpp>
+#include <plinth/elementwise.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/event.hpp>
 #include <plinth/functions.hpp>

@@ -1,0 +1,442 @@
+#include "algorithms/elementwise_codegen.hpp"
+
+#include <plinth/dtype_c.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace plinth::detail {
+
+namespace {
+
+bool is_ident_start(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+// The end of a `${...}` placeholder starting at `pos` (the `$`): one past its `}` (string
+// literals inside may hold braces), or the end of the text if it is not closed.
+std::size_t placeholder_end(std::string_view text, std::size_t pos) {
+  std::size_t p = pos + 2;
+  while (p < text.size()) {
+    const char c = text[p];
+    if (c == '}') return p + 1;
+    if (c == '"') {
+      ++p;
+      while (p < text.size() && text[p] != '"') p += text[p] == '\\' ? 2 : 1;
+    }
+    ++p;
+  }
+  return text.size();
+}
+
+// The end of a string or character literal starting at `pos` (its quote): one past the
+// closing quote, or the end of the line if it is not closed.
+std::size_t literal_end(std::string_view text, std::size_t pos) {
+  const char quote = text[pos];
+  std::size_t p = pos + 1;
+  while (p < text.size() && text[p] != quote && text[p] != '\n') p += text[p] == '\\' ? 2 : 1;
+  return std::min(text.size(), p + 1);
+}
+
+// If `[ i ]` (whitespace allowed, `i` a whole identifier) starts at `pos`, one past its `]`.
+std::optional<std::size_t> index_i_end(std::string_view text, std::size_t pos) {
+  std::size_t p = pos;
+  while (p < text.size() && is_space(text[p])) ++p;
+  if (p >= text.size() || text[p] != '[') return std::nullopt;
+  ++p;
+  while (p < text.size() && is_space(text[p])) ++p;
+  if (p >= text.size() || text[p] != 'i') return std::nullopt;
+  ++p;
+  if (p < text.size() && is_ident_char(text[p])) return std::nullopt;
+  while (p < text.size() && is_space(text[p])) ++p;
+  if (p >= text.size() || text[p] != ']') return std::nullopt;
+  return p + 1;
+}
+
+}  // namespace
+
+std::string elementwise_offset_name(std::size_t k) { return fmt::format("_elw_o{}", k); }
+
+RewrittenOperation rewrite_operation(std::string_view operation,
+                                     std::span<const std::string> array_names,
+                                     const std::vector<bool>& strided) {
+  RewrittenOperation result;
+  result.raw_use.assign(array_names.size(), false);
+  std::string& out = result.text;
+  out.reserve(operation.size() + 64);
+  // The last two characters of code (not whitespace or comments) copied, to tell members.
+  char last = '\0', before_last = '\0';
+  const auto copy = [&](std::size_t from, std::size_t to) {
+    out.append(operation.substr(from, to - from));
+    for (std::size_t p = from; p < to; ++p) {
+      if (!is_space(operation[p])) {
+        before_last = last;
+        last = operation[p];
+      }
+    }
+  };
+
+  std::size_t pos = 0;
+  while (pos < operation.size()) {
+    const char c = operation[pos];
+    const char next = pos + 1 < operation.size() ? operation[pos + 1] : '\0';
+    if (c == '$' && next == '{') {
+      copy(pos, placeholder_end(operation, pos));
+      pos = placeholder_end(operation, pos);
+    } else if (c == '/' && next == '/') {
+      const auto end = operation.find('\n', pos);
+      const auto stop = end == std::string_view::npos ? operation.size() : end;
+      out.append(operation.substr(pos, stop - pos));  // comments do not count as code
+      pos = stop;
+    } else if (c == '/' && next == '*') {
+      const auto end = operation.find("*/", pos + 2);
+      const auto stop = end == std::string_view::npos ? operation.size() : end + 2;
+      out.append(operation.substr(pos, stop - pos));
+      pos = stop;
+    } else if (c == '"' || c == '\'') {
+      const auto stop = literal_end(operation, pos);
+      copy(pos, stop);
+      pos = stop;
+    } else if (is_digit(c) || (c == '.' && is_digit(next))) {
+      // A preprocessing number: digits, letters, `.`, and a sign after an exponent letter.
+      std::size_t p = pos + 1;
+      while (p < operation.size()) {
+        const char d = operation[p];
+        const char prev = operation[p - 1];
+        if (is_ident_char(d) || d == '.' ||
+            ((d == '+' || d == '-') &&
+             (prev == 'e' || prev == 'E' || prev == 'p' || prev == 'P'))) {
+          ++p;
+        } else {
+          break;
+        }
+      }
+      copy(pos, p);
+      pos = p;
+    } else if (is_ident_start(c)) {
+      std::size_t p = pos + 1;
+      while (p < operation.size() && is_ident_char(operation[p])) ++p;
+      const std::string_view ident = operation.substr(pos, p - pos);
+      const bool member = last == '.' || (last == '>' && before_last == '-');
+      std::size_t k = array_names.size();
+      if (!member) {
+        for (std::size_t a = 0; a < array_names.size(); ++a) {
+          if (!array_names[a].empty() && array_names[a] == ident) k = a;
+        }
+      }
+      if (k == array_names.size()) {
+        copy(pos, p);
+        pos = p;
+        continue;
+      }
+      const auto end = index_i_end(operation, p);
+      if (!end) {
+        result.raw_use[k] = true;
+        copy(pos, p);
+        pos = p;
+      } else if (k < strided.size() && strided[k]) {
+        out.append(fmt::format("{}[{}]", ident, elementwise_offset_name(k)));
+        before_last = '[';
+        last = ']';
+        pos = *end;
+      } else {
+        copy(pos, *end);
+        pos = *end;
+      }
+    } else {
+      copy(pos, pos + 1);
+      ++pos;
+    }
+  }
+  return result;
+}
+
+MergedLayout merge_layout(std::span<const std::size_t> iteration_shape,
+                          std::span<const AlignedStrides> arrays) {
+  MergedLayout result;
+  result.strides.resize(arrays.size());
+  bool any = false;
+  for (const auto& array : arrays) any = any || array.has_value();
+  if (!any) return result;
+
+  for (std::size_t d = 0; d < iteration_shape.size(); ++d) {
+    const std::size_t extent = iteration_shape[d];
+    if (extent == 1) continue;  // contributes nothing to any offset
+    // Merge into the previous kept dimension if every strided array steps through both as
+    // through one: its outer stride is the inner one times the inner extent.
+    bool merge = !result.shape.empty();
+    for (std::size_t k = 0; merge && k < arrays.size(); ++k) {
+      if (!arrays[k]) continue;
+      const std::int64_t inner = (*arrays[k])[d];
+      merge = result.strides[k].back() == inner * static_cast<std::int64_t>(extent);
+    }
+    if (merge) {
+      result.shape.back() *= extent;
+      for (std::size_t k = 0; k < arrays.size(); ++k) {
+        if (arrays[k]) result.strides[k].back() = (*arrays[k])[d];
+      }
+    } else {
+      result.shape.push_back(extent);
+      for (std::size_t k = 0; k < arrays.size(); ++k) {
+        if (arrays[k]) result.strides[k].push_back((*arrays[k])[d]);
+      }
+    }
+  }
+  if (result.shape.empty()) {  // a single element
+    result.shape.push_back(1);
+    for (std::size_t k = 0; k < arrays.size(); ++k) {
+      if (arrays[k]) result.strides[k].push_back(0);
+    }
+  }
+  return result;
+}
+
+std::string elementwise_type_text(const ElementwiseArg& arg, std::size_t k) {
+  if (arg.dtype().is_struct()) return fmt::format("${{_elw_type{}}}", k);
+  return ctype(arg.dtype()).as_string();
+}
+
+std::string elementwise_source(std::span<const ElementwiseArg> args, std::string_view operation,
+                               std::string_view preamble, std::string_view name,
+                               const LayoutSignature& signature) {
+  const auto strided = [&](std::size_t k) {
+    return k < signature.strided.size() && signature.strided[k];
+  };
+  std::vector<std::string> params;
+  std::string pointers;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const auto& arg = args[k];
+    const auto type = elementwise_type_text(arg, k);
+    if (!arg.is_array()) {
+      params.push_back(fmt::format("{} {}", type, arg.name()));
+      continue;
+    }
+    const char* constness = arg.is_written() ? "" : "const ";
+    params.push_back(fmt::format("GLOBAL_MEM {}{} *_elw_p{}", constness, type, k));
+    params.push_back(fmt::format("long _elw_b{}", k));
+    pointers += fmt::format("    GLOBAL_MEM {}{} *const {} = _elw_p{} + _elw_b{};\n", constness,
+                            type, arg.name(), k, k);
+  }
+  params.emplace_back("unsigned long _elw_begin");
+  params.emplace_back("unsigned long _elw_end");
+  const std::size_t rank = signature.rank;
+  for (std::size_t d = 1; d < rank; ++d) params.push_back(fmt::format("unsigned long _elw_n{}", d));
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    if (!strided(k)) continue;
+    for (std::size_t d = 0; d < rank; ++d) params.push_back(fmt::format("long _elw_s{}_{}", k, d));
+  }
+
+  // The strided arrays' element offsets from the flat index, last dimension first.
+  std::string offsets;
+  if (rank > 0) {
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      if (strided(k)) offsets += fmt::format("        long {} = 0;\n", elementwise_offset_name(k));
+    }
+    if (rank > 1) offsets += "        VSIZE_T _elw_r = i;\n";
+    for (std::size_t d = rank - 1; d >= 1; --d) {
+      offsets += fmt::format(
+          "        {{\n"
+          "            const VSIZE_T _elw_q = _elw_r / _elw_n{0};\n"
+          "            const long _elw_j = (long)(_elw_r - _elw_q * _elw_n{0});\n"
+          "            _elw_r = _elw_q;\n",
+          d);
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        if (strided(k)) {
+          offsets += fmt::format("            {} += _elw_j * _elw_s{}_{};\n",
+                                 elementwise_offset_name(k), k, d);
+        }
+      }
+      offsets += "        }\n";
+    }
+    const char* outer = rank > 1 ? "_elw_r" : "i";
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      if (strided(k)) {
+        offsets += fmt::format("        {} += (long){} * _elw_s{}_0;\n", elementwise_offset_name(k),
+                               outer, k);
+      }
+    }
+  }
+
+  std::string joined;
+  for (std::size_t p = 0; p < params.size(); ++p) {
+    joined += p == 0 ? "\n    " : ",\n    ";
+    joined += params[p];
+  }
+  return fmt::format(
+      "{preamble}\n"
+      "KERNEL void {name}({params})\n"
+      "{{\n"
+      "{pointers}"
+      "    for (VSIZE_T i = (VSIZE_T)_elw_begin + (VSIZE_T)get_global_id(0); i < "
+      "(VSIZE_T)_elw_end;\n"
+      "         i += (VSIZE_T)get_global_size(0))\n"
+      "    {{\n"
+      "{offsets}"
+      "{operation}\n"
+      "        ;\n"
+      "    }}\n"
+      "}}\n",
+      fmt::arg("preamble", preamble), fmt::arg("name", name), fmt::arg("params", joined),
+      fmt::arg("pointers", pointers), fmt::arg("offsets", offsets),
+      fmt::arg("operation", operation));
+}
+
+namespace {
+
+template <class T>
+ScalarBytes bytes_of(const T& value) {
+  ScalarBytes result;
+  static_assert(sizeof(T) <= 16);
+  std::memcpy(result.bytes.data(), &value, sizeof(T));
+  result.size = sizeof(T);
+  return result;
+}
+
+// An integer `value` as the integer type I, if it fits.
+template <class I, class V>
+std::optional<I> integer_as(V value) {
+  if constexpr (std::is_signed_v<V>) {
+    if (value < 0) {
+      if constexpr (std::is_unsigned_v<I>) {
+        return std::nullopt;
+      } else {
+        if (value < static_cast<std::int64_t>(std::numeric_limits<I>::min())) return std::nullopt;
+        return static_cast<I>(value);
+      }
+    }
+  }
+  const auto magnitude = static_cast<std::uint64_t>(value);
+  if (magnitude > static_cast<std::uint64_t>(std::numeric_limits<I>::max())) return std::nullopt;
+  return static_cast<I>(value);
+}
+
+// A double as the integer type I, if it is a whole number in range.
+template <class I>
+std::optional<I> double_as_integer(double value) {
+  if (!std::isfinite(value) || std::trunc(value) != value) return std::nullopt;
+  // 2^63 and 2^64 are exact doubles; every double below them converts without overflow.
+  if (value < 0) {
+    if (value < -9223372036854775808.0) return std::nullopt;
+    return integer_as<I>(static_cast<std::int64_t>(value));
+  }
+  if (value >= 18446744073709551616.0) return std::nullopt;
+  return integer_as<I>(static_cast<std::uint64_t>(value));
+}
+
+// An integer as the floating type F, if F holds it exactly.
+template <class F, class V>
+std::optional<F> integer_as_floating(V value) {
+  const F converted = static_cast<F>(value);
+  // F's maximum exceeds every 64-bit integer; the conversion rounds, possibly up to 2^63 or
+  // 2^64, which do not convert back.
+  if constexpr (std::is_signed_v<V>) {
+    if (converted >= static_cast<F>(9223372036854775808.0)) return std::nullopt;
+  } else {
+    if (converted >= static_cast<F>(18446744073709551616.0)) return std::nullopt;
+  }
+  if (static_cast<V>(converted) != value) return std::nullopt;
+  return converted;
+}
+
+// A double as the floating type F, if F holds it exactly (infinities and NaN included).
+template <class F>
+std::optional<F> double_as_floating(double value) {
+  if constexpr (std::is_same_v<F, double>) {
+    return value;
+  } else {
+    if (std::isnan(value)) return std::numeric_limits<F>::quiet_NaN();
+    if (std::isinf(value)) return static_cast<F>(value);
+    if (std::fabs(value) > static_cast<double>(std::numeric_limits<F>::max())) return std::nullopt;
+    const F converted = static_cast<F>(value);
+    if (static_cast<double>(converted) != value) return std::nullopt;
+    return converted;
+  }
+}
+
+// A real scalar alternative (bool excluded) as the floating type F.
+template <class F>
+std::optional<F> real_as_floating(const ElementwiseValue::Variant& value) {
+  if (const auto* v = std::get_if<std::int64_t>(&value)) return integer_as_floating<F>(*v);
+  if (const auto* v = std::get_if<std::uint64_t>(&value)) return integer_as_floating<F>(*v);
+  if (const auto* v = std::get_if<double>(&value)) return double_as_floating<F>(*v);
+  return std::nullopt;
+}
+
+template <class I>
+std::optional<ScalarBytes> as_integer(const ElementwiseValue::Variant& value) {
+  std::optional<I> converted;
+  if (const auto* v = std::get_if<std::int64_t>(&value)) converted = integer_as<I>(*v);
+  if (const auto* v = std::get_if<std::uint64_t>(&value)) converted = integer_as<I>(*v);
+  if (const auto* v = std::get_if<double>(&value)) converted = double_as_integer<I>(*v);
+  if (!converted) return std::nullopt;
+  return bytes_of(*converted);
+}
+
+template <class F>
+std::optional<ScalarBytes> as_complex(const ElementwiseValue::Variant& value) {
+  std::optional<F> re, im;
+  if (const auto* v = std::get_if<std::complex<double>>(&value)) {
+    re = double_as_floating<F>(v->real());
+    im = double_as_floating<F>(v->imag());
+  } else {
+    re = real_as_floating<F>(value);
+    im = F(0);
+  }
+  if (!re || !im) return std::nullopt;
+  const F parts[2] = {*re, *im};
+  return bytes_of(parts);
+}
+
+}  // namespace
+
+std::optional<ScalarBytes> convert_scalar(const ElementwiseValue::Variant& value,
+                                          const DType& dtype) noexcept {
+  if (std::holds_alternative<Array>(value) || std::holds_alternative<MultiArray>(value)) {
+    return std::nullopt;
+  }
+  const bool is_bool = std::holds_alternative<bool>(value);
+  const auto size = dtype.itemsize();
+  switch (dtype.kind()) {
+    case DTypeKind::boolean:
+      if (!is_bool) return std::nullopt;
+      return bytes_of(std::get<bool>(value));
+    case DTypeKind::complex:
+      if (is_bool) return std::nullopt;
+      if (size == 8) return as_complex<float>(value);
+      if (size == 16) return as_complex<double>(value);
+      return std::nullopt;
+    case DTypeKind::floating:
+      if (is_bool || std::holds_alternative<std::complex<double>>(value)) return std::nullopt;
+      if (size == 4) {
+        const auto f = real_as_floating<float>(value);
+        return f ? std::optional(bytes_of(*f)) : std::nullopt;
+      }
+      if (size == 8) {
+        const auto f = real_as_floating<double>(value);
+        return f ? std::optional(bytes_of(*f)) : std::nullopt;
+      }
+      return std::nullopt;  // float16
+    case DTypeKind::signed_integer:
+      if (size == 1) return as_integer<std::int8_t>(value);
+      if (size == 2) return as_integer<std::int16_t>(value);
+      if (size == 4) return as_integer<std::int32_t>(value);
+      if (size == 8) return as_integer<std::int64_t>(value);
+      return std::nullopt;
+    case DTypeKind::unsigned_integer:
+      if (size == 1) return as_integer<std::uint8_t>(value);
+      if (size == 2) return as_integer<std::uint16_t>(value);
+      if (size == 4) return as_integer<std::uint32_t>(value);
+      if (size == 8) return as_integer<std::uint64_t>(value);
+      return std::nullopt;
+    case DTypeKind::structure: break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace plinth::detail

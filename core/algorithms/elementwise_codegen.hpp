@@ -1,0 +1,108 @@
+#pragma once
+
+// The pure parts of ElementwiseKernel (include/plinth/elementwise.hpp), with no device:
+// scanning and rewriting the operation, merging the dimensions of a call's layout, the
+// kernel source for a layout signature, and scalar conversion. Exported for the unit tests
+// (tests/core/algorithms/).
+
+#include <plinth/dtype.hpp>
+#include <plinth/elementwise.hpp>
+#include <plinth/export.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plinth::detail {
+
+/// Prefix of every name the generated kernel defines besides the user's.
+inline constexpr std::string_view elementwise_reserved_prefix = "_elw_";
+
+/// The operation with `name[i]` rewritten for the strided arrays, and which arrays the
+/// operation uses in any other way.
+struct RewrittenOperation {
+  std::string text;
+  /// Per argument: its name occurs other than as `name[i]` (always false for scalars).
+  std::vector<bool> raw_use;
+};
+
+/// Scans `operation` for the names in `array_names` (one per argument; empty for scalars)
+/// as whole identifiers that are not members (after `.` or `->`), outside comments, string
+/// and character literals, numbers and `${...}` placeholders. An occurrence followed by
+/// `[ i ]` (whitespace allowed) is rewritten to `name[_elw_o<k>]` where `strided[k]`, and
+/// left as it is otherwise; any other occurrence sets raw_use[k]. Throws nothing but
+/// std::bad_alloc.
+PLINTH_EXPORT RewrittenOperation rewrite_operation(std::string_view operation,
+                                                   std::span<const std::string> array_names,
+                                                   const std::vector<bool>& strided);
+
+/// The variable a strided array's element offset is kept in, for argument `k`: `_elw_o<k>`.
+PLINTH_EXPORT std::string elementwise_offset_name(std::size_t k);
+
+/// One array of a call, as merge_layout() sees it: its strides in elements over the
+/// iteration shape's dimensions (0 where it is broadcast), or nothing for an array on the
+/// fast path (and for scalars).
+using AlignedStrides = std::optional<std::vector<std::int64_t>>;
+
+/// The dimensions the generated kernel iterates over for a call.
+struct MergedLayout {
+  /// The iteration shape with extents of 1 dropped and neighbouring dimensions merged where
+  /// every strided array steps through them as through one; at least one dimension. Empty
+  /// when no array is strided.
+  std::vector<std::size_t> shape;
+  /// Per argument: the element strides over `shape` (empty for the others).
+  std::vector<std::vector<std::int64_t>> strides;
+};
+
+/// Merges `iteration_shape` (with at least one element) for `arrays` (one per argument).
+/// Throws nothing but std::bad_alloc.
+PLINTH_EXPORT MergedLayout merge_layout(std::span<const std::size_t> iteration_shape,
+                                        std::span<const AlignedStrides> arrays);
+
+/// What a program is built for besides the declaration: which arguments are strided and the
+/// rank of the merged layout (0 when none is).
+struct LayoutSignature {
+  std::vector<bool> strided;
+  std::size_t rank = 0;
+  bool operator==(const LayoutSignature& other) const = default;
+};
+
+/// The C type of argument `k` in the source: its scalar C type, or `${_elw_type<k>}` for a
+/// struct (bound by elementwise_render_globals). Throws LogicError as ctype().
+PLINTH_EXPORT std::string elementwise_type_text(const ElementwiseArg& arg, std::size_t k);
+
+/// The kernel's source (a template: the preamble and operation keep their placeholders):
+/// the preamble, then
+///
+///     KERNEL void <name>(<per argument: GLOBAL_MEM [const] T *_elw_p<k>, long _elw_b<k> |
+///                        T <name>>, unsigned long _elw_begin, unsigned long _elw_end,
+///                        unsigned long _elw_n1 ... _elw_n<rank-1>,
+///                        per strided argument k: long _elw_s<k>_0 ... _elw_s<k>_<rank-1>)
+///
+/// whose body points each array's name at its first element and runs the operation in a
+/// grid-stride loop over `i` in [_elw_begin, _elw_end). `operation` is the rewritten one.
+/// Throws LogicError as elementwise_type_text.
+PLINTH_EXPORT std::string elementwise_source(std::span<const ElementwiseArg> args,
+                                             std::string_view operation, std::string_view preamble,
+                                             std::string_view name,
+                                             const LayoutSignature& signature);
+
+/// A scalar argument's bytes as the kernel receives them.
+struct ScalarBytes {
+  alignas(16) std::array<std::byte, 16> bytes{};
+  std::size_t size = 0;
+};
+
+/// `value` (a scalar alternative of ElementwiseValue::Variant) converted to `dtype`, or
+/// nothing if `dtype` cannot hold it exactly (a complex value for a real dtype, an integer
+/// out of range, a real with a fraction for an integer dtype, a double a float32 does not
+/// represent, a bool for a dtype other than bool, an array). Throws nothing.
+PLINTH_EXPORT std::optional<ScalarBytes> convert_scalar(const ElementwiseValue::Variant& value,
+                                                        const DType& dtype) noexcept;
+
+}  // namespace plinth::detail
