@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <boost/container/small_vector.hpp>
+
 #include <algorithm>
 #include <mutex>
 #include <optional>
@@ -55,18 +57,25 @@ struct CacheEntry {
   std::shared_ptr<Slot> slot;
 };
 
-/// Storage that the KernelArgs of a launch point into. Filled first, then `args` is built;
-/// the vectors are never resized afterwards (moving them keeps their elements in place).
+/// Inline capacities of the per-call containers: calls with up to this many arguments (and
+/// strides) allocate nothing on the heap for them.
+constexpr std::size_t inline_args = 8;
+template <class T, std::size_t N = inline_args>
+using SmallVector = boost::container::small_vector<T, N>;
+
+/// A checked call, ready to enqueue: the values of the kernel's parameters (in the order of
+/// elementwise_source). The KernelArgs pointing into them are made in run(), so a Launch may
+/// be moved.
 struct Launch {
   explicit Launch(Queue queue_) : queue(std::move(queue_)) {}
   std::shared_ptr<Slot> slot;
   Queue queue;
-  std::vector<Buffer> buffers;
-  std::vector<ScalarBytes> scalars;
-  std::vector<std::uint64_t> sizes;
-  std::vector<std::int64_t> offsets;  // base offsets and strides, in elements
-  std::vector<KernelArg> args;
-  std::size_t global_size = 0;  // 0: nothing to launch
+  SmallVector<Buffer> buffers;       // per array argument
+  SmallVector<std::int64_t> bases;   // per array argument, in elements
+  SmallVector<ScalarBytes> scalars;  // per scalar argument
+  SmallVector<std::uint64_t> sizes;  // begin, end, then extents 1... of the layout
+  SmallVector<std::int64_t, 2 * inline_args> strides;  // per strided argument, per dimension
+  std::size_t global_size = 0;                         // 0: nothing to launch
   std::size_t local_size = 1;
 };
 
@@ -224,9 +233,10 @@ struct ElementwiseData {
     const auto& shape = first.shape();
     std::size_t total = 1;
     for (const auto extent : shape) total *= extent;
-    std::vector<AlignedStrides> aligned(args.size());
+    SmallVector<AlignedStrides> aligned(args.size());
     LayoutSignature signature;
     signature.strided.assign(args.size(), false);
+    bool any_strided = false;
     for (std::size_t k = 0; k < args.size(); ++k) {
       const auto& arg = args[k];
       if (!arg.is_array()) continue;
@@ -265,7 +275,9 @@ struct ElementwiseData {
       }
       aligned[k] = std::move(strides);
       signature.strided[k] = true;
+      any_strided = true;
     }
+    signature.restrict_inputs = !aliased(values);
 
     std::size_t begin = 0, end = total;
     if (range) {
@@ -282,25 +294,21 @@ struct ElementwiseData {
     const bool work = end > begin;
     if (!work && !compile) return launch;
 
-    const auto merged = merge_layout(shape, aligned);
+    // The merged layout: only where an array is strided (the contiguous case, the common
+    // one, needs none and allocates nothing).
+    MergedLayout merged;
+    if (any_strided) merged = merge_layout(shape, std::span(aligned.data(), aligned.size()));
     signature.rank = merged.shape.size();
     launch.slot = slot_for(device, signature);
     build(*launch.slot, device, signature);
     if (!work) return launch;
 
-    // Scalars, then the arguments in the kernel's order (elementwise_source).
-    launch.buffers.reserve(args.size());
-    launch.scalars.reserve(args.size());
-    launch.sizes.reserve(2 + signature.rank);
-    std::size_t offset_count = args.size();
-    for (std::size_t k = 0; k < args.size(); ++k) offset_count += merged.strides[k].size();
-    launch.offsets.reserve(offset_count);
     for (std::size_t k = 0; k < args.size(); ++k) {
       const auto& arg = args[k];
       if (arg.is_array()) {
         const auto& array = std::get<Array>(values[k].value());
         launch.buffers.push_back(array.base_buffer());
-        launch.offsets.push_back(
+        launch.bases.push_back(
             static_cast<std::int64_t>(array.first_element_offset() / arg.dtype().itemsize()));
         continue;
       }
@@ -323,22 +331,9 @@ struct ElementwiseData {
     launch.sizes.push_back(begin);
     launch.sizes.push_back(end);
     for (std::size_t d = 1; d < signature.rank; ++d) launch.sizes.push_back(merged.shape[d]);
-
-    std::size_t buffer = 0, scalar = 0, offset = 0;
-    launch.args.reserve(2 * args.size() + launch.sizes.size() + offset_count);
-    for (std::size_t k = 0; k < args.size(); ++k) {
-      if (args[k].is_array()) {
-        launch.args.emplace_back(launch.buffers[buffer++]);
-        launch.args.emplace_back(launch.offsets[offset++]);
-      } else {
-        launch.args.push_back(scalar_arg(launch.scalars[scalar++]));
-      }
-    }
-    for (const auto& size : launch.sizes) launch.args.emplace_back(size);
-    for (std::size_t k = 0; k < args.size(); ++k) {
-      for (const auto stride : merged.strides[k]) {
-        launch.offsets.push_back(stride);
-        launch.args.emplace_back(launch.offsets.back());
+    if (any_strided) {
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        for (const auto stride : merged.strides[k]) launch.strides.push_back(stride);
       }
     }
 
@@ -351,15 +346,44 @@ struct ElementwiseData {
     return launch;
   }
 
-  static void run(const Launch& launch) {
+  /// True if an input array shares memory with an array the kernel writes: its pointer may
+  /// then not be `restrict`.
+  bool aliased(std::span<const ElementwiseValue> values) const {
+    for (std::size_t w = 0; w < args.size(); ++w) {
+      if (!args[w].is_written()) continue;
+      const auto& written = std::get<Array>(values[w].value()).base_buffer();
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        if (args[k].kind() != ElementwiseArg::Kind::input) continue;
+        if (std::get<Array>(values[k].value()).base_buffer().overlaps(written)) return true;
+      }
+    }
+    return false;
+  }
+
+  /// Enqueues a planned launch: its arguments in the kernel's order (elementwise_source).
+  void run(const Launch& launch) const {
     if (launch.global_size == 0) return;
     Kernel kernel = [&] {
       const std::lock_guard lock(launch.slot->mutex);
       return *launch.slot->kernel;  // a copy of its own for this launch
     }();
+    SmallVector<KernelArg, 4 * inline_args> kernel_args;
+    std::size_t array = 0, scalar = 0;
+    for (const auto& arg : args) {
+      if (arg.is_array()) {
+        kernel_args.emplace_back(launch.buffers[array]);
+        kernel_args.emplace_back(launch.bases[array]);
+        ++array;
+      } else {
+        kernel_args.push_back(scalar_arg(launch.scalars[scalar++]));
+      }
+    }
+    for (const auto& size : launch.sizes) kernel_args.emplace_back(size);
+    for (const auto& stride : launch.strides) kernel_args.emplace_back(stride);
     const std::size_t global[1] = {launch.global_size};
     const std::size_t local[1] = {launch.local_size};
-    kernel.launch(launch.queue, global, local, launch.args);
+    kernel.launch(launch.queue, global, local,
+                  std::span<const KernelArg>(kernel_args.data(), kernel_args.size()));
   }
 };
 
@@ -425,7 +449,7 @@ ElementwiseKernel::ElementwiseKernel(std::vector<ElementwiseArg> args, std::stri
 void ElementwiseKernel::launch(const Queue& queue, std::span<const ElementwiseValue> args,
                                const std::optional<ElementwiseRange>& range) const {
   const auto launch = impl_->plan(queue, args, range, false);
-  detail::ElementwiseData::run(launch);
+  impl_->run(launch);
 }
 
 void ElementwiseKernel::launch(const MultiQueue& queues,
@@ -452,7 +476,7 @@ void ElementwiseKernel::launch(const MultiQueue& queues,
     }
     launches.push_back(impl_->plan(queue, values, std::nullopt, false));
   }
-  for (const auto& launch : launches) detail::ElementwiseData::run(launch);
+  for (const auto& launch : launches) impl_->run(launch);
 }
 
 Program ElementwiseKernel::program(const Queue& queue,

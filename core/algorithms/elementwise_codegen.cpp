@@ -218,7 +218,8 @@ std::string elementwise_source(std::span<const ElementwiseArg> args, std::string
       continue;
     }
     const char* constness = arg.is_written() ? "" : "const ";
-    params.push_back(fmt::format("GLOBAL_MEM {}{} *_elw_p{}", constness, type, k));
+    const char* restrict = !arg.is_written() && signature.restrict_inputs ? "_elw_restrict " : "";
+    params.push_back(fmt::format("GLOBAL_MEM {}{} *{}_elw_p{}", constness, type, restrict, k));
     params.push_back(fmt::format("long _elw_b{}", k));
     pointers += fmt::format("    GLOBAL_MEM {}{} *const {} = _elw_p{} + _elw_b{};\n", constness,
                             type, arg.name(), k, k);
@@ -268,23 +269,59 @@ std::string elementwise_source(std::span<const ElementwiseArg> args, std::string
     joined += p == 0 ? "\n    " : ",\n    ";
     joined += params[p];
   }
+  if (!signature.restrict_inputs) {
+    return fmt::format(
+        "{preamble}\n"
+        "KERNEL void {name}({params})\n"
+        "{{\n"
+        "{pointers}"
+        "    for (VSIZE_T i = (VSIZE_T)_elw_begin + (VSIZE_T)get_global_id(0); i < "
+        "(VSIZE_T)_elw_end;\n"
+        "         i += (VSIZE_T)get_global_size(0))\n"
+        "    {{\n"
+        "{offsets}"
+        "{operation}\n"
+        "        ;\n"
+        "    }}\n"
+        "}}\n",
+        fmt::arg("preamble", preamble), fmt::arg("name", name), fmt::arg("params", joined),
+        fmt::arg("pointers", pointers), fmt::arg("offsets", offsets),
+        fmt::arg("operation", operation));
+  }
+  // One index's work, in a block of its own: `i` is a variable as in the simple loop.
+  const auto step = [&](std::string_view index) {
+    return fmt::format(
+        "        {{\n"
+        "        VSIZE_T i = {index};\n"
+        "{offsets}"
+        "{operation}\n"
+        "        ;\n"
+        "        }}\n",
+        fmt::arg("index", index), fmt::arg("offsets", offsets), fmt::arg("operation", operation));
+  };
   return fmt::format(
+      "{restrict}"
       "{preamble}\n"
       "KERNEL void {name}({params})\n"
       "{{\n"
       "{pointers}"
-      "    for (VSIZE_T i = (VSIZE_T)_elw_begin + (VSIZE_T)get_global_id(0); i < "
-      "(VSIZE_T)_elw_end;\n"
-      "         i += (VSIZE_T)get_global_size(0))\n"
+      "    const VSIZE_T _elw_step = (VSIZE_T)get_global_size(0);\n"
+      "    const VSIZE_T _elw_stop = (VSIZE_T)_elw_end;\n"
+      "    VSIZE_T _elw_i = (VSIZE_T)_elw_begin + (VSIZE_T)get_global_id(0);\n"
+      "    for (; _elw_i + 3 * _elw_step < _elw_stop; _elw_i += 4 * _elw_step)\n"
       "    {{\n"
-      "{offsets}"
-      "{operation}\n"
-      "        ;\n"
+      "{step0}{step1}{step2}{step3}"
+      "    }}\n"
+      "    for (; _elw_i < _elw_stop; _elw_i += _elw_step)\n"
+      "    {{\n"
+      "{step0}"
       "    }}\n"
       "}}\n",
-      fmt::arg("preamble", preamble), fmt::arg("name", name), fmt::arg("params", joined),
-      fmt::arg("pointers", pointers), fmt::arg("offsets", offsets),
-      fmt::arg("operation", operation));
+      fmt::arg("restrict", restrict_definition), fmt::arg("preamble", preamble),
+      fmt::arg("name", name), fmt::arg("params", joined), fmt::arg("pointers", pointers),
+      fmt::arg("step0", step("_elw_i")), fmt::arg("step1", step("_elw_i + _elw_step")),
+      fmt::arg("step2", step("_elw_i + 2 * _elw_step")),
+      fmt::arg("step3", step("_elw_i + 3 * _elw_step")));
 }
 
 namespace {

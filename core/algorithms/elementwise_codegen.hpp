@@ -64,11 +64,23 @@ struct MergedLayout {
 PLINTH_EXPORT MergedLayout merge_layout(std::span<const std::size_t> iteration_shape,
                                         std::span<const AlignedStrides> arrays);
 
-/// What a program is built for besides the declaration: which arguments are strided and the
-/// rank of the merged layout (0 when none is).
+/// Defines `_elw_restrict` as the backend's restrict qualifier (C99's `restrict` in OpenCL C,
+/// `__restrict__` in CUDA and HIP): a generated source that declares restrict pointers starts
+/// with it.
+inline constexpr std::string_view restrict_definition =
+    "#if defined(PLINTH_CUDA_API) || defined(PLINTH_HIP_API)\n"
+    "#define _elw_restrict __restrict__\n"
+    "#else\n"
+    "#define _elw_restrict restrict\n"
+    "#endif\n";
+
+/// What a program is built for besides the declaration: which arguments are strided, the
+/// rank of the merged layout (0 when none is), and whether the input arrays may be declared
+/// `restrict` (no input shares memory with a written array; see elementwise_source).
 struct LayoutSignature {
   std::vector<bool> strided;
   std::size_t rank = 0;
+  bool restrict_inputs = false;
   bool operator==(const LayoutSignature& other) const = default;
 };
 
@@ -86,6 +98,10 @@ PLINTH_EXPORT std::string elementwise_type_text(const ElementwiseArg& arg, std::
 ///
 /// whose body points each array's name at its first element and runs the operation in a
 /// grid-stride loop over `i` in [_elw_begin, _elw_end). `operation` is the rewritten one.
+/// With signature.restrict_inputs the input pointers are `restrict` and the loop runs the
+/// operation for four indices a grid stride apart in each step (then one at a time for the
+/// rest): the compiler may then issue the four loads together, which a bandwidth-bound
+/// kernel needs to keep enough memory requests in flight.
 /// Throws LogicError as elementwise_type_text.
 PLINTH_EXPORT std::string elementwise_source(std::span<const ElementwiseArg> args,
                                              std::string_view operation, std::string_view preamble,

@@ -94,6 +94,14 @@ Buffer Buffer::get_sub_region(std::size_t origin, std::size_t size) const {
   return Buffer(std::move(sub));
 }
 
+bool Buffer::overlaps(const Buffer& other) const noexcept {
+  const auto* root = impl_->parent ? impl_->parent.get() : impl_.get();
+  const auto* other_root = other.impl_->parent ? other.impl_->parent.get() : other.impl_.get();
+  if (root != other_root) return false;
+  return impl_->offset < other.impl_->offset + other.impl_->size &&
+         other.impl_->offset < impl_->offset + impl_->size;
+}
+
 std::size_t Buffer::offset() const { return impl_->offset; }
 std::size_t Buffer::size() const { return impl_->size; }
 const BoundDevice& Buffer::device() const { return impl_->device; }

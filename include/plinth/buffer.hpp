@@ -57,6 +57,11 @@ class PLINTH_EXPORT Buffer {
   const BoundDevice& device() const;
   /// cl_mem, CUdeviceptr (of this region's start), ...
   std::uintptr_t native_handle() const;
+  /// True if this buffer and `other` share a byte of memory: regions of one allocation whose
+  /// byte ranges overlap (a buffer and itself included). Distinct allocations, buffers wrapped
+  /// separately by from_backend_buffer and distinct virtual buffers (whose memory pack() may
+  /// share only between buffers not in use at once) never overlap. Throws nothing.
+  bool overlaps(const Buffer& other) const noexcept;
 
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from Buffer still refers to its object and every call on it is defined.

@@ -47,8 +47,9 @@
 /// Array::view always are).
 ///
 /// **Compilation.** A Program is built on the first call on a device for each distinct
-/// *layout signature* — which arrays take the fast path, and the rank of the iteration shape
-/// after merging the dimensions that every strided array traverses contiguously — and kept
+/// *layout signature* — which arrays take the fast path, the rank of the iteration shape
+/// after merging the dimensions that every strided array traverses contiguously, and whether
+/// the inputs may be `restrict` (see Launch) — and kept
 /// in the kernel object (a small cache, 32 programs at most, the oldest dropped first); the
 /// on-disk program cache (PLINTH_CACHE_DIR) applies as to every Program. Array sizes, strides
 /// and offsets are kernel arguments, so calls with other sizes or views of the same kind reuse
@@ -56,8 +57,13 @@
 ///
 /// **Launch.** A grid-stride loop over the flat indices, with up to 256 work items per group
 /// (within the device's and kernel's limits) and at most 32 groups per compute unit, so any
-/// number of elements, beyond 2^32 included, runs in one launch. Nothing is launched, and
-/// nothing is compiled, for an empty iteration shape or range.
+/// number of elements, beyond 2^32 included, runs in one launch. Where no input array shares
+/// memory with a written one (Buffer::overlaps), the inputs are declared `restrict` and each
+/// step of the loop runs the operation for four indices a grid stride apart, so that their
+/// loads are in flight together (a bandwidth-bound kernel needs that); the layout signature
+/// records which form a program has. The operation must therefore not leave its step:
+/// no `return`, and no `break` or `continue` outside loops of its own. Nothing is launched,
+/// and nothing is compiled, for an empty iteration shape or range.
 
 #include <plinth/array.hpp>
 #include <plinth/dtype.hpp>

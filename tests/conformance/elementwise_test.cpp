@@ -66,6 +66,48 @@ TEST_P(ElementwiseTest, SaxpyMatchesTheHostForOddSizes) {
   EXPECT_EQ(z.get(queue()).to_vector<float>(), (std::vector<float>{4, 8}));
 }
 
+TEST_P(ElementwiseTest, InputsAreRestrictOnlyWhereNothingWrittenSharesTheirMemory) {
+  const ElementwiseKernel twice({ElementwiseArg::output("y", f32), ElementwiseArg::input("x", f32)},
+                                "y[i] = 2.0f * x[i]", {.name = "twice"});
+  const std::size_t n = 1001;  // the unrolled steps and the rest
+  const auto xs = ramp(n, 1.0f, 0.0f);
+  const auto a = Array::from_host(queue(), HostArray::from_values(xs));
+  const auto b = Array::empty(device(), {n}, f32);
+  // Separate arrays: the unrolled, restrict form.
+  twice(queue(), b, a);
+  EXPECT_NE(twice.program(queue(), std::vector<ElementwiseValue>{b, a}).source().find("restrict"),
+            std::string::npos);
+  // In place, and through a sub-region of the same allocation: the plain form, right too.
+  twice(queue(), a, a);
+  const auto region = a.base_buffer().get_sub_region(0, a.base_buffer().size());
+  EXPECT_TRUE(region.overlaps(a.base_buffer()));
+  const auto alias = Array::from_buffer(region, a.metadata());
+  twice(queue(), alias, a);
+  EXPECT_EQ(twice.cached_programs(), 2u);
+  const auto result = a.get(queue()).to_vector<float>();
+  const auto doubled = b.get(queue()).to_vector<float>();
+  for (std::size_t k = 0; k < n; ++k) {
+    ASSERT_EQ(doubled[k], 2.0f * xs[k]) << k;
+    ASSERT_EQ(result[k], 4.0f * xs[k]) << k;
+  }
+}
+
+TEST_P(ElementwiseTest, BufferOverlapsSeesRegionsOfOneAllocation) {
+  const auto whole = Buffer::allocate(device(), 1024);
+  const auto other = Buffer::allocate(device(), 1024);
+  const auto low = whole.get_sub_region(0, 512), high = whole.get_sub_region(512, 512);
+  const auto middle = whole.get_sub_region(256, 512);
+  EXPECT_TRUE(whole.overlaps(whole));
+  EXPECT_TRUE(whole.overlaps(low));
+  EXPECT_TRUE(high.overlaps(whole));
+  EXPECT_FALSE(low.overlaps(high));
+  EXPECT_TRUE(middle.overlaps(low));
+  EXPECT_TRUE(middle.overlaps(high));
+  EXPECT_TRUE(middle.get_sub_region(256, 256).overlaps(high));
+  EXPECT_FALSE(middle.get_sub_region(0, 256).overlaps(high));
+  EXPECT_FALSE(whole.overlaps(other));
+}
+
 TEST_P(ElementwiseTest, EmptyArraysLaunchNothing) {
   const auto saxpy = make_saxpy();
   const auto x = Array::empty(device(), {0}, f32);
