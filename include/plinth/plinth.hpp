@@ -5,7 +5,10 @@
 #include <plinth/allocator.hpp>
 #include <plinth/api.hpp>
 #include <plinth/array.hpp>
+#include <plinth/array_expression.hpp>
 #include <plinth/array_metadata.hpp>
+#include <plinth/array_reductions.hpp>
+#include <plinth/array_shape.hpp>
 #include <plinth/buffer.hpp>
 #include <plinth/compile.hpp>
 #include <plinth/context.hpp>
@@ -29,7 +32,10 @@
 #include <plinth/program.hpp>
 #include <plinth/program_cache.hpp>
 #include <plinth/queue.hpp>
+#include <plinth/random.hpp>
+#include <plinth/reduction.hpp>
 #include <plinth/render.hpp>
+#include <plinth/scan.hpp>
 #include <plinth/selection.hpp>
 #include <plinth/splay.hpp>
 #include <plinth/static_kernel.hpp>

@@ -1,0 +1,443 @@
+// ArrayExpression: building the tree (leaves, operators) and running it as one cached
+// ElementwiseKernel (evaluate, assign, fill, copy, astype). The math functions are built in
+// array_math.cpp; the kernel's source in array_expression_codegen.cpp.
+
+#include <plinth/array_expression.hpp>
+
+#include "algorithms/array_expression_build.hpp"
+#include "algorithms/array_expression_codegen.hpp"
+#include "algorithms/array_expression_rules.hpp"
+
+#include <plinth/elementwise.hpp>
+#include <plinth/errors.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <list>
+#include <mutex>
+#include <unordered_map>
+
+namespace plinth {
+
+namespace detail {
+
+void check_arithmetic_dtype(const DType& dtype, const char* what) {
+  if (dtype.is_struct() || dtype == DType::float16()) {
+    throw LogicError(fmt::format(
+        "array arithmetic: {} has dtype {}, which has no arithmetic on every backend (bool, "
+        "integers, float32, float64, complex64 and complex128 do; copy() copies any dtype)",
+        what, dtype.name()));
+  }
+}
+
+namespace {
+
+/// The process-wide cache of expression kernels, least recently used dropped first.
+class KernelCache {
+ public:
+  static constexpr std::size_t capacity = 256;
+
+  ElementwiseKernel get(const GeneratedExpression& generated) {
+    const std::lock_guard lock(mutex_);
+    const auto found = index_.find(generated.key);
+    if (found != index_.end()) {
+      ++hits_;
+      entries_.splice(entries_.begin(), entries_, found->second);
+      return found->second->second;
+    }
+    ++misses_;
+    ElementwiseKernel kernel(generated.args, generated.operation,
+                             {.name = "array_expression", .preamble = generated.preamble});
+    entries_.emplace_front(generated.key, kernel);
+    index_[generated.key] = entries_.begin();
+    if (entries_.size() > capacity) {
+      index_.erase(entries_.back().first);
+      entries_.pop_back();
+    }
+    return kernel;
+  }
+
+  ExpressionCacheInfo info() {
+    const std::lock_guard lock(mutex_);
+    return {entries_.size(), capacity, hits_, misses_};
+  }
+
+ private:
+  std::mutex mutex_;
+  std::list<std::pair<std::string, ElementwiseKernel>> entries_;  // most recent first
+  std::unordered_map<std::string, std::list<std::pair<std::string, ElementwiseKernel>>::iterator>
+      index_;
+  std::size_t hits_ = 0, misses_ = 0;
+};
+
+KernelCache& kernel_cache() {
+  static KernelCache cache;
+  return cache;
+}
+
+void collect_arrays(const ExpressionNode& node, std::vector<Array>& arrays) {
+  if (node.array) arrays.push_back(*node.array);
+  for (const auto& operand : node.operands) collect_arrays(*operand, arrays);
+}
+
+std::string device_text(const BoundDevice& device) {
+  return fmt::format("device {} ('{}')", device.index(), device.name());
+}
+
+void check_devices(const Queue& queue, const ExpressionNode& root, const Array* out) {
+  std::vector<Array> arrays;
+  if (out != nullptr) arrays.push_back(*out);
+  collect_arrays(root, arrays);
+  for (std::size_t k = 0; k < arrays.size(); ++k) {
+    if (!(arrays[k].device() == queue.device())) {
+      throw LogicError(fmt::format(
+          "array arithmetic: {} of shape {} is on {}{}, the queue on {}",
+          out != nullptr && k == 0 ? "the output array" : "an array of the expression",
+          shape_text(arrays[k].shape()), device_text(arrays[k].device()),
+          arrays[k].device().context() == queue.device().context() ? "" : " of another context",
+          device_text(queue.device())));
+    }
+  }
+}
+
+/// Runs `root` into `out` (converted to out's dtype; the caller has checked the cast and the
+/// shapes).
+void run(const Queue& queue, const Array& out, const ExpressionNode& root) {
+  auto generated = generate_expression(root, out.dtype());
+  if (generated.needs_double && !queue.device().params().supports_double) {
+    throw LogicError(
+        fmt::format("array arithmetic: the expression computes in double precision, which {} lacks",
+                    device_text(queue.device())));
+  }
+  const auto kernel = kernel_cache().get(generated);
+  std::vector<ElementwiseValue> values;
+  values.reserve(generated.args.size());
+  values.emplace_back(kernel_view(out));
+  std::size_t array = 0, scalar = 0;
+  for (std::size_t k = 1; k < generated.args.size(); ++k) {
+    if (generated.args[k].is_array()) {
+      values.emplace_back(generated.arrays[array++]);
+    } else {
+      values.push_back(generated.scalars[scalar++]);
+    }
+  }
+  kernel.launch(queue, values);
+}
+
+bool same_layout(const Array& a, const Array& b) {
+  return a.base_buffer().overlaps(b.base_buffer()) &&
+         a.base_buffer().offset() + a.first_element_offset() ==
+             b.base_buffer().offset() + b.first_element_offset() &&
+         a.shape() == b.shape() && a.strides() == b.strides();
+}
+
+/// Whether `out` shares memory with an array of `root` other than element for element.
+bool overlaps(const Array& out, const ExpressionNode& root) {
+  std::vector<Array> arrays;
+  collect_arrays(root, arrays);
+  for (const auto& array : arrays) {
+    if (array.base_buffer().overlaps(out.base_buffer()) && !same_layout(array, out)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+NodePtr array_leaf(const Array& array) {
+  check_arithmetic_dtype(array.dtype(), "an array");
+  auto node = std::make_shared<ExpressionNode>();
+  node->op = ExpressionOp::array;
+  node->array = array;
+  node->dtype = array.dtype();
+  node->compute = array.dtype();
+  node->shape = array.shape();
+  return node;
+}
+
+NodePtr multi_array_leaf(const MultiArray& array) {
+  check_arithmetic_dtype(array.dtype(), "a MultiArray");
+  auto node = std::make_shared<ExpressionNode>();
+  node->op = ExpressionOp::multi_array;
+  node->multi_array = array;
+  node->dtype = array.dtype();
+  node->compute = array.dtype();
+  node->shape = array.shape();
+  return node;
+}
+
+/// `node` with every MultiArray replaced by its part on `device` (shapes recomputed).
+NodePtr on_device(const NodePtr& node, const BoundDevice& device) {
+  if (node->multi_array) return array_leaf((*node->multi_array)[device]);
+  if (node->operands.empty()) return node;
+  auto copy = std::make_shared<ExpressionNode>(*node);
+  copy->shape.clear();
+  for (auto& operand : copy->operands) {
+    operand = on_device(operand, device);
+    copy->shape = broadcast_shapes(copy->shape, operand->shape);
+  }
+  return copy;
+}
+
+NodePtr scalar_leaf(const ScalarValue& value) {
+  auto node = std::make_shared<ExpressionNode>();
+  node->op = ExpressionOp::scalar;
+  node->scalar = value;
+  node->dtype = scalar_default_dtype(value);
+  node->compute = node->dtype;
+  node->weak = true;
+  return node;
+}
+
+OperandType operand_type(const NodePtr& node) { return {node->dtype, node->weak}; }
+
+std::shared_ptr<ExpressionNode> make_node(ExpressionOp op, std::vector<NodePtr> operands,
+                                          const DType& dtype, const DType& compute) {
+  auto node = std::make_shared<ExpressionNode>();
+  node->op = op;
+  std::vector<std::size_t> shape;
+  for (const auto& operand : operands) shape = broadcast_shapes(shape, operand->shape);
+  node->operands = std::move(operands);
+  node->dtype = dtype;
+  node->compute = compute;
+  node->shape = std::move(shape);
+  return node;
+}
+
+}  // namespace detail
+
+using detail::ExpressionOp;
+using detail::make_node;
+using detail::operand_type;
+
+ArrayExpression::ArrayExpression(const Array& array) : node_(detail::array_leaf(array)) {}
+ArrayExpression::ArrayExpression(const MultiArray& array)
+    : node_(detail::multi_array_leaf(array)) {}
+
+const DType& ArrayExpression::dtype() const noexcept { return node_->dtype; }
+const std::vector<std::size_t>& ArrayExpression::shape() const noexcept { return node_->shape; }
+bool ArrayExpression::is_weak_scalar() const noexcept { return node_->weak; }
+
+namespace {
+
+ArrayExpression arithmetic(ExpressionOp op, const ArrayExpression& a, const ArrayExpression& b) {
+  const auto type = op == ExpressionOp::divide
+                        ? detail::true_divide_type(operand_type(a.node()), operand_type(b.node()))
+                        : detail::promote(operand_type(a.node()), operand_type(b.node())).dtype;
+  if (op == ExpressionOp::subtract && type == DType::boolean()) {
+    throw LogicError(
+        "array arithmetic: subtracting bools is not supported (as numpy: use != for exclusive "
+        "or)");
+  }
+  return ArrayExpression(make_node(op, {a.node(), b.node()}, type, type));
+}
+
+ArrayExpression comparison(ExpressionOp op, const ArrayExpression& a, const ArrayExpression& b) {
+  const auto type = detail::promote(operand_type(a.node()), operand_type(b.node())).dtype;
+  return ArrayExpression(make_node(op, {a.node(), b.node()}, DType::boolean(), type));
+}
+
+}  // namespace
+
+ArrayExpression operator+(const ArrayExpression& a, const ArrayExpression& b) {
+  return arithmetic(ExpressionOp::add, a, b);
+}
+ArrayExpression operator-(const ArrayExpression& a, const ArrayExpression& b) {
+  return arithmetic(ExpressionOp::subtract, a, b);
+}
+ArrayExpression operator*(const ArrayExpression& a, const ArrayExpression& b) {
+  return arithmetic(ExpressionOp::multiply, a, b);
+}
+ArrayExpression operator/(const ArrayExpression& a, const ArrayExpression& b) {
+  return arithmetic(ExpressionOp::divide, a, b);
+}
+
+ArrayExpression operator-(const ArrayExpression& a) {
+  const auto& node = a.node();
+  if (node->op == ExpressionOp::scalar) {  // folded: the negated value, still weak
+    const auto negated = std::visit(
+        [](const auto& v) -> detail::ScalarValue {
+          using V = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<V, bool>) {
+            return static_cast<std::int64_t>(v ? -1 : 0);
+          } else if constexpr (std::is_same_v<V, std::int64_t>) {
+            if (v == std::numeric_limits<std::int64_t>::min()) {
+              return static_cast<std::uint64_t>(v);
+            }
+            return -v;
+          } else if constexpr (std::is_same_v<V, std::uint64_t>) {
+            if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + 1) {
+              throw LogicError(fmt::format(
+                  "array arithmetic: -{} is below the range of every integer dtype", v));
+            }
+            return static_cast<std::int64_t>(0 - v);
+          } else {
+            return -v;
+          }
+        },
+        node->scalar);
+    if (std::holds_alternative<bool>(node->scalar)) {
+      throw LogicError("array arithmetic: negating a bool is not supported (as numpy)");
+    }
+    return ArrayExpression(detail::scalar_leaf(negated));
+  }
+  if (a.dtype() == DType::boolean()) {
+    throw LogicError("array arithmetic: negating bools is not supported (as numpy: use == false)");
+  }
+  return ArrayExpression(make_node(ExpressionOp::negative, {node}, a.dtype(), a.dtype()));
+}
+
+ArrayExpression operator==(const ArrayExpression& a, const ArrayExpression& b) {
+  return comparison(ExpressionOp::equal, a, b);
+}
+ArrayExpression operator!=(const ArrayExpression& a, const ArrayExpression& b) {
+  return comparison(ExpressionOp::not_equal, a, b);
+}
+ArrayExpression operator<(const ArrayExpression& a, const ArrayExpression& b) {
+  return comparison(ExpressionOp::less, a, b);
+}
+ArrayExpression operator<=(const ArrayExpression& a, const ArrayExpression& b) {
+  return comparison(ExpressionOp::less_equal, a, b);
+}
+ArrayExpression operator>(const ArrayExpression& a, const ArrayExpression& b) {
+  return comparison(ExpressionOp::greater, a, b);
+}
+ArrayExpression operator>=(const ArrayExpression& a, const ArrayExpression& b) {
+  return comparison(ExpressionOp::greater_equal, a, b);
+}
+
+ArrayExpression astype(const ArrayExpression& a, const DType& dtype) {
+  detail::check_arithmetic_dtype(dtype, "the target of astype");
+  if (is_complex(a.dtype()) && !is_complex(dtype)) {
+    throw LogicError(
+        fmt::format("astype: converting {} to {} would drop the imaginary part (take real() first)",
+                    a.dtype().name(), dtype.name()));
+  }
+  return ArrayExpression(make_node(ExpressionOp::cast, {a.node()}, dtype, a.dtype()));
+}
+
+Array evaluate(const Queue& queue, const ArrayExpression& expression) {
+  detail::check_devices(queue, *expression.node(), nullptr);
+  const auto out = Array::empty(queue.device(), expression.shape(), expression.dtype());
+  if (out.size() != 0) detail::run(queue, out, *expression.node());
+  return out;
+}
+
+namespace {
+
+/// Checks an assign() of `expression` to `out` on `queue`. Throws as assign().
+void check_assign(const Queue& queue, const Array& out, const ArrayExpression& expression) {
+  detail::check_arithmetic_dtype(out.dtype(), "the output array");
+  detail::check_devices(queue, *expression.node(), &out);
+  const auto shape = [&] {
+    try {
+      return detail::broadcast_shapes(expression.shape(), out.shape());
+    } catch (const LogicError&) {
+      return std::vector<std::size_t>{};
+    }
+  }();
+  if (shape != out.shape()) {
+    throw LogicError(
+        fmt::format("assign: the expression's shape {} does not broadcast to the output's shape {}",
+                    detail::shape_text(expression.shape()), detail::shape_text(out.shape())));
+  }
+  const auto type =
+      expression.is_weak_scalar()
+          ? detail::promote(operand_type(expression.node()), {out.dtype(), false}).dtype
+          : expression.dtype();
+  if (!detail::can_cast_same_kind(type, out.dtype())) {
+    throw LogicError(fmt::format(
+        "assign: cannot store the expression's {} in the output's {} (casting='same_kind'; "
+        "use astype() to convert explicitly)",
+        type.name(), out.dtype().name()));
+  }
+}
+
+/// Runs a checked assign().
+void run_assign(const Queue& queue, const Array& out, const ArrayExpression& expression) {
+  if (out.size() == 0) return;
+  if (detail::overlaps(out, *expression.node())) {
+    const auto temporary = evaluate(queue, expression);
+    detail::run(queue, out, *ArrayExpression(temporary).node());
+    return;
+  }
+  detail::run(queue, out, *expression.node());
+}
+
+}  // namespace
+
+void assign(const Queue& queue, const Array& out, const ArrayExpression& expression) {
+  check_assign(queue, out, expression);
+  run_assign(queue, out, expression);
+}
+
+void assign(const MultiQueue& queues, const MultiArray& out, const ArrayExpression& expression) {
+  std::vector<std::pair<Array, ArrayExpression>> parts;
+  for (const auto& queue : queues.queues()) {
+    const auto& device = queue.device();
+    try {
+      parts.emplace_back(out[device],
+                         ArrayExpression(detail::on_device(expression.node(), device)));
+    } catch (const LogicError& error) {
+      throw LogicError(fmt::format("assign on device {} ('{}'): {}", device.index(), device.name(),
+                                   error.what()));
+    }
+    check_assign(queue, parts.back().first, parts.back().second);
+  }
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    run_assign(queues.queues()[k], parts[k].first, parts[k].second);
+  }
+}
+
+Array astype(const Queue& queue, const Array& array, const DType& dtype) {
+  if (array.dtype() == dtype) return copy(queue, array);
+  return evaluate(queue, astype(ArrayExpression(array), dtype));
+}
+
+void detail::fill(const Queue& queue, const Array& array, const ScalarValue& value) {
+  check_arithmetic_dtype(array.dtype(), "the array to fill");
+  // The value converted to the array's kind on the host, as astype() converts; then it is a
+  // weak scalar of that kind, which the kernel receives as the array's dtype exactly.
+  ScalarValue converted = value;
+  const auto kind = array.dtype().kind();
+  const auto* complex = std::get_if<std::complex<double>>(&value);
+  if (complex != nullptr && kind != DTypeKind::complex) {
+    throw LogicError(
+        fmt::format("fill: the complex value {} would lose its imaginary part in a {} array",
+                    scalar_text(value), array.dtype().name()));
+  }
+  if (kind == DTypeKind::boolean) {
+    converted = std::visit([](const auto& v) { return v != std::decay_t<decltype(v)>(0); }, value);
+  } else if (const auto* real = std::get_if<double>(&value);
+             real != nullptr && is_integer(array.dtype())) {
+    const double truncated = std::trunc(*real);
+    if (!(truncated >= -9223372036854775808.0 && truncated < 18446744073709551616.0)) {
+      throw LogicError(
+          fmt::format("fill: the value {} does not fit {}", *real, array.dtype().name()));
+    }
+    if (truncated < 0) {
+      converted = static_cast<std::int64_t>(truncated);
+    } else {
+      converted = static_cast<std::uint64_t>(truncated);
+    }
+  }
+  check_devices(queue, *scalar_leaf(converted), &array);
+  if (array.size() == 0) {
+    static_cast<void>(scalar_argument(converted, array.dtype()));  // the range check
+    return;
+  }
+  run(queue, array, *scalar_leaf(converted));
+}
+
+ExpressionCacheInfo expression_cache_info() noexcept {
+  try {
+    return detail::kernel_cache().info();
+  } catch (...) {
+    return {};
+  }
+}
+
+}  // namespace plinth

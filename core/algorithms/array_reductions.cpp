@@ -1,0 +1,186 @@
+#include <plinth/array_reductions.hpp>
+
+#include <plinth/dtype_c.hpp>
+#include <plinth/errors.hpp>
+#include <plinth/functions.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace plinth {
+
+namespace {
+
+/// The kernel cached under `key`, made by `make` the first time.
+template <class Make>
+ReductionKernel cached_kernel(const std::string& key, Make make) {
+  static std::mutex mutex;
+  static std::map<std::string, ReductionKernel> kernels;
+  {
+    const std::lock_guard lock(mutex);
+    const auto found = kernels.find(key);
+    if (found != kernels.end()) return found->second;
+  }
+  ReductionKernel kernel = make();  // outside the lock: may throw, takes no device
+  const std::lock_guard lock(mutex);
+  return kernels.emplace(key, kernel).first->second;
+}
+
+std::string zero_of(const DType& dtype) {
+  if (is_complex(dtype) || is_real(dtype)) return detail::c_constant_of(0.0, dtype);
+  if (dtype.kind() == DTypeKind::unsigned_integer) {
+    return detail::c_constant_of(std::uint64_t{0}, dtype);
+  }
+  return detail::c_constant_of(std::int64_t{0}, dtype);
+}
+
+/// `a + b` for the output dtype (through the functions library for complex values).
+std::pair<std::string, RenderGlobals> addition(const DType& dtype) {
+  if (is_complex(dtype)) return {"${add}(a, b)", {{"add", functions::add({dtype, dtype}, dtype)}}};
+  return {"a + b", {}};
+}
+
+void check_plain(const char* function, const Array& x) {
+  if (x.dtype().is_struct()) {
+    throw LogicError(
+        fmt::format("{}: the array is of the struct dtype {} (use a "
+                    "ReductionKernel)",
+                    function, x.dtype().name()));
+  }
+}
+
+Array min_or_max(const Queue& queue, const Array& x, const ReductionTarget& target, bool is_min) {
+  const char* function = is_min ? "min" : "max";
+  check_plain(function, x);
+  const auto& dtype = x.dtype();
+  if (is_complex(dtype)) {
+    throw LogicError(
+        fmt::format("{}: complex numbers ({}) are not ordered", function, dtype.name()));
+  }
+  // numpy refuses a minimum of nothing (no identity).
+  std::size_t extent = 1;
+  if (target.axes) {
+    for (const auto axis : *target.axes) extent *= axis < x.ndim() ? x.shape()[axis] : 1;
+  } else {
+    extent = x.size();
+  }
+  if (extent == 0) {
+    throw LogicError(
+        fmt::format("{}: the array of shape ({}) has no elements to reduce along "
+                    "the axes (there is no identity)",
+                    function, fmt::join(x.shape(), ", ")));
+  }
+  const auto kernel = cached_kernel(fmt::format("{}:{}", function, dtype.name()), [&] {
+    const char* op = is_min ? "<" : ">";
+    std::string neutral, reduce, preamble;
+    if (is_real(dtype)) {
+      // C has no portable infinity literal: made from its bits (a union, valid everywhere).
+      const bool single = dtype.itemsize() == 4;
+      preamble = fmt::format(
+          "FUNCTION {0} plinth_minmax_infinity(void)\n"
+          "{{\n"
+          "    union {{ {1} bits; {0} value; }} v;\n"
+          "    v.bits = {2};\n"
+          "    return v.value;\n"
+          "}}\n",
+          single ? "float" : "double", single ? "unsigned int" : "unsigned long",
+          single ? "0x7f800000u" : "0x7ff0000000000000UL");
+      neutral = is_min ? "plinth_minmax_infinity()" : "-plinth_minmax_infinity()";
+      // NaN wins, as in numpy (a != a only for NaN).
+      reduce = fmt::format("(a != a || a {} b) ? a : b", op);
+    } else {
+      const bool is_signed = dtype.kind() == DTypeKind::signed_integer;
+      const auto bits = 8 * dtype.itemsize();
+      if (is_signed) {
+        const std::int64_t most = static_cast<std::int64_t>((std::uint64_t{1} << (bits - 1)) - 1);
+        neutral = detail::c_constant_of(is_min ? most : -most - 1, dtype);
+      } else {
+        const std::uint64_t most =
+            bits == 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bits) - 1;
+        neutral = detail::c_constant_of(is_min ? most : std::uint64_t{0}, dtype);
+      }
+      reduce = fmt::format("a {} b ? a : b", op);
+    }
+    return ReductionKernel({ElementwiseArg::input("x", dtype)}, dtype, neutral, reduce, "x[i]",
+                           {.name = is_min ? "plinth_min" : "plinth_max", .preamble = preamble});
+  });
+  const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
+  return kernel.launch(queue, values, target);
+}
+
+}  // namespace
+
+DType sum_dtype(const DType& dtype) {
+  if (dtype.is_struct()) {
+    throw LogicError(fmt::format("sum_dtype: the struct dtype {} has no sum", dtype.name()));
+  }
+  if (dtype == DType::boolean()) return DType::int64();
+  if (dtype.kind() == DTypeKind::signed_integer) return DType::int64();
+  if (dtype.kind() == DTypeKind::unsigned_integer) return DType::uint64();
+  return dtype;
+}
+
+Array sum(const Queue& queue, const Array& x, const ReductionTarget& target,
+          const std::optional<DType>& dtype) {
+  check_plain("sum", x);
+  const auto& in = x.dtype();
+  const DType out = dtype.value_or(sum_dtype(in));
+  const auto kernel = cached_kernel(fmt::format("sum:{}:{}", in.name(), out.name()), [&] {
+    auto [reduce, globals] = addition(out);
+    std::string map = "x[i]";
+    if (in != out) {
+      try {
+        globals["cast"] = functions::cast(in, out);
+      } catch (const LogicError& error) {
+        throw LogicError(fmt::format("sum: a {} array cannot be summed as {}: {}", in.name(),
+                                     out.name(), error.what()));
+      }
+      map = "${cast}(x[i])";
+    }
+    return ReductionKernel({ElementwiseArg::input("x", in)}, out, zero_of(out), reduce, map,
+                           {.name = "plinth_sum", .render_globals = globals});
+  });
+  const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
+  return kernel.launch(queue, values, target);
+}
+
+Array min(const Queue& queue, const Array& x, const ReductionTarget& target) {
+  return min_or_max(queue, x, target, true);
+}
+
+Array max(const Queue& queue, const Array& x, const ReductionTarget& target) {
+  return min_or_max(queue, x, target, false);
+}
+
+Array dot(const Queue& queue, const Array& a, const Array& b, const std::optional<Array>& out) {
+  for (const auto& [name, array] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
+    check_plain("dot", *array);
+    if (array->ndim() != 1) {
+      throw LogicError(fmt::format("dot: argument '{}' must be 1-D, got shape ({})", name,
+                                   fmt::join(array->shape(), ", ")));
+    }
+  }
+  if (a.size() != b.size()) {
+    throw LogicError(
+        fmt::format("dot: argument 'b' has {} elements, argument 'a' {}", b.size(), a.size()));
+  }
+  const auto result = result_type(a.dtype(), b.dtype());
+  const auto kernel =
+      cached_kernel(fmt::format("dot:{}:{}", a.dtype().name(), b.dtype().name()), [&] {
+        auto [reduce, globals] = addition(result);
+        globals["mul"] = functions::mul({a.dtype(), b.dtype()}, result);
+        return ReductionKernel(
+            {ElementwiseArg::input("a", a.dtype()), ElementwiseArg::input("b", b.dtype())}, result,
+            zero_of(result), reduce, "${mul}(a[i], b[i])",
+            {.name = "plinth_dot", .render_globals = globals});
+      });
+  const std::array<ElementwiseValue, 2> values{ElementwiseValue(a), ElementwiseValue(b)};
+  return kernel.launch(queue, values, ReductionTarget{.axes = std::nullopt, .out = out});
+}
+
+}  // namespace plinth

@@ -1,0 +1,645 @@
+#include <plinth/reduction.hpp>
+
+#include "algorithms/elementwise_codegen.hpp"
+#include "algorithms/reduction_codegen.hpp"
+
+#include <plinth/buffer.hpp>
+#include <plinth/dtype_c.hpp>
+#include <plinth/errors.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <mutex>
+#include <optional>
+
+namespace plinth {
+
+namespace detail {
+
+namespace {
+
+/// Programs kept per kernel object (one per device and layout signature).
+constexpr std::size_t max_cached_reductions = 32;
+/// Work items per group at most (a power of two), and stage-1 groups per compute unit.
+constexpr std::size_t preferred_reduction_local_size = 256;
+constexpr std::size_t reduction_groups_per_compute_unit = 8;
+
+bool is_c_identifier(std::string_view name) {
+  const auto alpha = [](char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  };
+  if (name.empty() || !alpha(name[0])) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [&](char c) { return alpha(c) || (c >= '0' && c <= '9'); });
+}
+
+bool reserved_name(std::string_view name) {
+  return name.starts_with(elementwise_reserved_prefix) ||
+         name.starts_with(reduction_reserved_prefix);
+}
+
+std::string shape_text(std::span<const std::size_t> shape) {
+  return fmt::format("({})", fmt::join(shape, ", "));
+}
+
+std::size_t power_of_two_floor(std::size_t value) {
+  std::size_t result = 1;
+  while (result * 2 <= value) result *= 2;
+  return result;
+}
+
+/// A compiled program for one device and signature, built once.
+struct ReductionSlot {
+  std::mutex mutex;
+  std::optional<Program> program;
+  std::optional<Kernel> stage1;
+  std::optional<Kernel> stage2;
+  std::size_t local_size = 1;
+  std::size_t max_groups = 1;
+};
+
+struct ReductionCacheEntry {
+  BoundDevice device;
+  LayoutSignature signature;
+  std::shared_ptr<ReductionSlot> slot;
+};
+
+/// A queue's partials buffer.
+struct Partials {
+  std::weak_ptr<QueueImpl> queue;
+  Buffer buffer;
+};
+
+/// Storage that the KernelArgs of a call point into; filled first, then the args are built.
+struct ReductionLaunch {
+  explicit ReductionLaunch(Queue queue_) : queue(std::move(queue_)) {}
+  std::shared_ptr<ReductionSlot> slot;
+  Queue queue;
+  std::optional<Array> result;
+  std::vector<Buffer> buffers;  // arrays' base buffers, then the output's, then the partials'
+  std::vector<ScalarBytes> scalars;
+  std::vector<std::uint64_t> sizes;
+  std::vector<std::int64_t> offsets;
+  std::vector<KernelArg> args1;
+  std::vector<KernelArg> args2;
+  ReductionPlan plan;
+};
+
+template <std::size_t N>
+struct RawBytes {
+  std::byte bytes[N];
+};
+
+KernelArg scalar_kernel_arg(const ScalarBytes& scalar) {
+  const auto* data = scalar.bytes.data();
+  switch (scalar.size) {
+    case 1: return KernelArg(*reinterpret_cast<const RawBytes<1>*>(data));
+    case 2: return KernelArg(*reinterpret_cast<const RawBytes<2>*>(data));
+    case 4: return KernelArg(*reinterpret_cast<const RawBytes<4>*>(data));
+    case 8: return KernelArg(*reinterpret_cast<const RawBytes<8>*>(data));
+    default: return KernelArg(*reinterpret_cast<const RawBytes<16>*>(data));
+  }
+}
+
+std::string scalar_text(const ElementwiseValue::Variant& value) {
+  if (const auto* v = std::get_if<bool>(&value)) return *v ? "true" : "false";
+  if (const auto* v = std::get_if<std::int64_t>(&value)) return fmt::format("{}", *v);
+  if (const auto* v = std::get_if<std::uint64_t>(&value)) return fmt::format("{}", *v);
+  if (const auto* v = std::get_if<double>(&value)) return fmt::format("{}", *v);
+  if (const auto* v = std::get_if<std::complex<double>>(&value)) {
+    return fmt::format("({}, {})", v->real(), v->imag());
+  }
+  return "?";
+}
+
+}  // namespace
+
+struct ReductionData {
+  std::vector<ElementwiseArg> args;
+  DType output = DType::float32();
+  std::string neutral, reduce, map;
+  ReductionOptions options;
+  std::vector<std::string> array_names;  // per argument; empty for scalars
+  std::vector<bool> raw_use;             // per argument
+  std::size_t first_array = 0;
+
+  std::mutex cache_mutex;
+  std::vector<ReductionCacheEntry> cache;  // oldest first
+  std::mutex partials_mutex;
+  std::vector<Partials> partials;
+
+  std::string describe() const { return fmt::format("ReductionKernel '{}'", options.name); }
+
+  [[noreturn]] void fail(const ElementwiseArg& arg, const std::string& problem) const {
+    throw LogicError(fmt::format("{}: argument '{}': {}", describe(), arg.name(), problem));
+  }
+
+  std::shared_ptr<ReductionSlot> slot_for(const BoundDevice& device,
+                                          const LayoutSignature& signature) {
+    const std::lock_guard lock(cache_mutex);
+    for (const auto& entry : cache) {
+      if (entry.device == device && entry.signature == signature) return entry.slot;
+    }
+    if (cache.size() >= max_cached_reductions) cache.erase(cache.begin());
+    cache.push_back({device, signature, std::make_shared<ReductionSlot>()});
+    return cache.back().slot;
+  }
+
+  /// The program for `signature` on `device` with groups of `local` work items.
+  /// Throws RenderError, CompileError.
+  Program compile(const BoundDevice& device, const LayoutSignature& signature,
+                  std::size_t local) const {
+    const auto rewritten = rewrite_operation(map, array_names, signature.strided);
+    const std::string out_type =
+        output.is_struct() ? "${_red_out_type}" : ctype(output).as_string();
+    ReductionSourceParts parts;
+    parts.map = rewritten.text;
+    parts.reduce = reduce;
+    parts.neutral = neutral;
+    parts.preamble = options.preamble;
+    parts.name = options.name;
+    parts.out_type = out_type;
+    parts.local_size = local;
+    const auto source = reduction_source(args, parts, signature);
+    ProgramOptions program_options;
+    program_options.fast_math = options.fast_math;
+    program_options.compiler_options = options.compiler_options;
+    program_options.render_globals = options.render_globals;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      if (args[k].dtype().is_struct()) {
+        program_options.render_globals[fmt::format("_elw_type{}", k)] = ctype(args[k].dtype());
+      }
+    }
+    if (output.is_struct()) program_options.render_globals["_red_out_type"] = ctype(output);
+    const std::size_t index[1] = {device.index()};
+    const auto devices = device.context().devices()[std::span<const std::size_t>(index)];
+    return Program(devices, source, program_options);
+  }
+
+  /// Builds the program of `slot` if it has none yet. Throws RenderError, CompileError.
+  void build(ReductionSlot& slot, const BoundDevice& device, const LayoutSignature& signature) {
+    const std::lock_guard lock(slot.mutex);
+    if (slot.stage1) return;
+    const auto& params = device.params();
+    std::size_t limit = preferred_reduction_local_size;
+    limit = std::min(limit, std::max<std::size_t>(params.max_total_local_size, 1));
+    if (!params.max_local_sizes.empty()) {
+      limit = std::min(limit, std::max<std::size_t>(params.max_local_sizes[0], 1));
+    }
+    if (params.local_mem_size > 0) {  // the local array with room to spare
+      limit =
+          std::min(limit, std::max<std::size_t>(params.local_mem_size / 2 / output.itemsize(), 1));
+    }
+    std::size_t local = power_of_two_floor(limit);
+    Program program = compile(device, signature, local);
+    Kernel stage1 = program.kernel(options.name);
+    Kernel stage2 = program.kernel(options.name + "_final");
+    const auto kernel_limit =
+        std::min(stage1.max_total_local_sizes().front(), stage2.max_total_local_sizes().front());
+    if (kernel_limit < local) {  // the kernels need more resources than the device's maximum
+      local = power_of_two_floor(std::max<std::size_t>(kernel_limit, 1));
+      program = compile(device, signature, local);
+      stage1 = program.kernel(options.name);
+      stage2 = program.kernel(options.name + "_final");
+    }
+    std::size_t groups =
+        std::max<std::size_t>(params.compute_units, 1) * reduction_groups_per_compute_unit;
+    if (!params.max_num_groups.empty() && params.max_num_groups[0] > 0) {
+      groups = std::min(groups, params.max_num_groups[0]);
+    }
+    slot.program = program;
+    slot.stage1 = stage1;
+    slot.stage2 = stage2;
+    slot.local_size = local;
+    slot.max_groups = groups;
+  }
+
+  /// The partials buffer of `queue`, at least `size` bytes.
+  Buffer partials_for(const Queue& queue, std::size_t size) {
+    const std::lock_guard lock(partials_mutex);
+    std::erase_if(partials, [](const Partials& entry) { return entry.queue.expired(); });
+    for (auto& entry : partials) {
+      if (entry.queue.lock() != queue.impl()) continue;
+      if (entry.buffer.size() < size) entry.buffer = Buffer::allocate(queue.device(), size);
+      return entry.buffer;
+    }
+    partials.push_back({queue.impl(), Buffer::allocate(queue.device(), size)});
+    return partials.back().buffer;
+  }
+
+  /// Checks the kinds, dtypes, devices and element alignment of a call's arguments.
+  void check_arguments(const BoundDevice& device, std::span<const ElementwiseValue> values) const {
+    if (values.size() != args.size()) {
+      std::vector<std::string> names;
+      for (const auto& arg : args) names.push_back(arg.name());
+      throw LogicError(fmt::format("{} takes {} arguments ({}), got {}", describe(), args.size(),
+                                   fmt::join(names, ", "), values.size()));
+    }
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      const auto& arg = args[k];
+      const auto& value = values[k].value();
+      if (std::holds_alternative<MultiArray>(value)) {
+        fail(arg, "a MultiArray is not supported (reduce each device's part)");
+      }
+      const auto* array = std::get_if<Array>(&value);
+      if (!arg.is_array()) {
+        if (array != nullptr)
+          fail(arg, fmt::format("is a {} scalar, got an Array", arg.dtype().name()));
+        continue;
+      }
+      if (array == nullptr)
+        fail(arg, fmt::format("is a {} array, got a scalar", arg.dtype().name()));
+      if (array->dtype() != arg.dtype()) {
+        fail(arg,
+             fmt::format("must be a {} array, got {}", arg.dtype().name(), array->dtype().name()));
+      }
+      if (!(array->device() == device)) {
+        fail(arg,
+             fmt::format("the array is on device {} ('{}'){}, the queue on device {} ('{}')",
+                         array->device().index(), array->device().name(),
+                         array->device().context() == device.context() ? "" : " of another context",
+                         device.index(), device.name()));
+      }
+      const auto itemsize = static_cast<std::ptrdiff_t>(arg.dtype().itemsize());
+      for (std::size_t d = 0; d < array->ndim(); ++d) {
+        if (array->shape()[d] > 1 && array->strides()[d] % itemsize != 0) {
+          fail(arg, fmt::format("its stride {} (bytes) in dimension {} is not a multiple of its "
+                                "itemsize {}",
+                                array->strides()[d], d, itemsize));
+        }
+      }
+      if (array->first_element_offset() % static_cast<std::size_t>(itemsize) != 0) {
+        fail(arg, fmt::format("its first element lies {} bytes into its buffer, not a multiple "
+                              "of its itemsize {}",
+                              array->first_element_offset(), itemsize));
+      }
+    }
+    if (!device.params().supports_double) {
+      for (const auto& arg : args) {
+        if (is_double(arg.dtype())) {
+          fail(arg, fmt::format("{} needs double precision, which device {} ('{}') lacks",
+                                arg.dtype().name(), device.index(), device.name()));
+        }
+      }
+      if (is_double(output)) {
+        throw LogicError(
+            fmt::format("{}: the output dtype {} needs double precision, which "
+                        "device {} ('{}') lacks",
+                        describe(), output.name(), device.index(), device.name()));
+      }
+    }
+  }
+
+  /// Checks a call on `queue` and prepares its launch (building the program if needed).
+  /// With `compile_only`, checks and builds for the whole-array layout and prepares nothing.
+  ReductionLaunch plan(const Queue& queue, std::span<const ElementwiseValue> values,
+                       const ReductionTarget& target, bool compile_only) {
+    const auto& device = queue.device();
+    check_arguments(device, values);
+
+    // The iteration shape, the axes and the output's shape.
+    const auto& shape = std::get<Array>(values[first_array].value()).shape();
+    std::vector<std::size_t> axes;
+    if (target.axes) {
+      axes = *target.axes;
+      std::sort(axes.begin(), axes.end());
+      for (std::size_t a = 0; a < axes.size(); ++a) {
+        if (axes[a] >= shape.size()) {
+          throw LogicError(
+              fmt::format("{}: axis {} is out of range for the iteration shape {} "
+                          "(the shape of '{}')",
+                          describe(), axes[a], shape_text(shape), args[first_array].name()));
+        }
+        if (a > 0 && axes[a] == axes[a - 1]) {
+          throw LogicError(fmt::format("{}: axis {} is given twice", describe(), axes[a]));
+        }
+      }
+    } else {
+      for (std::size_t d = 0; d < shape.size(); ++d) axes.push_back(d);
+    }
+    const auto order = reduction_axes_order(shape.size(), axes);
+    std::vector<std::size_t> out_shape, permuted(shape.size());
+    std::size_t outputs = 1, extent = 1;
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+      permuted[d] = shape[order.order[d]];
+      if (d < order.kept) {
+        out_shape.push_back(permuted[d]);
+        outputs *= permuted[d];
+      } else {
+        extent *= permuted[d];
+      }
+    }
+    const std::size_t total = outputs * extent;
+
+    // Each array's layout over the (permuted) iteration shape.
+    std::vector<AlignedStrides> aligned(args.size());
+    LayoutSignature signature;
+    signature.strided.assign(args.size(), false);
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      const auto& arg = args[k];
+      if (!arg.is_array()) continue;
+      const auto& array = std::get<Array>(values[k].value());
+      const auto ndim = array.ndim();
+      bool broadcastable = ndim <= shape.size();
+      for (std::size_t d = 0; broadcastable && d < ndim; ++d) {
+        const auto e = array.shape()[ndim - 1 - d];
+        broadcastable = e == 1 || e == shape[shape.size() - 1 - d];
+      }
+      if (!broadcastable) {
+        fail(arg,
+             fmt::format("its shape {} does not broadcast to the iteration shape {} (the "
+                         "shape of '{}', the first array argument)",
+                         shape_text(array.shape()), shape_text(shape), args[first_array].name()));
+      }
+      if (array.size() == total && array.is_contiguous() && order.identity) continue;
+      if (raw_use[k]) {
+        fail(arg, fmt::format("the map uses it other than as {}[i], so it must be a contiguous "
+                              "array of the iteration shape {}{}, got shape {} with strides ({}) "
+                              "bytes",
+                              arg.name(), shape_text(shape),
+                              order.identity ? "" : " reduced along its last axes only",
+                              shape_text(array.shape()), fmt::join(array.strides(), ", ")));
+      }
+      std::vector<std::int64_t> strides(shape.size(), 0);
+      const auto itemsize = static_cast<std::int64_t>(arg.dtype().itemsize());
+      for (std::size_t d = 0; d < ndim; ++d) {
+        const auto at = shape.size() - ndim + d;
+        if (array.shape()[d] != 1) strides[at] = array.strides()[d] / itemsize;
+      }
+      std::vector<std::int64_t> reordered(shape.size());
+      for (std::size_t d = 0; d < shape.size(); ++d) reordered[d] = strides[order.order[d]];
+      aligned[k] = std::move(reordered);
+      signature.strided[k] = true;
+    }
+
+    // The output.
+    if (target.out) {
+      const auto& out = *target.out;
+      const auto problem = [&](const std::string& text) {
+        return LogicError(fmt::format("{}: the output array: {}", describe(), text));
+      };
+      if (out.dtype() != output) {
+        throw problem(fmt::format("must be a {} array, got {}", output.name(), out.dtype().name()));
+      }
+      if (!(out.device() == device)) {
+        throw problem(fmt::format("it is on device {} ('{}'), the queue on device {} ('{}')",
+                                  out.device().index(), out.device().name(), device.index(),
+                                  device.name()));
+      }
+      if (out.shape() != out_shape) {
+        throw problem(fmt::format("its shape is {}, the result's {}", shape_text(out.shape()),
+                                  shape_text(out_shape)));
+      }
+      if (!out.is_contiguous()) throw problem("it must be contiguous");
+      if (out.first_element_offset() % output.itemsize() != 0) {
+        throw problem("its first element is not a whole number of elements into its buffer");
+      }
+    }
+
+    ReductionLaunch launch(queue);
+    const bool work = outputs > 0;
+    if (work && extent > 0) {
+      signature.rank = merge_layout(permuted, aligned).shape.size();
+    } else {
+      signature.strided.assign(args.size(), false);  // nothing is read
+    }
+    // The inputs are `restrict` unless one shares memory with the output (a new result
+    // array, and the partials, never do).
+    signature.restrict_inputs = true;
+    if (target.out) {
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        if (!args[k].is_array()) continue;
+        if (std::get<Array>(values[k].value()).base_buffer().overlaps(target.out->base_buffer()))
+          signature.restrict_inputs = false;
+      }
+    }
+    if (compile_only) {
+      launch.slot = slot_for(device, signature);
+      build(*launch.slot, device, signature);
+      return launch;
+    }
+    launch.result = target.out ? *target.out : Array::empty(device, out_shape, output);
+    if (!work) return launch;
+    launch.slot = slot_for(device, signature);
+    build(*launch.slot, device, signature);
+
+    const std::size_t local = launch.slot->local_size;
+    launch.plan = plan_reduction(outputs, extent, local, launch.slot->max_groups);
+    const auto& plan = launch.plan;
+    auto merged = extent > 0 ? merge_layout(permuted, aligned) : MergedLayout{};
+    merged.strides.resize(args.size());
+
+    // Stable storage first (KernelArgs point into it), in the kernel's order.
+    launch.buffers.reserve(args.size() + 2);
+    launch.scalars.reserve(args.size());
+    std::size_t offset_count = args.size() + 2;
+    for (const auto& strides : merged.strides) offset_count += strides.size();
+    launch.offsets.reserve(offset_count);
+    launch.sizes.reserve(16 + signature.rank);
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      const auto& arg = args[k];
+      if (arg.is_array()) {
+        const auto& array = std::get<Array>(values[k].value());
+        launch.buffers.push_back(array.base_buffer());
+        launch.offsets.push_back(
+            static_cast<std::int64_t>(array.first_element_offset() / arg.dtype().itemsize()));
+        continue;
+      }
+      const auto converted = convert_scalar(values[k].value(), arg.dtype());
+      if (!converted) {
+        fail(arg, fmt::format("the value {} is not exactly a {} (pass a value of that type)",
+                              scalar_text(values[k].value()), arg.dtype().name()));
+      }
+      launch.scalars.push_back(*converted);
+    }
+    const auto& result = *launch.result;
+    const auto result_offset =
+        static_cast<std::int64_t>(result.first_element_offset() / output.itemsize());
+    const bool staged = plan.final_groups > 0;
+    launch.buffers.push_back(result.base_buffer());
+    if (staged) {
+      launch.buffers.push_back(partials_for(queue, outputs * plan.parts * output.itemsize()));
+    }
+    const std::size_t out_offset_index = launch.offsets.size();
+    launch.offsets.push_back(staged ? 0 : result_offset);
+    launch.offsets.push_back(result_offset);
+    const std::size_t sizes_index = launch.sizes.size();
+    for (const std::size_t size : {outputs, extent, plan.segment, plan.parts, plan.tasks}) {
+      launch.sizes.push_back(size);
+    }
+    for (std::size_t d = 1; d < signature.rank; ++d) launch.sizes.push_back(merged.shape[d]);
+    launch.sizes.push_back(outputs);  // stage 2
+    launch.sizes.push_back(plan.parts);
+
+    std::size_t buffer = 0, scalar = 0, offset = 0;
+    auto& args1 = launch.args1;
+    args1.reserve(2 * args.size() + 16 + offset_count);
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      if (args[k].is_array()) {
+        args1.emplace_back(launch.buffers[buffer++]);
+        args1.emplace_back(launch.offsets[offset++]);
+      } else {
+        args1.push_back(scalar_kernel_arg(launch.scalars[scalar++]));
+      }
+    }
+    const Buffer& result_buffer = launch.buffers[buffer];
+    const Buffer& stage1_out = staged ? launch.buffers[buffer + 1] : result_buffer;
+    args1.emplace_back(stage1_out);
+    args1.emplace_back(launch.offsets[out_offset_index]);
+    for (std::size_t s = 0; s < 5 + (signature.rank > 0 ? signature.rank - 1 : 0); ++s) {
+      args1.emplace_back(launch.sizes[sizes_index + s]);
+    }
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      for (const auto stride : merged.strides[k]) {
+        launch.offsets.push_back(stride);
+        args1.emplace_back(launch.offsets.back());
+      }
+    }
+    if (staged) {
+      launch.args2.emplace_back(stage1_out);
+      launch.args2.emplace_back(result_buffer);
+      launch.args2.emplace_back(launch.offsets[out_offset_index + 1]);
+      launch.args2.emplace_back(launch.sizes[launch.sizes.size() - 2]);
+      launch.args2.emplace_back(launch.sizes[launch.sizes.size() - 1]);
+    }
+    return launch;
+  }
+
+  static void run(const ReductionLaunch& launch) {
+    if (!launch.slot || launch.plan.groups == 0) return;
+    auto [stage1, stage2] = [&] {
+      const std::lock_guard lock(launch.slot->mutex);
+      return std::pair(*launch.slot->stage1, *launch.slot->stage2);  // copies for this launch
+    }();
+    const std::size_t local[1] = {launch.slot->local_size};
+    const std::size_t global1[1] = {launch.plan.groups * launch.slot->local_size};
+    stage1.launch(launch.queue, global1, local, launch.args1);
+    if (launch.plan.final_groups > 0) {
+      const std::size_t global2[1] = {launch.plan.final_groups * launch.slot->local_size};
+      stage2.launch(launch.queue, global2, local, launch.args2);
+    }
+  }
+};
+
+}  // namespace detail
+
+ReductionKernel::ReductionKernel(std::vector<ElementwiseArg> args, DType output,
+                                 std::string neutral, std::string reduce, std::string map,
+                                 ReductionOptions options)
+    : impl_(std::make_shared<detail::ReductionData>()) {
+  auto& data = *impl_;
+  const std::string kernel = fmt::format("ReductionKernel '{}'", options.name);
+  if (!detail::is_c_identifier(options.name)) {
+    throw LogicError(fmt::format("{}: the kernel name is not a C identifier", kernel));
+  }
+  for (const auto& [name, value] : options.render_globals) {
+    if (detail::reserved_name(name)) {
+      throw LogicError(fmt::format(
+          "{}: the render global '{}' uses a reserved prefix ('{}' or "
+          "'{}')",
+          kernel, name, detail::elementwise_reserved_prefix, detail::reduction_reserved_prefix));
+    }
+  }
+  if (output == DType::boolean() || output == DType::float16()) {
+    throw LogicError(
+        fmt::format("{}: the output dtype {} is not a kernel type on every backend "
+                    "(use uint8 or float32)",
+                    kernel, output.name()));
+  }
+  try {
+    static_cast<void>(ctype(output));
+  } catch (const LogicError& error) {
+    throw LogicError(fmt::format("{}: the output dtype: {}", kernel, error.what()));
+  }
+  for (const auto& [what, text] :
+       {std::pair{"neutral", &neutral}, std::pair{"reduce", &reduce}, std::pair{"map", &map}}) {
+    if (text->find_first_not_of(" \t\r\n") == std::string::npos) {
+      throw LogicError(fmt::format("{}: the {} expression is empty", kernel, what));
+    }
+  }
+  bool any_array = false;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const auto& arg = args[k];
+    const auto problem = [&](const std::string& text) {
+      return LogicError(fmt::format("{}: argument '{}': {}", kernel, arg.name(), text));
+    };
+    if (!detail::is_c_identifier(arg.name())) throw problem("the name is not a C identifier");
+    if (arg.name() == "i") throw problem("the name 'i' is the element index");
+    if (detail::reserved_name(arg.name())) {
+      throw problem(fmt::format("the prefixes '{}' and '{}' are reserved",
+                                detail::elementwise_reserved_prefix,
+                                detail::reduction_reserved_prefix));
+    }
+    for (std::size_t other = 0; other < k; ++other) {
+      if (args[other].name() == arg.name()) throw problem("the name repeats");
+    }
+    if (arg.is_written()) {
+      throw problem("a reduction only reads its arguments (declare it as an input)");
+    }
+    if (arg.dtype() == DType::boolean()) {
+      throw problem("bool is not a kernel argument type on every backend (use uint8)");
+    }
+    if (arg.dtype().is_struct() && !arg.is_array()) {
+      throw problem("struct scalars are not supported (pass a struct array)");
+    }
+    try {
+      static_cast<void>(detail::elementwise_type_text(arg, k));
+      if (arg.dtype().is_struct()) static_cast<void>(ctype(arg.dtype()));
+    } catch (const LogicError& error) {
+      throw problem(error.what());
+    }
+    if (arg.is_array() && !any_array) {
+      data.first_array = k;
+      any_array = true;
+    }
+  }
+  if (!any_array) {
+    throw LogicError(fmt::format(
+        "{}: no array argument (the first array argument defines the iteration shape)", kernel));
+  }
+  for (const auto& arg : args) data.array_names.push_back(arg.is_array() ? arg.name() : "");
+  data.raw_use = detail::rewrite_operation(map, data.array_names, {}).raw_use;
+  data.args = std::move(args);
+  data.output = std::move(output);
+  data.neutral = std::move(neutral);
+  data.reduce = std::move(reduce);
+  data.map = std::move(map);
+  data.options = std::move(options);
+}
+
+Array ReductionKernel::launch(const Queue& queue, std::span<const ElementwiseValue> args,
+                              const ReductionTarget& target) const {
+  const auto launch = impl_->plan(queue, args, target, false);
+  detail::ReductionData::run(launch);
+  return *launch.result;
+}
+
+Program ReductionKernel::program(const Queue& queue, std::span<const ElementwiseValue> args) const {
+  const auto launch = impl_->plan(queue, args, ReductionTarget{}, true);
+  const std::lock_guard lock(launch.slot->mutex);
+  return *launch.slot->program;
+}
+
+const std::vector<ElementwiseArg>& ReductionKernel::arguments() const noexcept {
+  return impl_->args;
+}
+const DType& ReductionKernel::output_dtype() const noexcept { return impl_->output; }
+const std::string& ReductionKernel::name() const noexcept { return impl_->options.name; }
+
+std::size_t ReductionKernel::cached_programs() const {
+  std::vector<std::shared_ptr<detail::ReductionSlot>> slots;
+  {
+    const std::lock_guard lock(impl_->cache_mutex);
+    for (const auto& entry : impl_->cache) slots.push_back(entry.slot);
+  }
+  std::size_t built = 0;
+  for (const auto& slot : slots) {
+    const std::lock_guard lock(slot->mutex);
+    built += slot->stage1 ? 1 : 0;
+  }
+  return built;
+}
+
+}  // namespace plinth

@@ -1,0 +1,91 @@
+#pragma once
+
+// The pure parts of ReductionKernel (include/plinth/reduction.hpp), with no device: the
+// order of the iteration shape's axes for an axis reduction, how a call's elements are spread
+// over groups, and the source of the two kernels. The map expression is rewritten and the
+// layout merged by the elementwise helpers (elementwise_codegen.hpp). Exported for the unit
+// tests (tests/core/algorithms/).
+
+#include "algorithms/elementwise_codegen.hpp"
+
+#include <plinth/elementwise.hpp>
+#include <plinth/export.hpp>
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plinth::detail {
+
+/// Prefix of every name the generated kernels define besides the user's (and the
+/// elementwise helpers' `_elw_`).
+inline constexpr std::string_view reduction_reserved_prefix = "_red_";
+
+/// The iteration shape's axes reordered for a reduction along `axes`: the kept axes in
+/// their order, then the reduced ones in theirs, so that an output's elements are one
+/// contiguous run of flat indices.
+struct AxesOrder {
+  std::vector<std::size_t> order;  ///< a permutation of 0 .. ndim-1
+  std::size_t kept = 0;            ///< how many of `order` are kept
+  bool identity = true;            ///< order is 0, 1, ..., ndim-1
+};
+
+/// The order for reducing `axes` (each < ndim, no repeats: the caller checks) of an
+/// ndim-dimensional shape. Throws nothing but std::bad_alloc.
+PLINTH_EXPORT AxesOrder reduction_axes_order(std::size_t ndim, std::span<const std::size_t> axes);
+
+/// How a call's work is spread over groups of `local_size` work items (a power of two).
+struct ReductionPlan {
+  /// Work items reducing one output together in stage 1 (a power of two, <= local_size):
+  /// local_size unless the reduced extent is smaller.
+  std::size_t segment = 1;
+  /// Groups (stage-1 partial values) per output: more than 1 only when segment == local_size.
+  std::size_t parts = 1;
+  /// Stage-1 tasks, each one group's work: ceil(outputs / (local_size / segment)) * parts.
+  std::size_t tasks = 0;
+  /// Stage-1 groups launched (min(tasks, max_groups)); 0: nothing to launch.
+  std::size_t groups = 0;
+  /// Stage-2 groups (one per output, at most max_groups); 0 when parts == 1 (no stage 2).
+  std::size_t final_groups = 0;
+};
+
+/// The plan for `outputs` outputs of `extent` reduced elements each, with groups of
+/// `local_size` (a power of two) and at most `max_groups` groups at once (>= 1). Each work
+/// item gets at least 4 elements before the work is split over more groups. Throws nothing.
+PLINTH_EXPORT ReductionPlan plan_reduction(std::size_t outputs, std::size_t extent,
+                                           std::size_t local_size, std::size_t max_groups) noexcept;
+
+/// What the source of a ReductionKernel's program is made of.
+struct ReductionSourceParts {
+  std::string_view map;        ///< the map expression, rewritten (rewrite_operation)
+  std::string_view reduce;     ///< the reduce expression over `a` and `b`
+  std::string_view neutral;    ///< the neutral expression
+  std::string_view preamble;   ///< the user's preamble
+  std::string_view name;       ///< the stage-1 kernel's name; stage 2 is `<name>_final`
+  std::string_view out_type;   ///< the output's C type (or a placeholder for a struct)
+  std::size_t local_size = 1;  ///< work items per group (a power of two), a compile-time size
+};
+
+/// The program's source (a template: the user's parts keep their placeholders): the
+/// preamble, `FUNCTION out _red_reduce(out a, out b)`, then
+///
+///     KERNEL void <name>(<per argument as elementwise_source>,
+///                        GLOBAL_MEM out *_red_out, long _red_out_b,
+///                        unsigned long _red_outputs, unsigned long _red_extent,
+///                        unsigned long _red_segment, unsigned long _red_parts,
+///                        unsigned long _red_tasks, unsigned long _elw_n1 ... _elw_n<rank-1>,
+///                        per strided argument k: long _elw_s<k>_0 ... _elw_s<k>_<rank-1>)
+///     KERNEL void <name>_final(GLOBAL_MEM const out *_red_in, GLOBAL_MEM out *_red_out,
+///                              long _red_out_b, unsigned long _red_outputs,
+///                              unsigned long _red_parts)
+///
+/// Stage 1 writes the partial value of (output o, part p) to `_red_out[_red_out_b + o *
+/// parts + p]`; stage 2 reduces each output's `parts` values from `_red_in` into
+/// `_red_out[_red_out_b + o]`. Throws LogicError as elementwise_type_text.
+PLINTH_EXPORT std::string reduction_source(std::span<const ElementwiseArg> args,
+                                           const ReductionSourceParts& parts,
+                                           const LayoutSignature& signature);
+
+}  // namespace plinth::detail

@@ -1,0 +1,415 @@
+#include <plinth/scan.hpp>
+
+#include "algorithms/scan_codegen.hpp"
+
+#include <plinth/array_metadata.hpp>
+#include <plinth/dtype_c.hpp>
+#include <plinth/elementwise.hpp>
+#include <plinth/errors.hpp>
+#include <plinth/functions.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+namespace plinth {
+
+namespace detail {
+
+namespace {
+
+/// Groups per compute unit for stages 1 and 3 (enough to fill a GPU's multiprocessors; the
+/// group totals stay few, so stage 2 is short).
+constexpr std::size_t groups_per_compute_unit = 8;
+/// Scratch arrays kept per kernel object (one per queue called on).
+constexpr std::size_t max_cached_scratch = 8;
+
+bool is_identifier(std::string_view name) {
+  const auto alpha = [](char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  };
+  if (name.empty() || !alpha(name[0])) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [&](char c) { return alpha(c) || (c >= '0' && c <= '9'); });
+}
+
+bool is_real_scalar(const DType& dtype) {
+  return dtype.kind() == DTypeKind::signed_integer || dtype.kind() == DTypeKind::unsigned_integer ||
+         dtype.kind() == DTypeKind::floating;
+}
+
+/// A device's compiled program, built once.
+struct Slot {
+  std::mutex mutex;
+  std::optional<Program> program;
+  std::optional<Kernel> reduce, groups, finish;
+  ScanGeometry geometry;
+  std::size_t max_groups = 1;
+};
+
+/// The group totals' array of one queue (held weakly: a kernel object does not keep queues).
+struct ScratchEntry {
+  std::weak_ptr<QueueImpl> queue;
+  Array sums;
+};
+
+}  // namespace
+
+struct ScanData {
+  DType dtype;
+  DType input_dtype;
+  ScanKind kind = ScanKind::inclusive;
+  std::string expression;
+  std::string neutral;
+  ScanOptions options;
+
+  std::mutex cache_mutex;
+  std::vector<std::pair<BoundDevice, std::shared_ptr<Slot>>> slots;
+  std::vector<ScratchEntry> scratch;  // oldest first
+  std::optional<ElementwiseKernel> copy;
+
+  ScanData(DType dtype_, DType input_dtype_)
+      : dtype(std::move(dtype_)), input_dtype(std::move(input_dtype_)) {}
+
+  std::string describe() const { return fmt::format("ScanKernel '{}'", options.name); }
+
+  [[noreturn]] void fail(std::string_view argument, const std::string& problem) const {
+    throw LogicError(fmt::format("{}: argument '{}': {}", describe(), argument, problem));
+  }
+
+  std::shared_ptr<Slot> slot_for(const BoundDevice& device) {
+    const std::lock_guard lock(cache_mutex);
+    for (const auto& [known, slot] : slots) {
+      if (known == device) return slot;
+    }
+    slots.emplace_back(device, std::make_shared<Slot>());
+    return slots.back().second;
+  }
+
+  /// Builds the program of `slot` if it has none yet. Throws RenderError, CompileError.
+  void build(Slot& slot, const BoundDevice& device) const {
+    const std::lock_guard lock(slot.mutex);
+    if (slot.finish) return;
+    const auto& params = device.params();
+    ScanLimits limits;
+    limits.itemsize = dtype.itemsize();
+    limits.max_local_size = std::max<std::size_t>(params.max_total_local_size, 1);
+    if (!params.max_local_sizes.empty()) {
+      limits.max_local_size =
+          std::min(limits.max_local_size, std::max<std::size_t>(params.max_local_sizes[0], 1));
+    }
+    limits.local_mem_size = params.local_mem_size;
+    limits.warp_size = params.warp_size;
+
+    ProgramOptions program_options;
+    program_options.fast_math = options.fast_math;
+    program_options.compiler_options = options.compiler_options;
+    program_options.render_globals = options.render_globals;
+    program_options.render_globals["_scan_type"] = ctype(dtype);
+    program_options.render_globals["_scan_in_type"] = ctype(input_dtype);
+    const std::size_t index[1] = {device.index()};
+    const auto devices = device.context().devices()[std::span<const std::size_t>(index)];
+
+    // A kernel may allow fewer work items than the device (registers, local memory): build
+    // again with its limit until the geometry fits every kernel.
+    for (;;) {
+      const auto geometry = choose_scan_geometry(limits);
+      ScanSourceSpec spec;
+      spec.name = options.name;
+      spec.preamble = options.preamble;
+      spec.expression = expression;
+      spec.neutral = neutral;
+      spec.exclusive = kind == ScanKind::exclusive;
+      spec.convert_input = input_dtype != dtype;
+      spec.geometry = geometry;
+      Program program(devices, scan_source(spec), program_options);
+      Kernel reduce = program.kernel(options.name + "_reduce");
+      Kernel groups = program.kernel(options.name + "_groups");
+      Kernel finish = program.kernel(options.name + "_final");
+      std::size_t allowed = geometry.local_size;
+      for (const auto* kernel : {&reduce, &groups, &finish}) {
+        allowed = std::min(allowed, kernel->max_total_local_sizes().front());
+      }
+      if (allowed < geometry.local_size && allowed >= 1) {
+        limits.max_local_size = allowed;
+        continue;
+      }
+      std::size_t max_groups =
+          std::max<std::size_t>(params.compute_units, 1) * groups_per_compute_unit;
+      if (!params.max_num_groups.empty() && params.max_num_groups[0] > 0) {
+        max_groups = std::min(max_groups, params.max_num_groups[0]);
+      }
+      slot.program = program;
+      slot.reduce = reduce;
+      slot.groups = groups;
+      slot.finish = finish;
+      slot.geometry = geometry;
+      slot.max_groups = max_groups;
+      return;
+    }
+  }
+
+  void check_double(const BoundDevice& device) const {
+    if (device.params().supports_double) return;
+    for (const auto* checked : {&dtype, &input_dtype}) {
+      if (is_double(*checked)) {
+        throw LogicError(fmt::format("{}: {} needs double precision, which device {} ('{}') lacks",
+                                     describe(), checked->name(), device.index(), device.name()));
+      }
+    }
+  }
+
+  void check_array(std::string_view argument, const Array& array, const DType& expected,
+                   const BoundDevice& device) const {
+    if (array.dtype() != expected) {
+      fail(argument,
+           fmt::format("must be a {} array, got {}", expected.name(), array.dtype().name()));
+    }
+    if (!(array.device() == device)) {
+      fail(argument,
+           fmt::format("the array is on device {} ('{}'){}, the queue on device {} ('{}')",
+                       array.device().index(), array.device().name(),
+                       array.device().context() == device.context() ? "" : " of another context",
+                       device.index(), device.name()));
+    }
+    const auto itemsize = static_cast<std::ptrdiff_t>(expected.itemsize());
+    for (std::size_t d = 0; d < array.ndim(); ++d) {
+      if (array.shape()[d] > 1 && array.strides()[d] % itemsize != 0) {
+        fail(argument, fmt::format("its stride {} (bytes) in dimension {} is not a multiple of "
+                                   "its itemsize {}",
+                                   array.strides()[d], d, itemsize));
+      }
+    }
+    if (array.first_element_offset() % static_cast<std::size_t>(itemsize) != 0) {
+      fail(argument, fmt::format("its first element lies {} bytes into its buffer, not a "
+                                 "multiple of its itemsize {}",
+                                 array.first_element_offset(), itemsize));
+    }
+  }
+
+  /// The kernel copying a strided input into a contiguous array.
+  ElementwiseKernel copy_kernel() {
+    const std::lock_guard lock(cache_mutex);
+    if (!copy) {
+      copy.emplace(std::vector<ElementwiseArg>{ElementwiseArg::output("dst", input_dtype),
+                                               ElementwiseArg::input("src", input_dtype)},
+                   "dst[i] = src[i]", ElementwiseOptions{.name = options.name + "_gather"});
+    }
+    return *copy;
+  }
+
+  /// The group totals' array for calls on `queue` (calls on one queue run in order, so they
+  /// can share it).
+  Array sums_for(const Queue& queue, std::size_t count) {
+    const std::lock_guard lock(cache_mutex);
+    std::erase_if(scratch, [](const ScratchEntry& entry) { return entry.queue.expired(); });
+    for (const auto& entry : scratch) {
+      if (entry.queue.lock() == queue.impl() && entry.sums.size() >= count) return entry.sums;
+    }
+    std::erase_if(scratch,
+                  [&](const ScratchEntry& entry) { return entry.queue.lock() == queue.impl(); });
+    if (scratch.size() >= max_cached_scratch) scratch.erase(scratch.begin());
+    scratch.push_back({queue.impl(), Array::empty(queue.device(), {count}, dtype)});
+    return scratch.back().sums;
+  }
+
+  void run(const Queue& queue, const Array& input, const Array& output) {
+    const auto& device = queue.device();
+    check_array("input", input, input_dtype, device);
+    check_array("output", output, dtype, device);
+    if (!output.is_contiguous()) {
+      fail("output", "must be a C-contiguous array (write through a contiguous array and copy)");
+    }
+    if (output.size() != input.size()) {
+      fail("output", fmt::format("has {} elements, the input {}", output.size(), input.size()));
+    }
+    check_double(device);
+    const std::size_t n = input.size();
+    if (n == 0) return;
+
+    const auto slot = slot_for(device);
+    build(*slot, device);
+
+    // The contiguous array the kernels read.
+    const bool same_allocation = input.base_buffer().overlaps(output.base_buffer());
+    const bool in_place =
+        same_allocation && input.base_buffer().offset() + input.first_element_offset() ==
+                               output.base_buffer().offset() + output.first_element_offset();
+    Array source = input;
+    if (!input.is_contiguous() || (same_allocation && !in_place)) {
+      if (!same_allocation && input_dtype == dtype) {
+        // Gather into the output itself, seen with the input's shape; then scan in place.
+        const ArrayMetadata as_input(input.shape(), dtype, std::nullopt,
+                                     output.first_element_offset(), output.base_buffer().size());
+        source = Array::from_buffer(output.base_buffer(), as_input);
+      } else {
+        source = Array::empty(device, input.shape(), input_dtype);
+      }
+      copy_kernel()(queue, source, input);
+    }
+
+    const auto partition = partition_scan(n, slot->geometry.tile(), slot->max_groups);
+    const Array sums = sums_for(queue, slot->max_groups);
+    struct Kernels {
+      Kernel reduce, groups, finish;
+    };
+    const auto [reduce, groups, finish] = [&] {  // copies of their own for this call
+      const std::lock_guard lock(slot->mutex);
+      return Kernels{*slot->reduce, *slot->groups, *slot->finish};
+    }();
+    const auto in_offset =
+        static_cast<std::int64_t>(source.first_element_offset() / input_dtype.itemsize());
+    const auto out_offset =
+        static_cast<std::int64_t>(output.first_element_offset() / dtype.itemsize());
+    const auto count = static_cast<std::uint64_t>(n);
+    const auto tiles_per_group = static_cast<std::uint64_t>(partition.tiles_per_group);
+    const auto group_count = static_cast<std::uint64_t>(partition.groups);
+    const std::size_t local[1] = {slot->geometry.local_size};
+    const std::size_t global[1] = {partition.groups * slot->geometry.local_size};
+    const Buffer& in_buffer = source.base_buffer();
+    const Buffer& out_buffer = output.base_buffer();
+    const Buffer& sums_buffer = sums.base_buffer();
+
+    const KernelArg reduce_args[] = {in_buffer, in_offset, count, tiles_per_group, sums_buffer};
+    reduce.launch(queue, global, local, reduce_args);
+    const KernelArg groups_args[] = {sums_buffer, group_count};
+    groups.launch(queue, local, local, groups_args);
+    const KernelArg final_launch[] = {in_buffer, in_offset,       out_buffer, out_offset,
+                                      count,     tiles_per_group, sums_buffer};
+    finish.launch(queue, global, local, final_launch);
+  }
+};
+
+}  // namespace detail
+
+ScanKernel::ScanKernel(DType dtype, std::string scan_expression, std::string neutral, ScanKind kind,
+                       ScanOptions options) {
+  const std::string kernel = fmt::format("ScanKernel '{}'", options.name);
+  if (!detail::is_identifier(options.name)) {
+    throw LogicError(fmt::format("{}: the kernel name is not a C identifier", kernel));
+  }
+  for (const auto& [name, value] : options.render_globals) {
+    if (name.starts_with(detail::scan_reserved_prefix)) {
+      throw LogicError(fmt::format("{}: the render global '{}' uses the reserved prefix '{}'",
+                                   kernel, name, detail::scan_reserved_prefix));
+    }
+  }
+  if (scan_expression.find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw LogicError(fmt::format("{}: the scan expression is empty", kernel));
+  }
+  if (neutral.find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw LogicError(fmt::format("{}: the neutral element is empty", kernel));
+  }
+  DType input_dtype = options.input_dtype.value_or(dtype);
+  for (const auto& [what, checked] :
+       {std::pair<const char*, const DType*>{"dtype", &dtype}, {"input dtype", &input_dtype}}) {
+    if (*checked == DType::boolean() || *checked == DType::float16()) {
+      throw LogicError(fmt::format("{}: the {} {} is not a kernel type on every backend (use {})",
+                                   kernel, what, checked->name(),
+                                   *checked == DType::boolean() ? "uint8" : "float32"));
+    }
+    try {
+      static_cast<void>(ctype(*checked));
+    } catch (const LogicError& error) {
+      throw LogicError(fmt::format("{}: the {}: {}", kernel, what, error.what()));
+    }
+  }
+  if (input_dtype != dtype &&
+      (!detail::is_real_scalar(dtype) || !detail::is_real_scalar(input_dtype))) {
+    throw LogicError(
+        fmt::format("{}: the input dtype {} differs from the dtype {}, and only real "
+                    "scalar dtypes convert",
+                    kernel, input_dtype.name(), dtype.name()));
+  }
+  impl_ = std::make_shared<detail::ScanData>(std::move(dtype), std::move(input_dtype));
+  impl_->kind = kind;
+  impl_->expression = std::move(scan_expression);
+  impl_->neutral = std::move(neutral);
+  impl_->options = std::move(options);
+}
+
+void ScanKernel::operator()(const Queue& queue, const Array& input, const Array& output) const {
+  impl_->run(queue, input, output);
+}
+
+void ScanKernel::operator()(const Queue& queue, const Array& array) const {
+  impl_->run(queue, array, array);
+}
+
+Program ScanKernel::program(const Queue& queue) const {
+  impl_->check_double(queue.device());
+  const auto slot = impl_->slot_for(queue.device());
+  impl_->build(*slot, queue.device());
+  const std::lock_guard lock(slot->mutex);
+  return *slot->program;
+}
+
+const DType& ScanKernel::dtype() const noexcept { return impl_->dtype; }
+const DType& ScanKernel::input_dtype() const noexcept { return impl_->input_dtype; }
+ScanKind ScanKernel::kind() const noexcept { return impl_->kind; }
+const std::string& ScanKernel::scan_expression() const noexcept { return impl_->expression; }
+const std::string& ScanKernel::neutral() const noexcept { return impl_->neutral; }
+const std::string& ScanKernel::name() const noexcept { return impl_->options.name; }
+
+std::size_t ScanKernel::cached_programs() const {
+  std::vector<std::shared_ptr<detail::Slot>> slots;
+  {
+    const std::lock_guard lock(impl_->cache_mutex);
+    for (const auto& entry : impl_->slots) slots.push_back(entry.second);
+  }
+  std::size_t built = 0;
+  for (const auto& slot : slots) {
+    const std::lock_guard lock(slot->mutex);
+    built += slot->finish ? 1 : 0;
+  }
+  return built;
+}
+
+DType cumsum_dtype(const DType& dtype) {
+  switch (dtype.kind()) {
+    case DTypeKind::signed_integer: return DType::int64();
+    case DTypeKind::unsigned_integer: return DType::uint64();
+    case DTypeKind::floating:
+      if (dtype == DType::float16()) break;
+      return dtype;
+    case DTypeKind::complex: return dtype;
+    case DTypeKind::boolean:
+    case DTypeKind::structure: break;
+  }
+  throw LogicError(
+      fmt::format("cumsum: the dtype {} has no sum here (bool, float16 and structs "
+                  "are not summed)",
+                  dtype.name()));
+}
+
+Array cumsum(const Queue& queue, const Array& array) {
+  const DType out_dtype = cumsum_dtype(array.dtype());
+  if (!(array.device() == queue.device())) {
+    throw LogicError(fmt::format(
+        "cumsum: argument 'array': the array is on device {} ('{}'), the queue on device {} ('{}')",
+        array.device().index(), array.device().name(), queue.device().index(),
+        queue.device().name()));
+  }
+  // A kernel per call: the program cache (PLINTH_CACHE_DIR, or in memory) makes every build
+  // after the first a load. A process-wide cache of kernels would keep every context it saw
+  // alive, and outlive the plugins at exit.
+  const std::string zero = c_constant(0, out_dtype);
+  const ScanKernel kernel = [&] {
+    if (out_dtype.kind() == DTypeKind::complex) {
+      return ScanKernel(
+          out_dtype, "${add}(a, b)", zero, ScanKind::inclusive,
+          {.name = "cumsum", .render_globals = {{"add", functions::add({out_dtype, out_dtype})}}});
+    }
+    return ScanKernel(out_dtype, "a + b", zero, ScanKind::inclusive,
+                      {.name = "cumsum", .input_dtype = array.dtype()});
+  }();
+  const Array result = Array::empty(queue.device(), {array.size()}, out_dtype);
+  kernel(queue, array, result);
+  return result;
+}
+
+}  // namespace plinth

@@ -1,0 +1,242 @@
+#include "algorithms/scan_codegen.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace plinth::detail {
+
+namespace {
+
+constexpr std::size_t max_local_size = 256;
+constexpr std::size_t max_items = 16;
+constexpr std::size_t tile_bytes = 16384;
+
+// Local memory is padded by one element every 32 (_SCAN_PAD), so that work items reading
+// consecutive runs of `items` elements hit different banks.
+std::size_t padded(std::size_t k) { return k + (k >> 5); }
+
+}  // namespace
+
+std::size_t scan_local_bytes(const ScanGeometry& geometry, std::size_t itemsize) {
+  return (padded(geometry.tile() - 1) + 1 + geometry.local_size) * itemsize;
+}
+
+ScanGeometry choose_scan_geometry(const ScanLimits& limits) noexcept {
+  const std::size_t itemsize = std::max<std::size_t>(limits.itemsize, 1);
+  ScanGeometry geometry;
+  geometry.local_size = std::clamp<std::size_t>(limits.max_local_size, 1, max_local_size);
+  if (limits.warp_size > 1 && geometry.local_size > limits.warp_size) {
+    geometry.local_size -= geometry.local_size % limits.warp_size;
+  }
+  geometry.items =
+      std::clamp<std::size_t>(tile_bytes / (geometry.local_size * itemsize), 1, max_items);
+  if (limits.local_mem_size == 0) return geometry;
+  const std::size_t budget = limits.local_mem_size / 2;
+  while (scan_local_bytes(geometry, itemsize) > budget && geometry.items > 1) --geometry.items;
+  while (scan_local_bytes(geometry, itemsize) > budget && geometry.local_size > 1) {
+    geometry.local_size /= 2;
+  }
+  return geometry;
+}
+
+ScanPartition partition_scan(std::size_t n, std::size_t tile, std::size_t max_groups) noexcept {
+  ScanPartition partition;
+  if (n == 0) return partition;
+  tile = std::max<std::size_t>(tile, 1);
+  max_groups = std::max<std::size_t>(max_groups, 1);
+  partition.tiles = n / tile + (n % tile != 0 ? 1 : 0);
+  const std::size_t groups = std::min(partition.tiles, max_groups);
+  partition.tiles_per_group = partition.tiles / groups + (partition.tiles % groups != 0 ? 1 : 0);
+  partition.groups = partition.tiles / partition.tiles_per_group +
+                     (partition.tiles % partition.tiles_per_group != 0 ? 1 : 0);
+  return partition;
+}
+
+std::string scan_source(const ScanSourceSpec& spec) {
+  const auto& geometry = spec.geometry;
+  const std::string load =
+      spec.convert_input ? "(_scan_T)(_scan_in[_scan_i])" : "_scan_in[_scan_i]";
+
+  // The tile of `_scan_start`, read with coalesced loads into _scan_tile (neutral beyond n).
+  const std::string load_tile = fmt::format(
+      "        for (unsigned int _scan_j = 0; _scan_j < _SCAN_K; ++_scan_j)\n"
+      "        {{\n"
+      "            const unsigned int _scan_k = _scan_j * _SCAN_L + _scan_lid;\n"
+      "            const VSIZE_T _scan_i = _scan_start + _scan_k;\n"
+      "            if (_scan_i < (VSIZE_T)_scan_n)\n"
+      "                _scan_tile[_SCAN_PAD(_scan_k)] = {};\n"
+      "            else\n"
+      "                _scan_tile[_SCAN_PAD(_scan_k)] = _scan_neutral();\n"
+      "        }}\n",
+      load);
+
+  // The inclusive scan of each work item's `value` across the group, left in _scan_part.
+  const auto group_scan = [](std::string_view value, std::string_view indent) {
+    return fmt::format(
+        "{0}_scan_part[_scan_lid] = {1};\n"
+        "{0}LOCAL_BARRIER;\n"
+        "{0}for (unsigned int _scan_d = 1; _scan_d < _SCAN_L; _scan_d <<= 1)\n"
+        "{0}{{\n"
+        "{0}    _scan_T _scan_x = _scan_part[_scan_lid];\n"
+        "{0}    if (_scan_lid >= _scan_d)\n"
+        "{0}        _scan_x = _scan_op(_scan_part[_scan_lid - _scan_d], _scan_x);\n"
+        "{0}    LOCAL_BARRIER;\n"
+        "{0}    _scan_part[_scan_lid] = _scan_x;\n"
+        "{0}    LOCAL_BARRIER;\n"
+        "{0}}}\n",
+        indent, value);
+  };
+
+  // The range of tiles of this group.
+  const std::string tile_range =
+      "    const unsigned int _scan_lid = (unsigned int)get_local_id(0);\n"
+      "    const VSIZE_T _scan_group = (VSIZE_T)get_group_id(0);\n"
+      "    const VSIZE_T _scan_tiles = ((VSIZE_T)_scan_n + (_SCAN_TILE - 1)) / _SCAN_TILE;\n"
+      "    const VSIZE_T _scan_first = _scan_group * (VSIZE_T)_scan_tiles_per_group;\n"
+      "    VSIZE_T _scan_last = _scan_first + (VSIZE_T)_scan_tiles_per_group;\n"
+      "    if (_scan_last > _scan_tiles)\n"
+      "        _scan_last = _scan_tiles;\n";
+
+  const std::string results =
+      spec.exclusive ? "        _scan_tile[_SCAN_PAD(_scan_lid * _SCAN_K)] = _scan_prefix;\n"
+                       "        for (unsigned int _scan_j = 1; _scan_j < _SCAN_K; ++_scan_j)\n"
+                       "            _scan_tile[_SCAN_PAD(_scan_lid * _SCAN_K + _scan_j)] =\n"
+                       "                _scan_op(_scan_prefix, _scan_v[_scan_j - 1]);\n"
+                     : "        for (unsigned int _scan_j = 0; _scan_j < _SCAN_K; ++_scan_j)\n"
+                       "            _scan_tile[_SCAN_PAD(_scan_lid * _SCAN_K + _scan_j)] =\n"
+                       "                _scan_op(_scan_prefix, _scan_v[_scan_j]);\n";
+
+  return fmt::format(
+      "{preamble}\n"
+      "\n"
+      "typedef ${{_scan_type}} _scan_T;\n"
+      "typedef ${{_scan_in_type}} _scan_In;\n"
+      "\n"
+      "#define _SCAN_L {local}u\n"
+      "#define _SCAN_K {items}u\n"
+      "#define _SCAN_TILE {tile}u\n"
+      "#define _SCAN_PAD(k) ((k) + ((k) >> 5))\n"
+      "#define _SCAN_LOCAL_TILE {local_tile}u\n"
+      "\n"
+      "FUNCTION _scan_T _scan_op(_scan_T a, _scan_T b)\n"
+      "{{\n"
+      "    return ({expression});\n"
+      "}}\n"
+      "\n"
+      "FUNCTION _scan_T _scan_neutral(void)\n"
+      "{{\n"
+      "    _scan_T _scan_e = {neutral};\n"
+      "    return _scan_e;\n"
+      "}}\n"
+      "\n"
+      "// Stage 1: each group's total over its tiles, in order.\n"
+      "KERNEL void {name}_reduce(GLOBAL_MEM const _scan_In *_scan_in_base, long _scan_in_offset,\n"
+      "    unsigned long _scan_n, unsigned long _scan_tiles_per_group,\n"
+      "    GLOBAL_MEM _scan_T *_scan_sums)\n"
+      "{{\n"
+      "    LOCAL_MEM _scan_T _scan_tile[_SCAN_LOCAL_TILE];\n"
+      "    LOCAL_MEM _scan_T _scan_part[_SCAN_L];\n"
+      "    GLOBAL_MEM const _scan_In *const _scan_in = _scan_in_base + _scan_in_offset;\n"
+      "{tile_range}"
+      "    _scan_T _scan_carry = _scan_neutral();\n"
+      "    for (VSIZE_T _scan_t = _scan_first; _scan_t < _scan_last; ++_scan_t)\n"
+      "    {{\n"
+      "        const VSIZE_T _scan_start = _scan_t * _SCAN_TILE;\n"
+      "{load_tile}"
+      "        LOCAL_BARRIER;\n"
+      "        _scan_T _scan_acc = _scan_tile[_SCAN_PAD(_scan_lid * _SCAN_K)];\n"
+      "        for (unsigned int _scan_j = 1; _scan_j < _SCAN_K; ++_scan_j)\n"
+      "            _scan_acc = _scan_op(_scan_acc, _scan_tile[_SCAN_PAD(_scan_lid * _SCAN_K + "
+      "_scan_j)]);\n"
+      "        _scan_part[_scan_lid] = _scan_acc;\n"
+      "        LOCAL_BARRIER;\n"
+      "        for (unsigned int _scan_s = 1; _scan_s < _SCAN_L; _scan_s <<= 1)\n"
+      "        {{\n"
+      "            if (_scan_lid % (2u * _scan_s) == 0 && _scan_lid + _scan_s < _SCAN_L)\n"
+      "                _scan_part[_scan_lid] =\n"
+      "                    _scan_op(_scan_part[_scan_lid], _scan_part[_scan_lid + _scan_s]);\n"
+      "            LOCAL_BARRIER;\n"
+      "        }}\n"
+      "        if (_scan_lid == 0)\n"
+      "            _scan_carry = _scan_op(_scan_carry, _scan_part[0]);\n"
+      "    }}\n"
+      "    if (_scan_lid == 0)\n"
+      "        _scan_sums[_scan_group] = _scan_carry;\n"
+      "}}\n"
+      "\n"
+      "// Stage 2 (one group): the group totals replaced by their exclusive scan.\n"
+      "KERNEL void {name}_groups(GLOBAL_MEM _scan_T *_scan_sums, unsigned long _scan_count)\n"
+      "{{\n"
+      "    LOCAL_MEM _scan_T _scan_part[_SCAN_L];\n"
+      "    const unsigned int _scan_lid = (unsigned int)get_local_id(0);\n"
+      "    _scan_T _scan_carry = _scan_neutral();\n"
+      "    for (VSIZE_T _scan_base = 0; _scan_base < (VSIZE_T)_scan_count; _scan_base += "
+      "_SCAN_L)\n"
+      "    {{\n"
+      "        const VSIZE_T _scan_i = _scan_base + _scan_lid;\n"
+      "        _scan_T _scan_v = _scan_neutral();\n"
+      "        if (_scan_i < (VSIZE_T)_scan_count)\n"
+      "            _scan_v = _scan_sums[_scan_i];\n"
+      "{groups_scan}"
+      "        if (_scan_i < (VSIZE_T)_scan_count)\n"
+      "        {{\n"
+      "            if (_scan_lid == 0)\n"
+      "                _scan_sums[_scan_i] = _scan_carry;\n"
+      "            else\n"
+      "                _scan_sums[_scan_i] = _scan_op(_scan_carry, _scan_part[_scan_lid - 1]);\n"
+      "        }}\n"
+      "        _scan_carry = _scan_op(_scan_carry, _scan_part[_SCAN_L - 1]);\n"
+      "        LOCAL_BARRIER;\n"
+      "    }}\n"
+      "}}\n"
+      "\n"
+      "// Stage 3: each group scans its tiles from its prefix.\n"
+      "KERNEL void {name}_final(GLOBAL_MEM const _scan_In *_scan_in_base, long _scan_in_offset,\n"
+      "    GLOBAL_MEM _scan_T *_scan_out_base, long _scan_out_offset, unsigned long _scan_n,\n"
+      "    unsigned long _scan_tiles_per_group, GLOBAL_MEM const _scan_T *_scan_sums)\n"
+      "{{\n"
+      "    LOCAL_MEM _scan_T _scan_tile[_SCAN_LOCAL_TILE];\n"
+      "    LOCAL_MEM _scan_T _scan_part[_SCAN_L];\n"
+      "    GLOBAL_MEM const _scan_In *const _scan_in = _scan_in_base + _scan_in_offset;\n"
+      "    GLOBAL_MEM _scan_T *const _scan_out = _scan_out_base + _scan_out_offset;\n"
+      "{tile_range}"
+      "    _scan_T _scan_carry = _scan_sums[_scan_group];\n"
+      "    for (VSIZE_T _scan_t = _scan_first; _scan_t < _scan_last; ++_scan_t)\n"
+      "    {{\n"
+      "        const VSIZE_T _scan_start = _scan_t * _SCAN_TILE;\n"
+      "{load_tile}"
+      "        LOCAL_BARRIER;\n"
+      "        _scan_T _scan_v[_SCAN_K];\n"
+      "        for (unsigned int _scan_j = 0; _scan_j < _SCAN_K; ++_scan_j)\n"
+      "            _scan_v[_scan_j] = _scan_tile[_SCAN_PAD(_scan_lid * _SCAN_K + _scan_j)];\n"
+      "        for (unsigned int _scan_j = 1; _scan_j < _SCAN_K; ++_scan_j)\n"
+      "            _scan_v[_scan_j] = _scan_op(_scan_v[_scan_j - 1], _scan_v[_scan_j]);\n"
+      "{final_scan}"
+      "        _scan_T _scan_prefix = _scan_carry;\n"
+      "        if (_scan_lid > 0)\n"
+      "            _scan_prefix = _scan_op(_scan_carry, _scan_part[_scan_lid - 1]);\n"
+      "{results}"
+      "        _scan_carry = _scan_op(_scan_carry, _scan_part[_SCAN_L - 1]);\n"
+      "        LOCAL_BARRIER;\n"
+      "        for (unsigned int _scan_j = 0; _scan_j < _SCAN_K; ++_scan_j)\n"
+      "        {{\n"
+      "            const unsigned int _scan_k = _scan_j * _SCAN_L + _scan_lid;\n"
+      "            const VSIZE_T _scan_i = _scan_start + _scan_k;\n"
+      "            if (_scan_i < (VSIZE_T)_scan_n)\n"
+      "                _scan_out[_scan_i] = _scan_tile[_SCAN_PAD(_scan_k)];\n"
+      "        }}\n"
+      "        LOCAL_BARRIER;\n"
+      "    }}\n"
+      "}}\n",
+      fmt::arg("preamble", spec.preamble), fmt::arg("local", geometry.local_size),
+      fmt::arg("items", geometry.items), fmt::arg("tile", geometry.tile()),
+      fmt::arg("local_tile", padded(geometry.tile() - 1) + 1),
+      fmt::arg("expression", spec.expression), fmt::arg("neutral", spec.neutral),
+      fmt::arg("name", spec.name), fmt::arg("tile_range", tile_range),
+      fmt::arg("load_tile", load_tile), fmt::arg("groups_scan", group_scan("_scan_v", "        ")),
+      fmt::arg("final_scan", group_scan("_scan_v[_SCAN_K - 1]", "        ")),
+      fmt::arg("results", results));
+}
+
+}  // namespace plinth::detail

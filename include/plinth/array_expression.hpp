@@ -1,0 +1,266 @@
+#pragma once
+
+/// Array arithmetic (PyCUDA's GPUArray operators and `cumath`, CuPy's `fuse`): operators and
+/// math functions over Arrays and C++ scalars build a lazy ArrayExpression, which runs as one
+/// generated ElementwiseKernel when it is evaluated on a queue.
+///
+///     #include <plinth/array_expression.hpp>
+///     Array result = evaluate(queue, gpu_array * 2.0);        // PyCUDA's first example
+///     ArrayExpression e = x * 2.0f + y;                       // nothing runs yet
+///     assign(queue, out, e);                                  // into an existing array or view
+///     Array s = evaluate(queue, sin(x) * exp(-x));            // one kernel, no temporaries
+///
+/// **Dtypes** follow numpy 2 (NEP 50). Arrays combine by result_type(). C++ scalars are
+/// *weak*, like Python scalars: only their kind counts (bool < integer < real < complex), so
+/// `float32 * 2.0` is float32, `int8 + 1` is int8, `int32 * 2.5` is float64, `float32 * 1i`
+/// is complex64, `bool + 1` is int64; a scalar of a higher kind than the array gives the
+/// default type of its kind at the array's precision where that applies (float64, int64,
+/// complex64 for float32 arrays, complex128 otherwise). An integer scalar must fit the type
+/// it is used in: `int8 + 1000` or `uint8 + -1` throws LogicError at evaluation (numpy's
+/// OverflowError). Two weak scalars combine to the default type of their higher kind (bool,
+/// int64, float64, complex128), no longer weak. Comparisons give bool (compared in the
+/// promoted type; complex numbers compare lexicographically, as numpy's). True division `/` of
+/// integers or bools gives float64. Math functions of bool and 8- or 16-bit integers give
+/// float32 (numpy gives float16 for 8-bit ones, which kernels do not have), of wider integers
+/// float64. `abs` of a complex is its real type. `pow` and `fmod` of bools compute in int8.
+/// Integer arithmetic wraps around as numpy's does; integer `pow` with a negative exponent
+/// gives 0 (or ±1 for a base of ±1) where numpy raises; integer `fmod` by 0 gives 0.
+///
+/// **Shapes** broadcast by numpy's rules when the expression is built (LogicError naming
+/// both shapes otherwise). Arrays may be any view (negative strides, offsets, broadcast
+/// extents), of any scalar dtype but float16 (which has no arithmetic on every backend) and
+/// structs; bool arrays are stored one byte per element (0 or 1).
+///
+/// **Evaluation** generates one ElementwiseKernel per expression *structure*: the operations,
+/// the dtypes, which leaves are scalars and the type each scalar is used in. Scalar values are
+/// kernel arguments, so `x * 2` and `x * 3` share one kernel; an array used twice (`x * x`) is
+/// passed once. The kernels are kept in a process-wide cache (thread-safe, least recently used
+/// dropped beyond 256), and each keeps its compiled programs (ElementwiseKernel). Every array
+/// of an expression must be on the queue's device. An expression holds its arrays (shared
+/// handles), so it may outlive the variables it was built from; it reads them when it runs.
+///
+/// Note that `==` and `!=` on Arrays and ArrayExpressions build expressions (elementwise
+/// comparisons, as numpy's), so they do not compare handles. The math functions are named as
+/// the C library's (`sin`, `exp`, `abs`, ...) in namespace plinth: inside that namespace,
+/// call the C++ ones as `std::sin`.
+
+#include <plinth/array.hpp>
+#include <plinth/dtype.hpp>
+#include <plinth/export.hpp>
+#include <plinth/multi_array.hpp>
+#include <plinth/queue.hpp>
+
+#include <complex>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+namespace plinth {
+
+namespace detail {
+struct ExpressionNode;
+/// A C++ scalar as an expression keeps it: exactly, integers as 64 bits, reals as double.
+using ScalarValue = std::variant<bool, std::int64_t, std::uint64_t, double, std::complex<double>>;
+PLINTH_EXPORT std::shared_ptr<const ExpressionNode> array_leaf(const Array& array);
+PLINTH_EXPORT std::shared_ptr<const ExpressionNode> multi_array_leaf(const MultiArray& array);
+PLINTH_EXPORT std::shared_ptr<const ExpressionNode> scalar_leaf(const ScalarValue& value);
+template <class T>
+ScalarValue to_scalar_value(T value) {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (std::is_same_v<U, bool>) {
+    return value;
+  } else if constexpr (std::is_integral_v<U>) {
+    if constexpr (std::is_signed_v<U>) {
+      return static_cast<std::int64_t>(value);
+    } else {
+      return static_cast<std::uint64_t>(value);
+    }
+  } else if constexpr (std::is_floating_point_v<U>) {
+    return static_cast<double>(value);
+  } else {
+    return std::complex<double>(value);
+  }
+}
+}  // namespace detail
+
+/// The C++ scalar types an ArrayExpression takes: bool, integers up to 64 bits (char types
+/// included), float, double, std::complex<float> and std::complex<double>.
+template <class T>
+concept ExpressionScalar =
+    std::integral<std::remove_cvref_t<T>> || std::same_as<std::remove_cvref_t<T>, float> ||
+    std::same_as<std::remove_cvref_t<T>, double> ||
+    std::same_as<std::remove_cvref_t<T>, std::complex<float>> ||
+    std::same_as<std::remove_cvref_t<T>, std::complex<double>>;
+
+/// A lazy elementwise expression over Arrays and scalars (see the file comment): built by the
+/// operators and functions below, run by evaluate() or assign(). Arrays and C++ scalars
+/// convert to it implicitly. A value type, cheap to copy (copies share an immutable tree);
+/// any thread may use it.
+class PLINTH_EXPORT ArrayExpression {
+ public:
+  /// The array as an expression leaf. Throws LogicError for float16 and struct dtypes.
+  ArrayExpression(const Array& array);  // NOLINT(google-explicit-constructor)
+  /// A MultiArray leaf: such an expression runs only by assign() on a MultiQueue, where each
+  /// device uses its part (its shape in broadcasting is the whole array's, and each device's
+  /// part's when it runs). Throws LogicError for float16 and struct dtypes.
+  ArrayExpression(const MultiArray& array);  // NOLINT(google-explicit-constructor)
+  /// A weak scalar leaf (its kind counts, not its C++ type). Throws nothing but bad_alloc.
+  template <ExpressionScalar T>
+  ArrayExpression(T value)  // NOLINT(google-explicit-constructor)
+      : node_(detail::scalar_leaf(detail::to_scalar_value(value))) {}
+
+  /// The dtype the expression evaluates to (for a weak scalar: the default type of its kind,
+  /// bool, int64, float64 or complex128).
+  const DType& dtype() const noexcept;
+  /// The broadcast shape of its arrays (empty, zero dimensions, for scalars only).
+  const std::vector<std::size_t>& shape() const noexcept;
+  /// True for a C++ scalar leaf (weak: it takes the type of what it is combined with).
+  bool is_weak_scalar() const noexcept;
+
+  /// For the implementation.
+  explicit ArrayExpression(std::shared_ptr<const detail::ExpressionNode> node)
+      : node_(std::move(node)) {}
+  const std::shared_ptr<const detail::ExpressionNode>& node() const noexcept { return node_; }
+
+ private:
+  std::shared_ptr<const detail::ExpressionNode> node_;
+};
+
+// --- Operators (numpy's ufuncs); they throw LogicError when the shapes do not broadcast ---
+
+/// `a + b` (for bools: logical or).
+PLINTH_EXPORT ArrayExpression operator+(const ArrayExpression& a, const ArrayExpression& b);
+/// `a - b`. Throws LogicError for two bool operands (as numpy).
+PLINTH_EXPORT ArrayExpression operator-(const ArrayExpression& a, const ArrayExpression& b);
+/// `a * b` (for bools: logical and).
+PLINTH_EXPORT ArrayExpression operator*(const ArrayExpression& a, const ArrayExpression& b);
+/// True division (numpy's `/`): integers and bools give float64.
+PLINTH_EXPORT ArrayExpression operator/(const ArrayExpression& a, const ArrayExpression& b);
+/// `-a`. Throws LogicError for bool (as numpy). Unsigned integers wrap around.
+PLINTH_EXPORT ArrayExpression operator-(const ArrayExpression& a);
+/// Elementwise comparisons, giving bool.
+PLINTH_EXPORT ArrayExpression operator==(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression operator!=(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression operator<(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression operator<=(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression operator>(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression operator>=(const ArrayExpression& a, const ArrayExpression& b);
+
+// --- Math functions (PyCUDA's cumath); real and complex unless said otherwise ---
+
+PLINTH_EXPORT ArrayExpression sin(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression cos(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression tan(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression asin(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression acos(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression atan(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression sinh(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression cosh(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression tanh(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression exp(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression log(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression log10(const ArrayExpression& a);
+/// The principal square root (a negative real gives NaN, as numpy's; use a complex dtype
+/// for complex roots).
+PLINTH_EXPORT ArrayExpression sqrt(const ArrayExpression& a);
+/// Rounding down / up, real only (integers give floats, as the other functions).
+/// Throws LogicError for complex.
+PLINTH_EXPORT ArrayExpression floor(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression ceil(const ArrayExpression& a);
+/// The absolute value in the same dtype (integers stay integers); the modulus, in the real
+/// type, for complex.
+PLINTH_EXPORT ArrayExpression abs(const ArrayExpression& a);
+/// The absolute value as a float (numpy's fabs). Throws LogicError for complex.
+PLINTH_EXPORT ArrayExpression fabs(const ArrayExpression& a);
+/// `a` to the power `b` in their promoted dtype (see the file comment for integers; a complex
+/// base of 0 gives 1 for an exponent of 0 and 0 otherwise).
+PLINTH_EXPORT ArrayExpression pow(const ArrayExpression& a, const ArrayExpression& b);
+/// The remainder of truncated division, with the sign of `a` (C's fmod, `%` for integers).
+/// Throws LogicError for complex operands.
+PLINTH_EXPORT ArrayExpression fmod(const ArrayExpression& a, const ArrayExpression& b);
+/// The real part (the value itself for a real dtype), in the real type.
+PLINTH_EXPORT ArrayExpression real(const ArrayExpression& a);
+/// The imaginary part, in the real type (0 of the same dtype for a real dtype).
+PLINTH_EXPORT ArrayExpression imag(const ArrayExpression& a);
+/// The complex conjugate (the value itself for a real dtype).
+PLINTH_EXPORT ArrayExpression conj(const ArrayExpression& a);
+/// numpy's `where`: `a` where `condition` is true (non-zero), `b` elsewhere, in the promoted
+/// dtype of `a` and `b`; the three shapes broadcast together.
+PLINTH_EXPORT ArrayExpression where(const ArrayExpression& condition, const ArrayExpression& a,
+                                    const ArrayExpression& b);
+/// `a` converted to `dtype` as numpy's `astype` (C's conversions: reals to integers
+/// truncate; anything to bool is `!= 0`). Throws LogicError for a complex `a` with a
+/// non-complex `dtype` (take real() explicitly), and for float16 and struct dtypes.
+PLINTH_EXPORT ArrayExpression astype(const ArrayExpression& a, const DType& dtype);
+
+// --- Evaluation ---
+
+/// Runs `expression` on `queue` into a new C-order array of its shape and dtype on the
+/// queue's device. Asynchronous, as a kernel launch. Throws LogicError if an array of the
+/// expression is on another device, if the expression holds a MultiArray (use the MultiQueue
+/// assign()), if an integer scalar does not fit the type it is used in, or if a
+/// double-precision type is needed on a device without doubles; CompileError, BackendError,
+/// OutOfMemoryError.
+PLINTH_EXPORT Array evaluate(const Queue& queue, const ArrayExpression& expression);
+
+/// Runs `expression` on `queue` into `out` (any view; on the queue's device), converting
+/// to out's dtype as numpy's ufuncs do with `out=` (`casting='same_kind'`: safe conversions,
+/// or conversions within a kind order bool < unsigned < signed < real < complex, such as
+/// float64 → float32 or int64 → int8, but not float → integer or int → unsigned).
+/// The expression's shape must broadcast to out's. Where `out` overlaps an array of the
+/// expression other than element for element (the same view), the expression is evaluated
+/// into a temporary array first. Throws LogicError for a shape that does not broadcast, a
+/// cast that same_kind does not allow, a float16 or struct `out`, and as evaluate().
+PLINTH_EXPORT void assign(const Queue& queue, const Array& out, const ArrayExpression& expression);
+
+/// Runs `expression` on every queue of `queues` into that device's part of `out`, each
+/// MultiArray of the expression replaced by its part on the device (as a MultiQueue call of
+/// an ElementwiseKernel; Arrays and scalars are used as they are, so an Array works only on
+/// its own device). Every device's part is checked before anything is enqueued.
+/// Throws LogicError if `out` or a MultiArray of the expression has no part on a device of
+/// `queues`, if a device's parts do not broadcast, and as the single-queue assign().
+PLINTH_EXPORT void assign(const MultiQueue& queues, const MultiArray& out,
+                          const ArrayExpression& expression);
+
+/// A new C-order array with the elements of `array` converted to `dtype` (see astype() of an
+/// expression; a struct or float16 array may be "converted" to its own dtype only, which
+/// copies it). Throws as astype() and evaluate().
+PLINTH_EXPORT Array astype(const Queue& queue, const Array& array, const DType& dtype);
+
+namespace detail {
+PLINTH_EXPORT void fill(const Queue& queue, const Array& array, const ScalarValue& value);
+}  // namespace detail
+
+/// Sets every element of `array` (any view) to `value`, converted as astype() converts, on
+/// `queue` (asynchronous). Throws LogicError if an integer value does not fit an integer
+/// dtype, for a complex value with a real dtype, for float16 and struct arrays, for an array
+/// on another device.
+template <ExpressionScalar T>
+void fill(const Queue& queue, const Array& array, T value) {
+  detail::fill(queue, array, detail::to_scalar_value(value));
+}
+
+/// A new C-order array with a copy of the elements of `array` (any view, any dtype including
+/// float16 and structs), copied by a kernel on `queue` (asynchronous).
+/// Throws LogicError for an array on another device than the queue's.
+PLINTH_EXPORT Array copy(const Queue& queue, const Array& array);
+
+/// Copies the elements of `src` into `dest` (any views of the same shape and dtype, any dtype)
+/// by a kernel on `queue`. Throws LogicError for a shape or dtype mismatch or another device.
+PLINTH_EXPORT void copy_into(const Queue& queue, const Array& dest, const Array& src);
+
+/// The process-wide cache of expression kernels.
+struct ExpressionCacheInfo {
+  std::size_t kernels = 0;   ///< kernels held now
+  std::size_t capacity = 0;  ///< kernels held at most
+  std::size_t hits = 0;      ///< evaluations that found their kernel
+  std::size_t misses = 0;    ///< evaluations that made a new kernel
+};
+/// The cache's state. Any thread may call it. Throws nothing.
+PLINTH_EXPORT ExpressionCacheInfo expression_cache_info() noexcept;
+
+}  // namespace plinth

@@ -1,0 +1,59 @@
+#pragma once
+
+/// numpy's reductions over Arrays — sum, min, max, dot — each a ReductionKernel
+/// (reduction.hpp) built once per process for its dtypes and kept in a thread-safe cache.
+/// Results stay on the device (read them with Array::get):
+///
+///     Array total = sum(queue, x);                                 // shape ()
+///     Array rows = max(queue, m, ReductionTarget{.axes = {{1}}});   // one per row
+///     double value = sum(queue, x).get(queue).to_vector<double>()[0];
+///
+/// Result dtypes follow numpy on Linux: sum of a signed integer narrower than 64 bits gives
+/// int64, of an unsigned one uint64, of anything else its own dtype; min and max keep the
+/// dtype; dot gives result_type of its operands (int8 · int8 is int8, as numpy.dot). Complex
+/// values are added and multiplied through the functions library. Like every kernel argument,
+/// arrays of bool and float16 are refused (LogicError).
+///
+/// Threads: any thread may call these at any time; a queue is still used by one thread at a
+/// time (queue.hpp). Every function throws as ReductionKernel::operator() does (device,
+/// double precision, `target` misuse: LogicError), plus what is named below.
+
+#include <plinth/array.hpp>
+#include <plinth/dtype.hpp>
+#include <plinth/export.hpp>
+#include <plinth/queue.hpp>
+#include <plinth/reduction.hpp>
+
+#include <optional>
+
+namespace plinth {
+
+/// numpy's result dtype of sum(x) for an array of `dtype` (int32 → int64, uint8 → uint64,
+/// float32 → float32, complex64 → complex64...). Throws LogicError for a struct.
+PLINTH_EXPORT DType sum_dtype(const DType& dtype);
+
+/// The sum of `x`'s elements over `target.axes` (all of them by default) into `target.out`
+/// or a new array, accumulated in `dtype` (default: sum_dtype(x.dtype())) — each element is
+/// converted to it first. The sum of no elements is 0. Floating-point sums are taken in
+/// another order than a sequential loop (pairwise over groups), so they round differently.
+/// Throws LogicError also if `dtype` cannot hold `x`'s values (a complex `x` summed as a
+/// real).
+PLINTH_EXPORT Array sum(const Queue& queue, const Array& x, const ReductionTarget& target = {},
+                        const std::optional<DType>& dtype = std::nullopt);
+
+/// The smallest element of `x` over `target.axes` (all by default), of x's dtype. A NaN
+/// among the elements gives NaN (numpy's minimum). Throws LogicError for complex or struct
+/// arrays (not ordered), and when an output would reduce no elements (numpy: no identity).
+PLINTH_EXPORT Array min(const Queue& queue, const Array& x, const ReductionTarget& target = {});
+
+/// As min, the largest element.
+PLINTH_EXPORT Array max(const Queue& queue, const Array& x, const ReductionTarget& target = {});
+
+/// The inner product of two 1-D arrays of the same length, `sum(a[i] * b[i])` without
+/// conjugation (numpy.dot), in result_type(a, b), into `out` (shape `()`) or a new array of
+/// shape `()`. Throws LogicError, naming the argument, if an array is not 1-D or the lengths
+/// differ.
+PLINTH_EXPORT Array dot(const Queue& queue, const Array& a, const Array& b,
+                        const std::optional<Array>& out = std::nullopt);
+
+}  // namespace plinth

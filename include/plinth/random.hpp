@@ -1,0 +1,117 @@
+#pragma once
+
+/// Counter-based random numbers (Philox-4x32-10, Salmon et al., "Parallel random numbers: as
+/// easy as 1, 2, 3", SC 2011 — the generator of Random123, cuRAND and numpy's Philox),
+/// reproducible: the same seed, offset and shape give bit-identical arrays on every backend
+/// and device.
+///
+///     RandomGenerator rng(42);
+///     rng.uniform(queue, x);              // x: float32 or float64, in [0, 1)
+///     rng.normal(queue, y, 0.0, 2.0);     // y: float32/64 or complex64/128
+///     rng.bits(queue, k);                 // k: any integer dtype, every bit random
+///
+/// **The stream.** Element `i` of a call (its flat C-order index in the array, whatever the
+/// array's strides) takes the four 32-bit words
+///
+///     philox4x32_10(counter = (lo32(i), hi32(i), lo32(offset), hi32(offset)),
+///                   key = (lo32(seed), hi32(seed)))
+///
+/// and every call then advances `offset` by one, so consecutive calls give fresh numbers and
+/// a generator made with the same seed and offset repeats them. The numbers depend only on
+/// (seed, offset, i): never on the device, the backend, the group size, or the array's view.
+///
+/// **Conversions**, all exact or made of IEEE-rounded +, - and * in a fixed order (plinth's
+/// own log, square root, sine and cosine: no math library, no division, no fused
+/// multiply-add, no denormal), which is what makes them bit-identical everywhere:
+/// - uniform float32: `u = (w0 >> 8) * 2^-24`; float64: `u = ((w0 >> 5) * 2^26 + (w1 >> 6)) *
+///   2^-53`; the value is `low + (high - low) * u` (each operation rounded), replaced by the
+///   largest number below `high` where rounding reached `high`, so it lies in [low, high).
+/// - normal (Box–Muller): `u1` as above but in (0, 1] (bits + 1), `u2` from the next word(s)
+///   (float32: w0 and w1; float64: w0, w1 and w2, w3); `(z0, z1) = sqrt(-2 ln u1) (cos 2 pi
+///   u2, sin 2 pi u2)` to a few ulps. A real array gets `mean + stddev * z0`; a complex one
+///   `mean + stddev / sqrt(2) * (z0 + i z1)`, so that E|x - mean|² = stddev² (each part has
+///   the standard deviation stddev / sqrt(2)).
+/// - bits: int32/uint32 take w0; int64/uint64 `w0 | w1 << 32`; narrower integers the low bits
+///   of w0 (as C converts).
+///
+/// **Arrays** may be any view (strides, negative strides, offsets): ElementwiseKernel writes
+/// them, so the element at flat index `i` gets number `i` as it would in a contiguous array.
+/// Programs are built on the first call for each device, dtype and layout kind, and cached
+/// by the generator (shared by its copies) and on disk.
+
+#include <plinth/array.hpp>
+#include <plinth/export.hpp>
+#include <plinth/module.hpp>
+#include <plinth/queue.hpp>
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+
+namespace plinth {
+
+namespace detail {
+struct RandomKernels;
+}  // namespace detail
+
+/// A Module with the Philox-4x32-10 bijection, for kernels that draw their own numbers:
+///
+///     ${philox}words                         // struct { unsigned int x0, x1, x2, x3; }
+///     ${philox}words ${philox}(${philox}words counter, unsigned int key0, unsigned int key1)
+///     ${philox}words ${philox}stream(VSIZE_T i, unsigned int offset_lo, unsigned int offset_hi,
+///                                    unsigned int seed_lo, unsigned int seed_hi)
+///
+/// `stream` gives the words RandomGenerator uses for element `i` (see the file comment), so a
+/// kernel may reproduce or extend its numbers. `${philox}u64` is a 64-bit unsigned type.
+/// The same text on every backend. Throws nothing but std::bad_alloc.
+PLINTH_EXPORT Module philox4x32_10();
+
+/// A seeded Philox stream that fills arrays (see the file comment).
+///
+/// A value type: copying copies the seed and the offset (the copy then gives the same numbers
+/// as the original; the compiled programs are shared). Threads: one object is used by one
+/// thread at a time (a call reads and advances its offset); distinct objects, copies included,
+/// may be used from any threads at once. Each call is asynchronous: it returns once the
+/// kernel is enqueued on `queue`.
+class PLINTH_EXPORT RandomGenerator {
+ public:
+  /// A generator with key `seed` whose next call uses `offset`. Throws nothing but
+  /// std::bad_alloc.
+  explicit RandomGenerator(std::uint64_t seed, std::uint64_t offset = 0);
+
+  /// The key.
+  std::uint64_t seed() const noexcept { return seed_; }
+  /// The offset the next call uses (the number of calls so far, from the initial offset).
+  std::uint64_t offset() const noexcept { return offset_; }
+  /// Moves the stream to `offset` (e.g. back, to repeat a call's numbers).
+  void set_offset(std::uint64_t offset) noexcept { offset_ = offset; }
+
+  /// Fills `array` (float32 or float64) with numbers uniform in [low, high).
+  /// Throws LogicError naming the problem for another dtype, for low and high that are not
+  /// finite or not low < high once converted to the dtype, or whose difference overflows, for
+  /// an array on another device than the queue's, for float64 on a device without doubles;
+  /// CompileError, BackendError. The offset advances only when nothing is thrown; an empty
+  /// array launches nothing and still takes an offset.
+  void uniform(const Queue& queue, const Array& array, double low = 0.0, double high = 1.0);
+
+  /// Fills `array` (float32, float64, complex64 or complex128) with normal numbers of mean
+  /// `mean` and standard deviation `stddev` (see the file comment for complex arrays).
+  /// Throws LogicError for another dtype (naming it), for a mean or stddev that is not finite
+  /// or a negative stddev, and as uniform.
+  void normal(const Queue& queue, const Array& array, double mean = 0.0, double stddev = 1.0);
+  /// As above, with a complex mean (complex arrays only: LogicError for a real array with a
+  /// mean whose imaginary part is not zero).
+  void normal(const Queue& queue, const Array& array, std::complex<double> mean,
+              double stddev = 1.0);
+
+  /// Fills `array` (int8 … uint64) with uniformly random bits.
+  /// Throws LogicError for another dtype (naming it), and as uniform.
+  void bits(const Queue& queue, const Array& array);
+
+ private:
+  std::uint64_t seed_;
+  std::uint64_t offset_;
+  std::shared_ptr<detail::RandomKernels> kernels_;
+};
+
+}  // namespace plinth

@@ -1,0 +1,180 @@
+#pragma once
+
+/// Prefix scans (PyCUDA's InclusiveScanKernel and ExclusiveScanKernel): the running
+/// combination of an array's elements under a user's associative operator.
+///
+///     // Inclusive: out[i] = x[0] + x[1] + ... + x[i].
+///     ScanKernel sum(DType::int32(), "a + b", "0");
+///     sum(queue, x, out);
+///
+///     // Exclusive: out[0] = neutral, out[i] = x[0] ... x[i - 1]; here the running maximum.
+///     ScanKernel running_max(DType::float32(), "fmax(a, b)", "-3.402823466e+38f",
+///                            ScanKind::exclusive, {.name = "running_max"});
+///
+///     // Complex numbers through the functions library.
+///     const auto c64 = DType::complex64();
+///     ScanKernel csum(c64, "${add}(a, b)", c_constant(0, c64), ScanKind::inclusive,
+///                     {.render_globals = {{"add", functions::add({c64, c64})}}});
+///
+///     // numpy's cumsum (int32 accumulates in int64):
+///     const Array sums = cumsum(queue, x);
+///
+/// **The operator** is an expression of the kernel dialect over two values `a` and `b` of the
+/// scan's dtype (C type `ctype(dtype)`) giving a value of that type; it must be associative
+/// (it need not be commutative: the order of the elements is kept, so `a` always stands for
+/// earlier elements than `b`). **The neutral element** is C source for a value `e` with
+/// `op(e, x) == x` for every x, used as the initialiser of a variable of the dtype (so `0`,
+/// `-3.402823466e+38f`, `COMPLEX_CTR(float2)(0, 0)` and, for structs, `{1, 0, 0, 1}` all work).
+/// Both are templates, like the preamble: `${name}` placeholders are bound to
+/// ScanOptions::render_globals (and `device_params`).
+///
+/// **Arrays.** The input is any array (any view: offsets, gaps, negative strides), read in
+/// C order over its shape as one flat sequence; the output must be a C-contiguous array with
+/// as many elements (its shape is not otherwise looked at), written in C order. The output
+/// may be the input itself (a scan in place). An input that is not contiguous is first
+/// gathered into the output (one more pass), and one that shares the output's allocation
+/// without being exactly the output (a reversed view of it, another slice of the same array)
+/// into a temporary array first (Buffer::overlaps, which sees sub-regions of one allocation
+/// too), so any overlap gives the right result; memory wrapped twice by from_backend_buffer is
+/// not detected. MultiArrays are not taken (a scan across devices is not written yet).
+///
+/// **Algorithm.** Reduce, then scan, in three launches on the queue (no host
+/// synchronisation): each of a few groups per compute unit reduces a contiguous run of tiles
+/// (stage 1); one group scans the group totals (stage 2); each group scans its tiles again,
+/// starting from its prefix (stage 3). A tile is `local size x items per work item`
+/// elements, loaded into local memory with coalesced reads, scanned in registers and in local
+/// memory, and stored with coalesced writes. Indices are 64-bit where the device's are, so
+/// any number of elements, beyond 2^32 included, is scanned. The memory traffic is three
+/// passes (read, read, write) against two for a single-pass scan.
+///
+/// **Compilation and memory.** One Program per device (its three kernels), built on the first
+/// call on that device and kept in the kernel object; the on-disk program cache applies as to
+/// every Program. The group totals live in a small array (a few thousand elements at most)
+/// that the kernel object keeps for each queue it was called on (while the queue lives; 8
+/// queues at most), so a call allocates nothing after the first on a queue, unless its input
+/// needs a temporary. Nothing is launched, and nothing compiled, for an empty input.
+
+#include <plinth/array.hpp>
+#include <plinth/dtype.hpp>
+#include <plinth/export.hpp>
+#include <plinth/program.hpp>
+#include <plinth/queue.hpp>
+#include <plinth/template.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plinth {
+
+namespace detail {
+struct ScanData;
+}  // namespace detail
+
+/// Which prefix a ScanKernel computes.
+enum class ScanKind {
+  inclusive,  ///< out[i] = x[0] op ... op x[i]
+  exclusive,  ///< out[0] = neutral, out[i] = x[0] op ... op x[i - 1]
+};
+
+/// How a ScanKernel is built. Every member has a default, so designated initializers may
+/// name any of them (`{.name = "cumsum"}`).
+struct ScanOptions {
+  /// The kernels' name stem in the program (a C identifier): the kernels are `<name>_reduce`,
+  /// `<name>_groups` and `<name>_final`.
+  std::string name = "scan";
+  /// Source placed before the kernels (helper functions, macros, `<%def>`s), a template like
+  /// the operator.
+  std::string preamble{};
+  /// Names the operator's, the neutral element's and the preamble's `${...}` placeholders may
+  /// use (Modules such as functions::add, Snippets, strings, numbers). Names starting with
+  /// `_scan_` are reserved.
+  RenderGlobals render_globals{};
+  /// The input's dtype, when it differs from the scan's: each element is converted with a C
+  /// cast as it is read (e.g. int32 input scanned in int64). Only real scalar dtypes (integers
+  /// and floats) convert this way; nothing means the scan's own dtype.
+  std::optional<DType> input_dtype{};
+  /// As ProgramOptions::fast_math.
+  bool fast_math = false;
+  /// As ProgramOptions::compiler_options.
+  std::vector<std::string> compiler_options{};
+};
+
+/// A prefix scan of one dtype under one operator (see the file comment). Not bound to a
+/// context: it compiles for each device it is called on.
+///
+/// Cheap to copy (copies share the program cache). Threads: any thread may call any member
+/// function at any time, on one object or its copies; a queue is still used by one thread at
+/// a time (queue.hpp).
+class PLINTH_EXPORT ScanKernel {
+ public:
+  /// A scan of `dtype` values with the operator `scan_expression` (over `a` and `b`) and the
+  /// neutral element `neutral`. Throws LogicError if the dtype (or options.input_dtype) is
+  /// bool or float16 (no kernel type on every backend: use uint8 or float32); if
+  /// options.input_dtype differs from `dtype` and either is not a real scalar dtype; if the
+  /// operator or the neutral element is empty; if options.name is not a C identifier; if a
+  /// render global's name starts with `_scan_`. Nothing is compiled yet.
+  ScanKernel(DType dtype, std::string scan_expression, std::string neutral,
+             ScanKind kind = ScanKind::inclusive, ScanOptions options = {});
+
+  /// Scans `input` into `output` on `queue` (see the file comment for the layouts).
+  /// Asynchronous: returns once the work is enqueued. Compiles the program for this device
+  /// first if it has not been.
+  /// Throws LogicError naming the argument ('input' or 'output') for an array of another
+  /// dtype or on another device than the queue's, an output that is not C-contiguous or has
+  /// another number of elements, strides that are not multiples of the itemsize, a
+  /// double-precision dtype on a device without doubles; RenderError or CompileError (with
+  /// the generated source) when the program does not build; OutOfMemoryError, BackendError.
+  /// Nothing is enqueued when it throws a LogicError.
+  void operator()(const Queue& queue, const Array& input, const Array& output) const;
+  /// Scans `array` in place, as operator()(queue, array, array): it must be C-contiguous
+  /// (LogicError naming 'output' otherwise).
+  void operator()(const Queue& queue, const Array& array) const;
+
+  /// The program a call on `queue` runs (built if it was not): e.g. to read the generated
+  /// source (Program::source()). Throws LogicError for a double-precision dtype on a device
+  /// without doubles, RenderError, CompileError.
+  Program program(const Queue& queue) const;
+
+  /// The scan's dtype (of the output).
+  const DType& dtype() const noexcept;
+  /// The input's dtype (ScanOptions::input_dtype, or dtype()).
+  const DType& input_dtype() const noexcept;
+  /// Inclusive or exclusive.
+  ScanKind kind() const noexcept;
+  /// The operator as given.
+  const std::string& scan_expression() const noexcept;
+  /// The neutral element as given.
+  const std::string& neutral() const noexcept;
+  /// The kernels' name stem (ScanOptions::name).
+  const std::string& name() const noexcept;
+  /// How many programs (one per device called on) the kernel object holds now. Shared by
+  /// copies.
+  std::size_t cached_programs() const;
+
+  /// Copies share the object. Moving copies too (there are no move operations), so a
+  /// moved-from ScanKernel still refers to its object and every call on it is defined.
+  ScanKernel(const ScanKernel&) = default;
+  ScanKernel& operator=(const ScanKernel&) = default;
+  ~ScanKernel() = default;
+
+ private:
+  std::shared_ptr<detail::ScanData> impl_;
+};
+
+/// The dtype numpy's cumsum accumulates `dtype` in: int64 for the signed integers narrower
+/// than 64 bits, uint64 for the unsigned ones, the dtype itself for 64-bit integers, floats
+/// and complex numbers. Throws LogicError for bool, float16 and structs (no sum to take).
+PLINTH_EXPORT DType cumsum_dtype(const DType& dtype);
+
+/// numpy's cumsum of all of `array`'s elements in C order (as numpy's with no axis): a new
+/// one-dimensional array of cumsum_dtype(array.dtype()) on the array's device, computed on
+/// `queue` (asynchronously: the result is valid for later work on the queue). Its kernel is
+/// made at each call (the program cache turns every build after the first into a load): make
+/// a ScanKernel once for repeated scans. Throws LogicError for dtypes without a
+/// sum (see cumsum_dtype), an array on another device than the queue's, and as ScanKernel.
+PLINTH_EXPORT Array cumsum(const Queue& queue, const Array& array);
+
+}  // namespace plinth

@@ -1,0 +1,178 @@
+// The pure rules of array arithmetic (core/algorithms/array_expression_rules.hpp): numpy 2's
+// promotion with weak scalars (NEP 50), true division and math function types, same_kind
+// casting, broadcasting, scalar conversion; and the dtypes of expressions of scalars only
+// (no device needed).
+
+#include "algorithms/array_expression_rules.hpp"
+
+#include <plinth/array_expression.hpp>
+#include <plinth/errors.hpp>
+
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace plinth::detail {
+namespace {
+
+const DType b = DType::boolean(), i8 = DType::int8(), u8 = DType::uint8(), i16 = DType::int16(),
+            u16 = DType::uint16(), i32 = DType::int32(), u32 = DType::uint32(),
+            i64 = DType::int64(), u64 = DType::uint64(), f32 = DType::float32(),
+            f64 = DType::float64(), c64 = DType::complex64(), c128 = DType::complex128();
+
+OperandType strong(const DType& dtype) { return {dtype, false}; }
+OperandType weak(const DType& dtype) { return {dtype, true}; }
+
+std::string message_of(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const LogicError& error) {
+    return error.what();
+  }
+  return "(no LogicError)";
+}
+
+TEST(ArrayExpressionPromotion, ArraysFollowResultType) {
+  EXPECT_EQ(promote(strong(i32), strong(f32)).dtype, f64);
+  EXPECT_EQ(promote(strong(u8), strong(i8)).dtype, i16);
+  EXPECT_EQ(promote(strong(i64), strong(u64)).dtype, f64);
+  EXPECT_EQ(promote(strong(f32), strong(c64)).dtype, c64);
+  EXPECT_EQ(promote(strong(f64), strong(c64)).dtype, c128);
+  EXPECT_EQ(promote(strong(b), strong(b)).dtype, b);
+  EXPECT_FALSE(promote(strong(i32), strong(f32)).weak);
+}
+
+TEST(ArrayExpressionPromotion, WeakScalarsTakeTheArraysTypeWithinItsKind) {
+  // float32 array * 2.0 → float32; int8 array + 1 → int8; uint8 + bool → uint8.
+  EXPECT_EQ(promote(strong(f32), weak(f64)).dtype, f32);
+  EXPECT_EQ(promote(weak(i64), strong(i8)).dtype, i8);
+  EXPECT_EQ(promote(strong(u8), weak(i64)).dtype, u8);
+  EXPECT_EQ(promote(strong(u8), weak(b)).dtype, u8);
+  EXPECT_EQ(promote(strong(c64), weak(f64)).dtype, c64);
+  EXPECT_EQ(promote(strong(c64), weak(i64)).dtype, c64);
+}
+
+TEST(ArrayExpressionPromotion, WeakScalarsOfAHigherKindGiveTheirDefault) {
+  EXPECT_EQ(promote(strong(i32), weak(f64)).dtype, f64);  // int32 * 2.5 → float64
+  EXPECT_EQ(promote(strong(i8), weak(f64)).dtype, f64);
+  EXPECT_EQ(promote(strong(b), weak(i64)).dtype, i64);
+  EXPECT_EQ(promote(strong(f32), weak(c128)).dtype, c64);  // float32 * 1j → complex64
+  EXPECT_EQ(promote(strong(f64), weak(c128)).dtype, c128);
+  EXPECT_EQ(promote(strong(i16), weak(c128)).dtype, c128);
+}
+
+TEST(ArrayExpressionPromotion, TwoWeakScalarsGiveTheDefaultOfTheHigherKind) {
+  const auto r = promote(weak(i64), weak(f64));
+  EXPECT_EQ(r.dtype, f64);
+  EXPECT_FALSE(r.weak);
+  EXPECT_EQ(promote(weak(b), weak(b)).dtype, b);
+  EXPECT_EQ(promote(weak(c128), weak(i64)).dtype, c128);
+}
+
+TEST(ArrayExpressionPromotion, TrueDivisionOfIntegersIsFloat64) {
+  EXPECT_EQ(true_divide_type(strong(i32), strong(i32)), f64);
+  EXPECT_EQ(true_divide_type(strong(u8), weak(i64)), f64);
+  EXPECT_EQ(true_divide_type(strong(b), strong(b)), f64);
+  EXPECT_EQ(true_divide_type(strong(f32), weak(i64)), f32);
+  EXPECT_EQ(true_divide_type(strong(c64), strong(f32)), c64);
+}
+
+TEST(ArrayExpressionPromotion, MathFunctionTypes) {
+  EXPECT_EQ(float_function_type(f32), f32);
+  EXPECT_EQ(float_function_type(c128), c128);
+  EXPECT_EQ(float_function_type(b), f32);
+  EXPECT_EQ(float_function_type(i8), f32);
+  EXPECT_EQ(float_function_type(u16), f32);
+  EXPECT_EQ(float_function_type(i32), f64);
+  EXPECT_EQ(float_function_type(u64), f64);
+}
+
+TEST(ArrayExpressionCasting, SameKind) {
+  EXPECT_TRUE(can_cast_same_kind(f64, f32));
+  EXPECT_TRUE(can_cast_same_kind(i64, i8));
+  EXPECT_TRUE(can_cast_same_kind(u64, i8));   // unsigned → signed is within order
+  EXPECT_FALSE(can_cast_same_kind(i8, u64));  // signed → unsigned is not (nor safe)
+  EXPECT_TRUE(can_cast_same_kind(u8, u64));   // safe
+  EXPECT_TRUE(can_cast_same_kind(i32, f32));  // to a higher kind
+  EXPECT_FALSE(can_cast_same_kind(f32, i64));
+  EXPECT_FALSE(can_cast_same_kind(c64, f64));
+  EXPECT_TRUE(can_cast_same_kind(c128, c64));
+  EXPECT_TRUE(can_cast_same_kind(b, f32));
+  EXPECT_FALSE(can_cast_same_kind(i8, b));
+}
+
+TEST(ArrayExpressionShapes, BroadcastAsNumpy) {
+  const std::vector<std::size_t> row{1, 5}, column{4, 1}, vector{5}, scalar{}, empty{0, 5};
+  EXPECT_EQ(broadcast_shapes(row, column), (std::vector<std::size_t>{4, 5}));
+  EXPECT_EQ(broadcast_shapes(vector, column), (std::vector<std::size_t>{4, 5}));
+  EXPECT_EQ(broadcast_shapes(scalar, vector), vector);
+  EXPECT_EQ(broadcast_shapes(empty, vector), empty);
+  const std::vector<std::size_t> three{3, 4}, five{5};
+  EXPECT_EQ(message_of([&] { broadcast_shapes(three, five); }),
+            "operands could not be broadcast together with shapes (3, 4) (5,)");
+  EXPECT_EQ(shape_text(scalar), "()");
+}
+
+TEST(ArrayExpressionScalars, ConvertedToTheTypeTheyAreUsedIn) {
+  const auto as = [](const ScalarValue& value, const DType& dtype) {
+    return scalar_argument(value, dtype).value();
+  };
+  EXPECT_EQ(std::get<std::int64_t>(as(std::int64_t{-128}, i8)), -128);
+  EXPECT_EQ(std::get<std::uint64_t>(as(true, b)), 1u);  // bool as uint8 0/1
+  EXPECT_EQ(std::get<double>(as(0.1, f32)), static_cast<double>(0.1f));
+  EXPECT_EQ(std::get<double>(as(0.1, f64)), 0.1);
+  EXPECT_EQ(std::get<std::complex<double>>(as(std::int64_t{3}, c128)), std::complex<double>(3));
+  EXPECT_EQ(std::get<std::uint64_t>(as(std::uint64_t{18446744073709551615u}, u64)),
+            18446744073709551615u);
+  // numpy's OverflowError: int8 + 1000, uint8 + -1.
+  EXPECT_NE(
+      message_of([&] { as(std::int64_t{1000}, i8); }).find("1000 is out of the range of int8"),
+      std::string::npos);
+  EXPECT_NE(message_of([&] { as(std::int64_t{-1}, u8); }).find("out of the range of uint8"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { as(std::uint64_t{1} << 63, i64); }).find("out of the range"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { as(std::complex<double>(1, 2), f64); }).find("complex"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { as(2.5, i32); }).find("not an integer"), std::string::npos);
+  EXPECT_EQ(kernel_dtype(b), u8);
+  EXPECT_EQ(kernel_dtype(f32), f32);
+}
+
+TEST(ArrayExpressionScalars, ExpressionsOfScalarsOnly) {
+  const ArrayExpression two(2);
+  EXPECT_TRUE(two.is_weak_scalar());
+  EXPECT_EQ(two.dtype(), i64);
+  EXPECT_TRUE(two.shape().empty());
+  const auto sum = two + 2.5f;
+  EXPECT_FALSE(sum.is_weak_scalar());
+  EXPECT_EQ(sum.dtype(), f64);
+  EXPECT_EQ((two < 3).dtype(), b);
+  EXPECT_EQ((two / 3).dtype(), f64);
+  EXPECT_EQ(abs(ArrayExpression(std::complex<float>(3, 4))).dtype(), f64);
+  EXPECT_EQ(sin(two).dtype(), f64);
+  EXPECT_EQ(astype(two, i8).dtype(), i8);
+  EXPECT_TRUE((-two).is_weak_scalar());
+  EXPECT_NE(message_of([] { static_cast<void>(ArrayExpression(true) - true); }).find("bool"),
+            std::string::npos);
+  EXPECT_NE(message_of([] { static_cast<void>(-ArrayExpression(true)); }).find("bool"),
+            std::string::npos);
+  EXPECT_NE(message_of([] {
+              static_cast<void>(floor(ArrayExpression(std::complex<double>(1))));
+            }).find("complex"),
+            std::string::npos);
+  EXPECT_NE(message_of([] {
+              static_cast<void>(astype(ArrayExpression(std::complex<double>(1)), f32));
+            }).find("imaginary"),
+            std::string::npos);
+  EXPECT_NE(message_of([] {
+              static_cast<void>(astype(ArrayExpression(1), DType::float16()));
+            }).find("float16"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace plinth::detail
