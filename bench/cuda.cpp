@@ -5,8 +5,13 @@
 #include <cuda.h>
 #include <nvrtc.h>
 
+#include "algorithms.hpp"
 #include "common.hpp"
 #include "kernels.hpp"
+
+#if PLINTH_BENCH_CUB
+#include "cub_reference.h"
+#endif
 
 #include <plinth/plinth.hpp>
 
@@ -17,6 +22,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -525,6 +531,54 @@ void register_kernel(Setup& s) {
   });
 }
 
+/// The algorithm benchmarks (algorithms.hpp) against cuMemcpyDtoDAsync and, where nvcc built
+/// them, CUB's DeviceReduce::Sum and DeviceScan::ExclusiveSum on the same stream and buffers.
+void register_algorithm_references(Setup& s) {
+  AlgorithmReferences refs;
+  refs.copy_name = "cuMemcpyDtoDAsync";
+  refs.copy_target = 0.95;
+  refs.copy = [&s](const plinth::Buffer& dst, const plinth::Buffer& src, std::size_t bytes) {
+    cu_check(cuMemcpyDtoDAsync(Setup::pointer(dst), Setup::pointer(src), bytes, s.stream),
+             "cuMemcpyDtoDAsync");
+    stream_sync(s.stream);
+  };
+#if PLINTH_BENCH_CUB
+  // CUB's temporary storage, allocated by its first call's request and kept.
+  auto temp = std::make_shared<std::optional<plinth::Buffer>>();
+  auto storage = [&s, temp](std::size_t bytes) -> void* {
+    if (!*temp || (*temp)->size() < bytes)
+      *temp = plinth::Buffer::allocate(s.device, std::max<std::size_t>(bytes, 1));
+    return reinterpret_cast<void*>(Setup::pointer(**temp));
+  };
+  auto cuda_check = [](int code, const char* call) {
+    require(code == 0, call, "cudaError_t " + std::to_string(code));
+  };
+  refs.sum_float32 = [&s, storage, cuda_check](const plinth::Buffer& in, const plinth::Buffer& out,
+                                               std::size_t n) {
+    const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
+    auto* y = reinterpret_cast<float*>(Setup::pointer(out));
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_sum_float32(x, y, n, nullptr, &bytes, s.stream),
+               "cub::DeviceReduce::Sum");
+    cuda_check(plinth_bench_cub_sum_float32(x, y, n, storage(bytes), &bytes, s.stream),
+               "cub::DeviceReduce::Sum");
+    stream_sync(s.stream);
+  };
+  refs.exclusive_sum_int32 = [&s, storage, cuda_check](const plinth::Buffer& in,
+                                                       const plinth::Buffer& out, std::size_t n) {
+    const auto* x = reinterpret_cast<const int*>(Setup::pointer(in));
+    auto* y = reinterpret_cast<int*>(Setup::pointer(out));
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_exclusive_sum_int32(x, y, n, nullptr, &bytes, s.stream),
+               "cub::DeviceScan::ExclusiveSum");
+    cuda_check(plinth_bench_cub_exclusive_sum_int32(x, y, n, storage(bytes), &bytes, s.stream),
+               "cub::DeviceScan::ExclusiveSum");
+    stream_sync(s.stream);
+  };
+#endif
+  register_algorithms(s.queue, std::size_t{1} << 30, std::move(refs));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -561,6 +615,7 @@ int main(int argc, char** argv) {
       benchmark::DoNotOptimize(program);
     });
     register_kernel(*setup);
+    register_algorithm_references(*setup);
   } catch (const std::exception& error) {
     std::cerr << "plinth-bench-cuda: " << error.what() << std::endl;
     return 1;

@@ -5,6 +5,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
+#include "algorithms.hpp"
 #include "common.hpp"
 #include "kernels.hpp"
 
@@ -485,6 +486,24 @@ void register_kernel(Setup& s) {
   });
 }
 
+/// The algorithm benchmarks (algorithms.hpp), every one against clEnqueueCopyBuffer's rate on
+/// the same queue and buffers (OpenCL has no vendor sum or scan to compare with).
+void register_algorithm_references(Setup& s) {
+  AlgorithmReferences refs;
+  refs.copy_name = "clEnqueueCopyBuffer";
+  refs.copy_target = s.gpu ? 0.90 : 0;
+  refs.copy = [&s](const plinth::Buffer& dst, const plinth::Buffer& src, std::size_t bytes) {
+    cl_check(clEnqueueCopyBuffer(s.cl_queue, reinterpret_cast<cl_mem>(src.native_handle()),
+                                 reinterpret_cast<cl_mem>(dst.native_handle()), 0, 0, bytes, 0,
+                                 nullptr, nullptr),
+             "clEnqueueCopyBuffer");
+    cl_check(clFinish(s.cl_queue), "clFinish");
+  };
+  // 1 GiB on a GPU; the CPU device of PoCL moves a few GB/s, so less there.
+  register_algorithms(s.queue, s.gpu ? std::size_t{1} << 30 : std::size_t{64} << 20,
+                      std::move(refs));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -520,6 +539,7 @@ int main(int argc, char** argv) {
       benchmark::DoNotOptimize(program);
     });
     register_kernel(*setup);
+    register_algorithm_references(*setup);
   } catch (const std::exception& error) {
     std::cerr << "plinth-bench-opencl: " << error.what() << std::endl;
     return 1;

@@ -1,0 +1,22 @@
+#pragma once
+
+// CUB's DeviceReduce::Sum and DeviceScan::ExclusiveSum for plinth-bench-cuda (cub_reference.cu).
+// Each works as CUB does: with `temp` null it only stores the temporary storage it needs in
+// `*temp_bytes`; otherwise it enqueues the operation on `stream`. Returns a cudaError_t (0:
+// success). The pointers are device memory of the current (primary) context.
+
+#include <cuda.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int plinth_bench_cub_sum_float32(const float* in, float* out, size_t n, void* temp,
+                                 size_t* temp_bytes, CUstream stream);
+int plinth_bench_cub_exclusive_sum_int32(const int* in, int* out, size_t n, void* temp,
+                                         size_t* temp_bytes, CUstream stream);
+
+#ifdef __cplusplus
+}
+#endif
