@@ -1,5 +1,6 @@
 #pragma once
 
+#include <plinth/backend/communicator.hpp>
 #include <plinth/backend/context.hpp>
 #include <plinth/backend/platform.hpp>
 #include <plinth/backend/types.hpp>
@@ -74,7 +75,28 @@ class ApiAdapter {
   /// call it, concurrently. Optional: the default throws LogicError.
   virtual TargetBinary compile_for_target(std::string_view target, const ProgramInput& input,
                                           const BuildOptions& options) const;
+
+  // ---- SDK 1.4: called only on plugins of ABI 1.4 or later --------------------------------
+
+  /// Whether the backend's collectives library (NCCL, RCCL) can be used, and which it is, or
+  /// why not. The backend loads the library on the first call (never at plugin load, so that
+  /// a machine without it still lists the backend) and answers the same ever after. Called
+  /// after initialize(). Optional: the default says the backend has none, and the core then
+  /// runs collectives within one process with its own copies and kernels. Must not throw;
+  /// any thread may call it.
+  virtual CollectivesLibrary collectives() const {
+    return {false, "the backend has no collectives library"};
+  }
+
+  /// A new communicator id (ncclGetUniqueId): opaque bytes, at most 4096, that one rank
+  /// creates and every rank passes to ContextAdapter::join_communicator(). Called only when
+  /// collectives() is available. Throws BackendError. Any thread may call it.
+  virtual std::vector<std::byte> create_communicator_id() const;
 };
+
+inline std::vector<std::byte> ApiAdapter::create_communicator_id() const {
+  throw LogicError("this backend has no collectives library");
+}
 
 inline TargetBinary ApiAdapter::compile_for_target(std::string_view, const ProgramInput&,
                                                    const BuildOptions&) const {

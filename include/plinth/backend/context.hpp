@@ -1,6 +1,7 @@
 #pragma once
 
 #include <plinth/backend/buffer.hpp>
+#include <plinth/backend/communicator.hpp>
 #include <plinth/backend/program.hpp>
 #include <plinth/backend/queue.hpp>
 #include <plinth/errors.hpp>
@@ -81,6 +82,24 @@ class ContextAdapter {
   /// Undoes register_host(memory) (the same pointer), once no transfer uses it any more. The
   /// default does nothing (its register_host() never returns).
   virtual void unregister_host(void* memory) noexcept;
+
+  // ---- SDK 1.4: called only on plugins of ABI 1.4 or later --------------------------------
+  // Collectives through the backend's library. Both are called only when
+  // ApiAdapter::collectives() says it is available; the defaults throw LogicError.
+
+  /// A communicator with one rank per device of `devices` (distinct indices of this context,
+  /// at least one; the core checks), ranks numbered in that order (ncclCommInitAll). Throws
+  /// BackendError.
+  virtual std::unique_ptr<CommunicatorAdapter> create_communicator(
+      std::span<const std::size_t> devices);
+  /// Joins the communicator `id` (ApiAdapter::create_communicator_id(), possibly of another
+  /// process) as rank `rank` of `rank_count` (rank < rank_count, the core checks) on
+  /// `device`; blocks until every rank has joined (ncclCommInitRank). Throws BackendError,
+  /// with the library's text for a bad id or an unreachable peer.
+  virtual std::unique_ptr<CommunicatorAdapter> join_communicator(std::size_t device,
+                                                                 std::span<const std::byte> id,
+                                                                 std::size_t rank_count,
+                                                                 std::size_t rank);
 };
 
 inline std::unique_ptr<ProgramAdapter> ContextAdapter::build_program(std::span<const std::size_t>,
@@ -111,5 +130,15 @@ inline void ContextAdapter::register_host(void*, std::size_t) {
 }
 
 inline void ContextAdapter::unregister_host(void*) noexcept {}
+
+inline std::unique_ptr<CommunicatorAdapter> ContextAdapter::create_communicator(
+    std::span<const std::size_t>) {
+  throw LogicError("this backend has no collectives library");
+}
+
+inline std::unique_ptr<CommunicatorAdapter> ContextAdapter::join_communicator(
+    std::size_t, std::span<const std::byte>, std::size_t, std::size_t) {
+  throw LogicError("this backend has no collectives library");
+}
 
 }  // namespace plinth::backend

@@ -41,8 +41,27 @@ class QueueAdapter {
   /// wait for its previous recording. Returns false if the backend cannot (the default): the
   /// core then calls record_event() every time. Throws BackendError.
   virtual bool record_event_again(EventAdapter& event);
+
+  // ---- SDK 1.4: called only on plugins of ABI 1.4 or later --------------------------------
+
+  /// Copies between buffers of two different devices of the context (`dst` on `dst_device`,
+  /// `src` on `src_device`, indices of the context; this queue is on `dst_device`), ordered
+  /// in this queue and without blocking the host, by the vendor's device-to-device path
+  /// (CUDA: cuMemcpyPeerAsync, with peer access enabled where the devices support it). The
+  /// core has made this queue wait for the source's writes. Returns false, having done
+  /// nothing, where the backend has no such path (the default): the core then copies through
+  /// the host, and says so under PLINTH_DEBUG=transfer. Throws BackendError. (Plugins before
+  /// 1.4 get copy() for these copies, as 1.0 defined it.)
+  virtual bool copy_peer(BufferAdapter& dst, std::size_t dst_device, std::size_t dst_offset,
+                         BufferAdapter& src, std::size_t src_device, std::size_t src_offset,
+                         std::size_t size);
 };
 
 inline bool QueueAdapter::record_event_again(EventAdapter&) { return false; }
+
+inline bool QueueAdapter::copy_peer(BufferAdapter&, std::size_t, std::size_t, BufferAdapter&,
+                                    std::size_t, std::size_t, std::size_t) {
+  return false;
+}
 
 }  // namespace plinth::backend

@@ -7,6 +7,7 @@
 #include <plinth/backend/binary_image.hpp>
 #include <plinth/backend/buffer.hpp>
 #include <plinth/backend/check.hpp>
+#include <plinth/backend/communicator.hpp>
 #include <plinth/backend/context.hpp>
 #include <plinth/backend/device.hpp>
 #include <plinth/backend/event.hpp>

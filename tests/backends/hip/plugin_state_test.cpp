@@ -4,6 +4,7 @@
 #include <plinth/compile.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/plugins.hpp>
+#include <plinth/version.hpp>
 
 #include <hip/hip_runtime_api.h>
 
@@ -39,7 +40,7 @@ TEST(HipPlugin, HasNoDevicesAndSaysWhyInHipsWords) {
   ASSERT_NE(hip, nullptr) << describe_plugins(plugins());
   EXPECT_EQ(hip->state, PluginState::no_devices) << describe_plugins(plugins());
   EXPECT_EQ(hip->abi_major, 1);
-  EXPECT_EQ(hip->abi_minor, 3);
+  EXPECT_EQ(hip->abi_minor, PLINTH_ABI_MINOR);
   EXPECT_NE(hip->reason.find("hipGetDeviceCount: hipErrorNoDevice"), std::string::npos)
       << hip->reason;
 }
