@@ -113,6 +113,17 @@ void Queue::copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::B
                                    to.offset() + dst_offset, size, 0, nullptr, nullptr));
 }
 
+bool Queue::copy_peer(backend::BufferAdapter& dst, std::size_t /*dst_device*/,
+                      std::size_t dst_offset, backend::BufferAdapter& src,
+                      std::size_t /*src_device*/, std::size_t src_offset, std::size_t size) {
+  // An OpenCL buffer belongs to the context, not to a device: clEnqueueCopyBuffer between
+  // buffers last used on two devices of one context is the runtime's own device-to-device
+  // path (it migrates the source's memory to this queue's device as it needs), ordered in
+  // this queue and not blocking the host, so it is the peer copy.
+  copy(dst, dst_offset, src, src_offset, size);
+  return true;
+}
+
 void Queue::synchronize() { PLINTH_CHECK(clFinish(queue_)); }
 
 std::unique_ptr<backend::EventAdapter> Queue::record_event() {

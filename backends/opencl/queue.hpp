@@ -35,6 +35,10 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
             bool async) override;
   void copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::BufferAdapter& src,
             std::size_t src_offset, std::size_t size) override;
+  /// SDK 1.4: copy() (see queue.cpp); always true.
+  bool copy_peer(backend::BufferAdapter& dst, std::size_t dst_device, std::size_t dst_offset,
+                 backend::BufferAdapter& src, std::size_t src_device, std::size_t src_offset,
+                 std::size_t size) override;
   void synchronize() override;
   std::unique_ptr<backend::EventAdapter> record_event() override;
   bool record_event_again(backend::EventAdapter& event) override;

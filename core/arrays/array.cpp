@@ -2,6 +2,7 @@
 
 #include "arrays/strided.hpp"
 #include "runtime/impl.hpp"
+#include "runtime/peer_copy.hpp"
 
 #include <plinth/errors.hpp>
 
@@ -193,8 +194,8 @@ void Array::set(const Queue& queue, const Array& src, bool no_async) const {
   check_match(metadata(), src.metadata(), "set", "source");
   if (size() == 0) return;
   if (is_contiguous() && src.is_contiguous() && !overlap(*this, src)) {
-    queue.adapter().copy(base_buffer().adapter(), first_element_offset(),
-                         src.base_buffer().adapter(), src.first_element_offset(), nbytes());
+    detail::copy_buffer_region(queue, base_buffer(), first_element_offset(), src.base_buffer(),
+                               src.first_element_offset(), nbytes());
     if (no_async) queue.synchronize();
     return;
   }

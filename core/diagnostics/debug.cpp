@@ -11,7 +11,7 @@ namespace plinth::detail {
 namespace {
 
 struct DebugTopics {
-  bool loader = false, compile = false, cache = false;
+  bool loader = false, compile = false, cache = false, transfer = false;
 };
 
 DebugTopics read_topics() {
@@ -28,17 +28,18 @@ DebugTopics read_topics() {
     while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
     if (item.empty()) continue;
     const bool all = item == "all";
-    if (!all && item != "loader" && item != "compile" && item != "cache") {
+    if (!all && item != "loader" && item != "compile" && item != "cache" && item != "transfer") {
       unknown += (unknown.empty() ? "'" : ", '") + std::string(item) + "'";
       continue;
     }
     topics.loader |= all || item == "loader";
     topics.compile |= all || item == "compile";
     topics.cache |= all || item == "cache";
+    topics.transfer |= all || item == "transfer";
   }
   if (!unknown.empty()) {
     warn("PLINTH_DEBUG: unknown topic(s) " + unknown +
-         " ignored; the topics are loader, compile, cache and all (comma-separated)");
+         " ignored; the topics are loader, compile, cache, transfer and all (comma-separated)");
   }
   return topics;
 }
@@ -48,6 +49,7 @@ const char* topic_name(DebugTopic topic) {
     case DebugTopic::loader: return "loader";
     case DebugTopic::compile: return "compile";
     case DebugTopic::cache: return "cache";
+    case DebugTopic::transfer: return "transfer";
   }
   return "?";
 }
@@ -60,6 +62,7 @@ bool debug_enabled(DebugTopic topic) {
     case DebugTopic::loader: return topics.loader;
     case DebugTopic::compile: return topics.compile;
     case DebugTopic::cache: return topics.cache;
+    case DebugTopic::transfer: return topics.transfer;
   }
   return false;
 }

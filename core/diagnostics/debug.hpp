@@ -8,7 +8,7 @@
 
 namespace plinth::detail {
 
-enum class DebugTopic { loader, compile, cache };
+enum class DebugTopic { loader, compile, cache, transfer };
 
 /// Whether PLINTH_DEBUG names `topic` (or "all"). Read once per process.
 bool debug_enabled(DebugTopic topic);

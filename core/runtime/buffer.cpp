@@ -1,6 +1,7 @@
 #include <plinth/buffer.hpp>
 
 #include "runtime/impl.hpp"
+#include "runtime/peer_copy.hpp"
 #include "virtual_alloc/sub_regions.hpp"
 
 #include <plinth/errors.hpp>
@@ -74,7 +75,7 @@ void Buffer::set(const Queue& queue, const Buffer& src, bool no_async) const {
         detail::describe_mismatch("source buffer", src.device(), "destination buffer", device())));
   }
   check_size(*this, src.size(), "set");
-  queue.adapter().copy(*impl_->adapter, 0, *src.impl_->adapter, 0, size());
+  detail::copy_buffer_region(queue, *this, 0, src, 0, size());
   if (no_async) queue.synchronize();
 }
 

@@ -58,6 +58,16 @@ class PLINTH_EXPORT MultiArray {
   /// dtype mismatch.
   void set(const MultiQueue& queues, const MultiArray& src, bool no_async = false) const;
 
+  /// A new array on the same devices with the same elements, split by `splay` instead (e.g.
+  /// from EqualSplay to CloneSplay), each new part copied on the devices from the parts that
+  /// hold its elements: peer copies between devices where the backend has them (PLINTH_DEBUG=
+  /// transfer says how each went), ordered on `queues` after the work already enqueued
+  /// there. Asynchronous unless `no_async` (copies through the host block). Throws LogicError
+  /// if `queues` lacks a device of the array, or as empty() for a splay that cannot split the
+  /// shape.
+  MultiArray resplay(const MultiQueue& queues, std::shared_ptr<const BaseSplay> splay,
+                     bool no_async = false) const;
+
   /// The devices, in the order of the splay's parts.
   const BoundMultiDevice& devices() const noexcept;
   /// The whole array's shape.

@@ -7,10 +7,15 @@
 //   hostv12  against the current SDK but exported as ABI 1.2, implementing what 1.2 added
 //            (page-locked host memory: ordinary memory here, recorded so that the core's calls
 //            are checked; events recorded again);
-//   hostv13  against the current SDK, implementing what 1.3 added (compiling for the named
-//            targets "host-a" and "host-b:fast+": the "binary" is the target's name, a
-//            newline, then the source as compiled; a source containing "#error" is refused
-//            with a CompileError).
+//   hostv13  against the current SDK but exported as ABI 1.3, implementing what 1.3 added
+//            (compiling for the named targets "host-a" and "host-b:fast+": the "binary" is
+//            the target's name, a newline, then the source as compiled; a source containing
+//            "#error" is refused with a CompileError), with two devices (HOST_DEVICES=2):
+//            copies between them are the core's copy() calls, as SDK 1.0 defined;
+//   hostv14  against the current SDK, with two devices and no copy_peer() (1.4's default):
+//            the core must copy between the devices through the host, and its copy() calls
+//            between two devices are refused with a LogicError.
+// Every device's memory is host memory, so reads and writes through any device's queue work.
 // A program "compiles" by checking that its source declares each kernel it is asked for
 // (`KERNEL void name(`); the kernels themselves are below:
 //   scale(GLOBAL_MEM float* out, GLOBAL_MEM const float* in, float factor)
@@ -45,6 +50,11 @@
 #define HOST_SDK_MINOR PLINTH_ABI_MINOR
 #endif
 
+// The platform's number of devices.
+#ifndef HOST_DEVICES
+#define HOST_DEVICES 1
+#endif
+
 namespace host {
 
 using namespace plinth::backend;
@@ -58,7 +68,10 @@ constexpr std::string_view binary_magic = "plinth-host-binary\n";
 
 class Device final : public DeviceAdapter {
  public:
-  std::string name() const override { return "Host test device"; }
+  explicit Device(std::size_t index) : index_(index) {}
+  std::string name() const override {
+    return HOST_DEVICES == 1 ? "Host test device" : "Host test device " + std::to_string(index_);
+  }
   plinth::DeviceParameters parameters() const override {
     plinth::DeviceParameters p;
     p.type = plinth::DeviceType::cpu;
@@ -70,10 +83,13 @@ class Device final : public DeviceAdapter {
     p.global_mem_size = std::size_t{1} << 30;
     return p;
   }
-  NativeHandle native_handle() const override { return 1; }
+  NativeHandle native_handle() const override { return 1 + index_; }
 #if PLINTH_ABI_MINOR >= 1
   std::string compiler_identity() const override { return "host test kernels 1"; }
 #endif
+
+ private:
+  std::size_t index_;
 };
 
 class Platform final : public PlatformAdapter {
@@ -81,28 +97,35 @@ class Platform final : public PlatformAdapter {
   std::string name() const override { return "Host test platform"; }
   std::string vendor() const override { return "plinth tests"; }
   std::string version() const override { return "1"; }
-  std::size_t device_count() const override { return 1; }
-  std::unique_ptr<DeviceAdapter> device(std::size_t) const override {
-    return std::make_unique<Device>();
+  std::size_t device_count() const override { return HOST_DEVICES; }
+  std::unique_ptr<DeviceAdapter> device(std::size_t index) const override {
+    return std::make_unique<Device>(index);
   }
   NativeHandle native_handle() const override { return 0; }
 };
 
+/// Memory of one device (`device`: its index in the context).
 class Buffer final : public BufferAdapter {
  public:
-  Buffer(std::shared_ptr<std::vector<std::byte>> memory, std::size_t offset, std::size_t size)
-      : memory_(std::move(memory)), offset_(offset), size_(size), address_(data()) {}
+  Buffer(std::shared_ptr<std::vector<std::byte>> memory, std::size_t offset, std::size_t size,
+         std::size_t device)
+      : memory_(std::move(memory)),
+        offset_(offset),
+        size_(size),
+        device_(device),
+        address_(data()) {}
   std::byte* data() const { return memory_->data() + offset_; }
+  std::size_t device() const { return device_; }
   std::size_t size() const override { return size_; }
   std::unique_ptr<BufferAdapter> sub_region(std::size_t origin, std::size_t size) override {
-    return std::make_unique<Buffer>(memory_, offset_ + origin, size);
+    return std::make_unique<Buffer>(memory_, offset_ + origin, size, device_);
   }
   ArgValue kernel_arg() const override { return {&address_, sizeof(address_)}; }
   NativeHandle native_handle() const override { return reinterpret_cast<NativeHandle>(data()); }
 
  private:
   std::shared_ptr<std::vector<std::byte>> memory_;
-  std::size_t offset_, size_;
+  std::size_t offset_, size_, device_;
   std::byte* address_;
 };
 
@@ -142,6 +165,14 @@ class Queue final : public QueueAdapter {
   }
   void copy(BufferAdapter& dst, std::size_t dst_offset, BufferAdapter& src, std::size_t src_offset,
             std::size_t size) override {
+#if HOST_SDK_MINOR >= 4
+    // From 1.4 on, copy() is within one device (copy_peer() is between two).
+    if (own(dst).device() != own(src).device()) {
+      throw plinth::LogicError("host: copy() between devices " + std::to_string(own(src).device()) +
+                               " and " + std::to_string(own(dst).device()) +
+                               " on an SDK 1.4 plugin");
+    }
+#endif
     std::memmove(own(dst).data() + dst_offset, own(src).data() + src_offset, size);
   }
   void synchronize() override {}
@@ -260,7 +291,7 @@ class Program final : public ProgramAdapter {
 
 class Context final : public ContextAdapter {
  public:
-  Context() = default;
+  explicit Context(std::size_t devices) : devices_(devices) {}
   ~Context() override {
     alive_->store(false);
 #if HOST_SDK_MINOR >= 2
@@ -272,9 +303,10 @@ class Context final : public ContextAdapter {
   }
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
-  std::size_t device_count() const override { return 1; }
-  std::unique_ptr<BufferAdapter> allocate(std::size_t, std::size_t size) override {
-    return std::make_unique<Buffer>(std::make_shared<std::vector<std::byte>>(size), 0, size);
+  std::size_t device_count() const override { return devices_; }
+  std::unique_ptr<BufferAdapter> allocate(std::size_t device, std::size_t size) override {
+    return std::make_unique<Buffer>(std::make_shared<std::vector<std::byte>>(size), 0, size,
+                                    device);
   }
   std::unique_ptr<BufferAdapter> wrap_buffer(std::size_t, NativeHandle, std::size_t,
                                              bool) override {
@@ -291,6 +323,7 @@ class Context final : public ContextAdapter {
   NativeHandle native_handle(std::size_t) const override { return 0; }
 
  private:
+  std::size_t devices_;
   Alive alive_ = std::make_shared<std::atomic<bool>>(true);
 
  public:
@@ -367,12 +400,14 @@ class Api final : public ApiAdapter {
   std::unique_ptr<PlatformAdapter> platform(std::size_t) const override {
     return std::make_unique<Platform>();
   }
-  std::unique_ptr<ContextAdapter> create_context(std::span<const DeviceAdapter* const>) override {
-    return std::make_unique<Context>();
+  std::unique_ptr<ContextAdapter> create_context(
+      std::span<const DeviceAdapter* const> devices) override {
+    return std::make_unique<Context>(devices.size());
   }
-  std::unique_ptr<ContextAdapter> wrap_context(NativeHandle, std::span<const DeviceAdapter* const>,
+  std::unique_ptr<ContextAdapter> wrap_context(NativeHandle,
+                                               std::span<const DeviceAdapter* const> devices,
                                                bool) override {
-    return std::make_unique<Context>();
+    return std::make_unique<Context>(devices.size());
   }
   std::string prelude(bool) const override { return "#define KERNEL\n"; }
 #if PLINTH_ABI_MINOR >= 1

@@ -1,7 +1,9 @@
 // The SDK's minor-version rule, end to end through the public API: the host test backend
 // (host_backend.cpp) built against the frozen 1.0 SDK (hostv10), against the current one
-// exported as 1.1 (hostv11) and as 1.2 (hostv12), and against the current one (hostv13) all
-// load and run their kernels; the core uses only what each one's version has.
+// exported as 1.1 (hostv11), 1.2 (hostv12) and 1.3 (hostv13), and against the current one
+// (hostv14) all load and run their kernels; the core uses only what each one's version has.
+// (hostv13 and hostv14 have two devices: these tests use the first; peer_copy_fallback_test.cpp
+// copies between them.)
 // PLINTH_PLUGIN_PATH points at the directory holding both (CMakeLists.txt).
 
 #include <plinth/plinth.hpp>
@@ -28,7 +30,7 @@ namespace fs = std::filesystem;
 // (the clean-clone CI run under ASan failed every test here on 77 bytes from PoCL's stack).
 // Set before the first test loads the plugins.
 [[maybe_unused]] const bool only_host_backends = [] {
-  setenv("PLINTH_API", "hostv10,hostv11,hostv12,hostv13", 1);
+  setenv("PLINTH_API", "hostv10,hostv11,hostv12,hostv13,hostv14", 1);
   return true;
 }();
 
@@ -64,7 +66,7 @@ class SdkVersion : public testing::TestWithParam<const char*> {
       if (plugin.shortcut == GetParam()) info = plugin;
     ASSERT_EQ(info.state, PluginState::ready) << "plugin " << GetParam() << ": " << info.reason;
     api_ = API::from_api_id(APIID{GetParam()});
-    context_ = Context::from_devices(Device::all(Platform::all(*api_).at(0)));
+    context_ = Context::from_devices({Device::all(Platform::all(*api_).at(0)).at(0)});
     device_.emplace(context_->devices()[0]);
     queue_.emplace(*device_);
   }
@@ -298,7 +300,8 @@ TEST_P(SdkVersion, PageLockedMemoryIsOnlyFrom1_2) {
   EXPECT_EQ(violation, nullptr) << violation;
 }
 
-INSTANTIATE_TEST_SUITE_P(, SdkVersion, testing::Values("hostv10", "hostv11", "hostv12", "hostv13"),
+INSTANTIATE_TEST_SUITE_P(, SdkVersion,
+                         testing::Values("hostv10", "hostv11", "hostv12", "hostv13", "hostv14"),
                          [](const auto& param) { return std::string(param.param); });
 
 }  // namespace

@@ -1,0 +1,71 @@
+#include "runtime/peer_copy.hpp"
+
+#include "diagnostics/debug.hpp"
+#include "runtime/impl.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+namespace plinth::detail {
+
+namespace {
+
+// Host staging moves at most this much at a time, so that copying a large buffer does not
+// need as much host memory.
+constexpr std::size_t staging_chunk = std::size_t{64} << 20;
+
+void copy_through_host(const Queue& queue, const Buffer& dst, std::size_t dst_offset,
+                       const Buffer& src, std::size_t src_offset, std::size_t size,
+                       const Queue* src_queue) {
+  std::optional<Queue> own;
+  if (src_queue == nullptr) src_queue = &own.emplace(src.device());
+  // The copy is ordered in `queue`: what was enqueued there before (including the wait for
+  // the source's writes) finishes first.
+  queue.synchronize();
+  std::vector<std::byte> staging(std::min(size, staging_chunk));
+  for (std::size_t done = 0; done < size;) {
+    const std::size_t chunk = std::min(staging.size(), size - done);
+    src_queue->adapter().read(staging.data(), src.adapter(), src_offset + done, chunk, false);
+    queue.adapter().write(dst.adapter(), dst_offset + done, staging.data(), chunk, false);
+    done += chunk;
+  }
+  queue_idle(queue);
+}
+
+}  // namespace
+
+void copy_buffer_region(const Queue& queue, const Buffer& dst, std::size_t dst_offset,
+                        const Buffer& src, std::size_t src_offset, std::size_t size,
+                        const Queue* src_queue) {
+  if (size == 0) return;
+  const BoundDevice& to = dst.device();
+  const BoundDevice& from = src.device();
+  if (to == from) {
+    queue.adapter().copy(dst.adapter(), dst_offset, src.adapter(), src_offset, size);
+    return;
+  }
+  const auto& api = loaded(to.context().api());
+  if (api.abi_minor < 4) {
+    // SDK 1.0 to 1.3 defined copy() for any two buffers of a context.
+    queue.adapter().copy(dst.adapter(), dst_offset, src.adapter(), src_offset, size);
+    debug(DebugTopic::transfer,
+          "{} bytes from device {} ('{}') to device {} ('{}'): the backend's "
+          "copy (SDK 1.{} plugin)",
+          size, from.index(), from.name(), to.index(), to.name(), api.abi_minor);
+    return;
+  }
+  if (queue.adapter().copy_peer(dst.adapter(), to.index(), dst_offset, src.adapter(), from.index(),
+                                src_offset, size)) {
+    debug(DebugTopic::transfer, "{} bytes from device {} ('{}') to device {} ('{}'): peer copy",
+          size, from.index(), from.name(), to.index(), to.name());
+    return;
+  }
+  debug(DebugTopic::transfer,
+        "{} bytes from device {} ('{}') to device {} ('{}'): through the host (the backend has "
+        "no peer copy between them)",
+        size, from.index(), from.name(), to.index(), to.name());
+  copy_through_host(queue, dst, dst_offset, src, src_offset, size, src_queue);
+}
+
+}  // namespace plinth::detail
