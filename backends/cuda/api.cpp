@@ -3,6 +3,7 @@
 #include "context.hpp"
 #include "device.hpp"
 #include "driver.hpp"
+#include "nccl.hpp"
 #include "platform.hpp"
 #include "prelude.hpp"
 #include "program.hpp"
@@ -10,6 +11,7 @@
 #include <plinth/errors.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <span>
 #include <utility>
 
@@ -158,5 +160,24 @@ std::unique_ptr<backend::ContextAdapter> Api::wrap_context(
 }
 
 std::string Api::prelude(bool fast_math) const { return cuda::prelude(fast_math); }
+
+backend::CollectivesLibrary Api::collectives() const {
+  try {
+    const nccl::Library& library = nccl::library();
+    return {library.available, library.description};
+  } catch (...) {  // std::bad_alloc: must not throw
+    return {false, "NCCL could not be loaded (out of memory)"};
+  }
+}
+
+std::vector<std::byte> Api::create_communicator_id() const {
+  if (const nccl::Library& library = nccl::library(); !library.available)
+    throw LogicError("NCCL is unavailable: " + library.description);
+  nccl::UniqueId id{};
+  NCCL_CHECK(ncclGetUniqueId(&id));
+  std::vector<std::byte> bytes(sizeof(id.internal));
+  std::memcpy(bytes.data(), id.internal, bytes.size());
+  return bytes;
+}
 
 }  // namespace plinth::cuda

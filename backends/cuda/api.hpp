@@ -41,6 +41,11 @@ class Api final : public backend::ApiAdapter {
   backend::TargetBinary compile_for_target(std::string_view target,
                                            const backend::ProgramInput& input,
                                            const backend::BuildOptions& options) const override;
+  // SDK 1.4.
+  /// NCCL (nccl.hpp), loaded on the first call: "NCCL 2.28.9", or why it cannot be used.
+  backend::CollectivesLibrary collectives() const override;
+  /// ncclGetUniqueId's 128 bytes. Throws LogicError where NCCL is unavailable, BackendError.
+  std::vector<std::byte> create_communicator_id() const override;
 
  private:
   bool driver_loaded_ = false;

@@ -1,12 +1,14 @@
 #include "context.hpp"
 
 #include "buffer.hpp"
+#include "communicator.hpp"
 #include "driver.hpp"
 #include "program.hpp"
 #include "queue.hpp"
 
 #include <plinth/backend/host_copier.hpp>
 
+#include <algorithm>
 #include <array>
 
 namespace plinth::cuda {
@@ -39,6 +41,33 @@ void ContextState::add(CUdevice device, CUcontext context) {
 backend::HostCopier& ContextState::copier() {
   std::call_once(copier_once_, [this] { copier_ = std::make_unique<backend::HostCopier>(); });
   return *copier_;
+}
+
+namespace {
+
+// Lets `from`'s context access `to`'s memory where the hardware allows it.
+void enable_access(const DeviceContext& from, const DeviceContext& to) {
+  int can_access = 0;
+  CU_CHECK(cuDeviceCanAccessPeer(&can_access, from.device, to.device));
+  if (can_access == 0) return;  // cuMemcpyPeerAsync stages through the host itself
+  ScopedContext current(from.context);
+  const CUresult result = driver().cuCtxEnablePeerAccess(to.context, 0);
+  if (result != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+    backend::check(result, "cuCtxEnablePeerAccess");
+}
+
+}  // namespace
+
+void ContextState::enable_peer_access(std::size_t a, std::size_t b) {
+  const std::size_t n = devices_.size();
+  std::call_once(peer_flags_once_,
+                 [this, n] { peer_flags_ = std::make_unique<std::once_flag[]>(n * n); });
+  const std::size_t low = std::min(a, b);
+  const std::size_t high = std::max(a, b);
+  std::call_once(peer_flags_[low * n + high], [this, low, high] {
+    enable_access(devices_[low], devices_[high]);
+    enable_access(devices_[high], devices_[low]);
+  });
 }
 
 ScopedContext::ScopedContext(CUcontext context) {
@@ -127,6 +156,16 @@ void Context::register_host(void* memory, std::size_t size) {
 void Context::unregister_host(void* memory) noexcept {
   ScopedContext current((*state_)[0].context, std::nothrow);
   CU_CHECK_IN_DESTRUCTOR(cuMemHostUnregister(memory));
+}
+
+std::unique_ptr<backend::CommunicatorAdapter> Context::create_communicator(
+    std::span<const std::size_t> devices) {
+  return Communicator::create(state_, devices);
+}
+
+std::unique_ptr<backend::CommunicatorAdapter> Context::join_communicator(
+    std::size_t device, std::span<const std::byte> id, std::size_t rank_count, std::size_t rank) {
+  return Communicator::join(state_, device, id, rank_count, rank);
 }
 
 }  // namespace plinth::cuda

@@ -44,14 +44,24 @@ class ContextState {
   void add(CUdevice device, CUcontext context);
   std::size_t size() const { return devices_.size(); }
   const DeviceContext& operator[](std::size_t index) const { return devices_[index]; }
+  Ownership ownership() const { return ownership_; }
   /// The copier of staged transfers, created on first use (its threads start then).
   backend::HostCopier& copier();
+  /// Enables peer access between devices `a` and `b` (indices of the state, distinct) in
+  /// each direction where cuDeviceCanAccessPeer allows it, once per pair: later calls cost
+  /// one std::call_once. Access already enabled (by NCCL or the CUDA runtime, on the same
+  /// primary contexts) counts as success. Throws BackendError (and tries again next time).
+  /// Any thread may call it, once every device has been added.
+  void enable_peer_access(std::size_t a, std::size_t b);
 
  private:
   Ownership ownership_;
   std::vector<DeviceContext> devices_;
   std::once_flag copier_once_;
   std::unique_ptr<backend::HostCopier> copier_;
+  // One flag per unordered pair (index min * size + max), allocated on first use.
+  std::once_flag peer_flags_once_;
+  std::unique_ptr<std::once_flag[]> peer_flags_;
 };
 
 /// Makes `context` current on this thread for a scope and restores the previous one after.
@@ -96,6 +106,13 @@ class Context final : public backend::ContextAdapter {
   void free_host(void* memory) noexcept override;
   void register_host(void* memory, std::size_t size) override;
   void unregister_host(void* memory) noexcept override;
+  // SDK 1.4: NCCL communicators (communicator.hpp).
+  std::unique_ptr<backend::CommunicatorAdapter> create_communicator(
+      std::span<const std::size_t> devices) override;
+  std::unique_ptr<backend::CommunicatorAdapter> join_communicator(std::size_t device,
+                                                                  std::span<const std::byte> id,
+                                                                  std::size_t rank_count,
+                                                                  std::size_t rank) override;
 
  private:
   std::shared_ptr<ContextState> state_;

@@ -26,12 +26,14 @@ namespace plinth::cuda {
 // would be, and call sites keep writing cuda.h's names.
 #define PLINTH_CUDA_DRIVER_FUNCTIONS(X) \
   X(cuCtxDestroy)                       \
+  X(cuCtxEnablePeerAccess)              \
   X(cuCtxGetCurrent)                    \
   X(cuCtxGetDevice_v2)                  \
   X(cuCtxPopCurrent)                    \
   X(cuCtxPushCurrent)                   \
   X(cuCtxSetCurrent)                    \
   X(cuDeviceGet)                        \
+  X(cuDeviceCanAccessPeer)              \
   X(cuDeviceGetAttribute)               \
   X(cuDeviceGetCount)                   \
   X(cuDeviceGetName)                    \
@@ -61,6 +63,7 @@ namespace plinth::cuda {
   X(cuMemcpyDtoDAsync)                  \
   X(cuMemcpyDtoHAsync)                  \
   X(cuMemcpyHtoDAsync)                  \
+  X(cuMemcpyPeerAsync)                  \
   X(cuModuleGetFunction)                \
   X(cuModuleGetGlobal)                  \
   X(cuModuleLoadDataEx)                 \

@@ -111,6 +111,25 @@ void Queue::copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::B
                              size, stream_));
 }
 
+bool Queue::copy_peer(backend::BufferAdapter& dst, std::size_t dst_device, std::size_t dst_offset,
+                      backend::BufferAdapter& src, std::size_t src_device, std::size_t src_offset,
+                      std::size_t size) {
+  if (size == 0) return true;
+  if (dst_device == src_device) {  // not the core's use, but one context's copy does it
+    copy(dst, dst_offset, src, src_offset, size);
+    return true;
+  }
+  state_->enable_peer_access(dst_device, src_device);
+  // With peer access this is a direct DMA (NVLink or PCIe); without it (the devices cannot
+  // reach each other) the driver stages the copy through the host itself, still ordered in
+  // this stream, so the copy never needs plinth's own host path.
+  ScopedContext current(context_);
+  CU_CHECK(cuMemcpyPeerAsync(device_pointer(dst) + dst_offset, (*state_)[dst_device].context,
+                             device_pointer(src) + src_offset, (*state_)[src_device].context, size,
+                             stream_));
+  return true;
+}
+
 void Queue::synchronize() { CU_CHECK(cuStreamSynchronize(stream_)); }
 
 std::unique_ptr<backend::EventAdapter> Queue::record_event() {

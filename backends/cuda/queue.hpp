@@ -33,6 +33,10 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   bool record_event_again(backend::EventAdapter& event) override;
   void wait_for(backend::EventAdapter& event) override;
   backend::NativeHandle native_handle() const override;
+  // SDK 1.4.
+  bool copy_peer(backend::BufferAdapter& dst, std::size_t dst_device, std::size_t dst_offset,
+                 backend::BufferAdapter& src, std::size_t src_device, std::size_t src_offset,
+                 std::size_t size) override;
 
   CUstream stream() const { return stream_; }
   CUcontext context() const { return context_; }

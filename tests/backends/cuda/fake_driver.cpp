@@ -1,0 +1,111 @@
+#include "fake_driver.hpp"
+
+#include "driver.hpp"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <sstream>
+
+namespace plinth::cuda::test {
+
+namespace {
+
+Driver saved;
+std::vector<std::string> recorded;
+thread_local CUcontext current_context = nullptr;
+std::array<std::array<bool, 4>, 4> can_access{};
+CUresult next_enable = CUDA_SUCCESS;
+
+// "dev1" for device 1's context, "none" for no context.
+std::string describe(CUcontext context) {
+  if (context == nullptr) return "none";
+  return "dev" + std::to_string(reinterpret_cast<std::uintptr_t>(context) / 0x100 - 1);
+}
+
+CUresult CUDAAPI get_current(CUcontext* context) {
+  *context = current_context;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI set_current(CUcontext context) {
+  current_context = context;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI get_name(char* name, int length, CUdevice device) {
+  const std::string text = "Fake GPU " + std::to_string(device);
+  std::strncpy(name, text.c_str(), static_cast<std::size_t>(length));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI get_attribute(int* value, CUdevice_attribute /*attribute*/, CUdevice /*device*/) {
+  *value = 9;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI primary_release(CUdevice /*device*/) { return CUDA_SUCCESS; }
+
+CUresult CUDAAPI can_access_peer(int* can, CUdevice from, CUdevice to) {
+  recorded.push_back("cuDeviceCanAccessPeer " + std::to_string(from) + "->" + std::to_string(to));
+  *can = can_access.at(static_cast<std::size_t>(from)).at(static_cast<std::size_t>(to)) ? 1 : 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI enable_peer_access(CUcontext peer, unsigned flags) {
+  recorded.push_back("cuCtxEnablePeerAccess current=" + describe(current_context) +
+                     " peer=" + describe(peer) + " flags=" + std::to_string(flags));
+  const CUresult result = next_enable;
+  next_enable = CUDA_SUCCESS;
+  return result;
+}
+
+CUresult CUDAAPI memcpy_peer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src,
+                             CUcontext src_context, size_t size, CUstream stream) {
+  std::ostringstream line;
+  line << "cuMemcpyPeerAsync dst=0x" << std::hex << dst << " " << describe(dst_context) << " src=0x"
+       << src << " " << describe(src_context) << std::dec << " size=" << size << " stream=0x"
+       << std::hex << reinterpret_cast<std::uintptr_t>(stream)
+       << " current=" << describe(current_context);
+  recorded.push_back(line.str());
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+FakeDriver::FakeDriver() {
+  saved = detail::loaded_driver;
+  recorded.clear();
+  current_context = nullptr;
+  for (auto& row : can_access) row.fill(true);
+  next_enable = CUDA_SUCCESS;
+  Driver& table = detail::loaded_driver;
+  table = Driver{};
+  table.cuCtxGetCurrent = &get_current;
+  table.cuCtxSetCurrent = &set_current;
+  table.cuDeviceGetName = &get_name;
+  table.cuDeviceGetAttribute = &get_attribute;
+  table.cuDevicePrimaryCtxRelease = &primary_release;
+  table.cuDeviceCanAccessPeer = &can_access_peer;
+  table.cuCtxEnablePeerAccess = &enable_peer_access;
+  table.cuMemcpyPeerAsync = &memcpy_peer;
+}
+
+FakeDriver::~FakeDriver() { detail::loaded_driver = saved; }
+
+CUcontext FakeDriver::context(CUdevice device) {
+  return reinterpret_cast<CUcontext>(std::uintptr_t{0x100} *
+                                     static_cast<std::uintptr_t>(device + 1));
+}
+
+std::vector<std::string>& FakeDriver::calls() { return recorded; }
+
+CUcontext FakeDriver::current() { return current_context; }
+
+void FakeDriver::set_can_access(CUdevice from, CUdevice to, bool can) {
+  can_access.at(static_cast<std::size_t>(from)).at(static_cast<std::size_t>(to)) = can;
+}
+
+void FakeDriver::set_next_enable_result(CUresult result) { next_enable = result; }
+
+}  // namespace plinth::cuda::test

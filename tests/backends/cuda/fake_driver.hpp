@@ -1,0 +1,35 @@
+#pragma once
+
+// A stand-in CUDA driver for tests without a GPU: installs functions into the backend's
+// driver table (backends/cuda/driver.hpp) for a test's lifetime, recording the calls that
+// matter as lines of text. Contexts are made-up handles, never dereferenced.
+
+#include <cuda.h>
+
+#include <string>
+#include <vector>
+
+namespace plinth::cuda::test {
+
+/// Installs the fake functions (and restores the previous table when destroyed). One at a
+/// time, on the test's thread.
+class FakeDriver {
+ public:
+  FakeDriver();
+  ~FakeDriver();
+  FakeDriver(const FakeDriver&) = delete;
+  FakeDriver& operator=(const FakeDriver&) = delete;
+
+  /// The made-up primary context of `device`.
+  static CUcontext context(CUdevice device);
+  /// The calls recorded so far ("cuCtxEnablePeerAccess current=dev0 peer=dev1").
+  static std::vector<std::string>& calls();
+  /// The context current on this thread, as the fake driver keeps it.
+  static CUcontext current();
+  /// What cuDeviceCanAccessPeer answers for (from, to); every pair 1 unless set.
+  static void set_can_access(CUdevice from, CUdevice to, bool can);
+  /// What the next cuCtxEnablePeerAccess returns (then CUDA_SUCCESS again).
+  static void set_next_enable_result(CUresult result);
+};
+
+}  // namespace plinth::cuda::test
