@@ -10,6 +10,7 @@
 #include <plinth/array_reductions.hpp>
 #include <plinth/array_shape.hpp>
 #include <plinth/buffer.hpp>
+#include <plinth/collectives.hpp>
 #include <plinth/compile.hpp>
 #include <plinth/context.hpp>
 #include <plinth/device.hpp>

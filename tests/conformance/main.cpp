@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <string_view>
 
@@ -18,6 +19,9 @@ namespace po = boost::program_options;
 
 int main(int argc, char** argv) {
   using namespace plinth;
+  // The collectives tests may start NCCL: NVLink multicast stays off, before anything loads it
+  // (on the shared GPU hosts it can take the GPUs out of service; not optional).
+  setenv("NCCL_NVLS_ENABLE", "0", 1);
   std::optional<std::string> api_shortcut;
   PlatformFilter platform_filter;
   DeviceFilter device_filter;

@@ -1,0 +1,49 @@
+// The library engine: checked collectives handed to the backend's collectives library
+// (NCCL, RCCL) through its CommunicatorAdapter.
+
+#include "collectives/engine.hpp"
+
+#include <plinth/buffer.hpp>
+
+#include <vector>
+
+namespace plinth::detail {
+
+namespace {
+
+class LibraryEngine final : public CollectiveEngine {
+ public:
+  LibraryEngine(std::shared_ptr<backend::CommunicatorAdapter> adapter, MultiQueue queues)
+      : adapter_(std::move(adapter)), queues_(std::move(queues)) {
+    parts_.reserve(queues_.queues().size());
+  }
+
+  void run(const CheckedCollective& collective) override {
+    const auto& queues = queues_.queues();
+    parts_.clear();
+    for (std::size_t i = 0; i < queues.size(); ++i) {
+      const auto& [src, dst] = collective.parts[i];
+      parts_.push_back({&queues[i].adapter(), &src.base_buffer().adapter(),
+                        src.first_element_offset(), &dst.base_buffer().adapter(),
+                        dst.first_element_offset()});
+    }
+    adapter_->run(collective.call, parts_);
+  }
+
+  // The library takes every CollectiveType, float16 included.
+  bool reduces(const DType&) const override { return true; }
+
+ private:
+  std::shared_ptr<backend::CommunicatorAdapter> adapter_;
+  MultiQueue queues_;
+  std::vector<backend::CollectivePart> parts_;
+};
+
+}  // namespace
+
+std::unique_ptr<CollectiveEngine> make_library_engine(
+    std::shared_ptr<backend::CommunicatorAdapter> adapter, MultiQueue queues) {
+  return std::make_unique<LibraryEngine>(std::move(adapter), std::move(queues));
+}
+
+}  // namespace plinth::detail
