@@ -76,7 +76,8 @@ class PLINTH_EXPORT CommunicatorId {
 /// Where the backend has a collectives library (NCCL for CUDA, loaded at run time), plinth
 /// uses it; otherwise, within one process, plinth's own device copies and kernels
 /// (PLINTH_DEBUG=transfer says which). Calls on one communicator must not be made from
-/// several threads at once. A shared handle, cheap to copy.
+/// several threads at once. A shared handle, cheap to copy; when the last copy goes, it waits
+/// for its queues (a library's communicator cannot be destroyed under running work).
 ///
 /// Element types: broadcast and all_gather move any dtype. Reductions take int8, uint8,
 /// int32, uint32, int64, uint64, float32 and float64, float16 with NCCL only, and complex64

@@ -110,6 +110,23 @@ TEST(PlinthInfo, ListsEveryPluginWithItsState) {
   }
 }
 
+// Each API says what runs its collectives: the library (NCCL on a CUDA machine that has it) or
+// plinth's own engine, with the reason there is no library.
+TEST(PlinthInfo, SaysWhatRunsEachApisCollectives) {
+  const auto info = info_json();
+  ASSERT_TRUE(info["apis"].is_array());
+  for (const auto& api : info["apis"]) {
+    const auto& collectives = api["collectives"];
+    ASSERT_TRUE(collectives["library"].is_boolean()) << api.dump();
+    EXPECT_FALSE(collectives["description"].get<std::string>().empty()) << api.dump();
+    if (api["shortcut"] == "opencl") {
+      EXPECT_FALSE(collectives["library"].get<bool>());
+    }
+  }
+  const auto text = run("");
+  EXPECT_NE(text.output.find("  Collectives: "), std::string::npos) << text.output;
+}
+
 TEST(PlinthInfo, NoMatchingDeviceExitsNonZero) {
   const auto result = run("", "--device-include-mask definitely-not-a-device");
   EXPECT_EQ(result.status, 1) << result.output;

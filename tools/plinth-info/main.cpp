@@ -85,7 +85,12 @@ nlohmann::json apis_json(const Options& options) {
                            {"version", platform.version()},
                            {"devices", device_list}});
     }
-    list.push_back({{"shortcut", api.shortcut()}, {"name", api.name()}, {"platforms", platforms}});
+    const auto collectives = plinth::collectives_support(api);
+    list.push_back({{"shortcut", api.shortcut()},
+                    {"name", api.name()},
+                    {"collectives",
+                     {{"library", collectives.library}, {"description", collectives.description}}},
+                    {"platforms", platforms}});
   }
   return list;
 }
@@ -116,6 +121,12 @@ void print_text(const nlohmann::json& apis) {
   for (const auto& api : apis) {
     fmt::print("\nAPI {} ({})\n", api["shortcut"].get<std::string>(),
                api["name"].get<std::string>());
+    const auto& collectives = api["collectives"];
+    fmt::print("  Collectives: {}\n",
+               plinth::printable(collectives["library"].get<bool>()
+                                     ? collectives["description"].get<std::string>()
+                                     : "plinth copies and kernels, in one process (" +
+                                           collectives["description"].get<std::string>() + ")"));
     for (const auto& platform : api["platforms"]) {
       fmt::print("  Platform {}: {} ({}, {})\n", platform["index"].get<std::size_t>(),
                  platform["name"].get<std::string>(), platform["vendor"].get<std::string>(),
