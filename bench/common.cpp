@@ -8,13 +8,17 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <new>
 #include <stdexcept>
 
+#include <execinfo.h>
+#include <signal.h>
 #include <unistd.h>
 
 // ---------------------------------------------------------------------------------------------
@@ -420,7 +424,36 @@ void declare(const Operation& op) {
 
 }  // namespace detail
 
+void report_crashes() {
+  static constexpr std::array signals{SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+  struct sigaction action {};
+  // Only async-signal-safe calls in the handler: write() and backtrace_symbols_fd() (whose
+  // first call may allocate, so backtrace() runs once here first).
+  action.sa_handler = [](int signal) {
+    const char* name = signal == SIGSEGV  ? "SIGSEGV"
+                       : signal == SIGBUS ? "SIGBUS"
+                       : signal == SIGFPE ? "SIGFPE"
+                       : signal == SIGILL ? "SIGILL"
+                                          : "SIGABRT";
+    static constexpr char prefix[] = "\nplinth-bench: crashed with ";
+    [[maybe_unused]] auto written = ::write(STDERR_FILENO, prefix, sizeof prefix - 1);
+    written = ::write(STDERR_FILENO, name, std::strlen(name));
+    written = ::write(STDERR_FILENO, "; backtrace:\n", 13);
+    std::array<void*, 64> frames{};
+    const int count = ::backtrace(frames.data(), static_cast<int>(frames.size()));
+    ::backtrace_symbols_fd(frames.data(), count, STDERR_FILENO);
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+  };
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  std::array<void*, 1> warm_up{};
+  ::backtrace(warm_up.data(), 1);
+  for (const int signal : signals) ::sigaction(signal, &action, nullptr);
+}
+
 std::vector<char*> with_default_options(int argc, char** argv) {
+  report_crashes();
   static std::string repetitions_option =
       "--benchmark_repetitions=" + std::to_string(default_repetitions);
   static char interleave[] = "--benchmark_enable_random_interleaving=true";

@@ -249,10 +249,16 @@ void time_on_device(benchmark::State& state, std::size_t bytes, Timed&& timed) {
         static_cast<double>(state.iterations()) * static_cast<double>(bytes) / total / 1e9;
 }
 
+/// Makes a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) print its signal and a backtrace
+/// (frames as module(+offset), for addr2line on the build machine) to stderr before the process
+/// dies of it as before: the GPU machines have no debugger. with_default_options() calls it.
+void report_crashes();
+
 /// Adds the default options of plinth's benchmark programs in front of the command line's
 /// own (which come later and so win): every benchmark runs default_repetitions times, in random
 /// order among the others so that a slow spell of the machine does not fall on one side of a
-/// pair, and the console shows the aggregates; the ratio table uses the medians.
+/// pair, and the console shows the aggregates; the ratio table uses the medians. Also calls
+/// report_crashes().
 std::vector<char*> with_default_options(int argc, char** argv);
 
 }  // namespace plinth_bench
