@@ -106,11 +106,16 @@ class PLINTH_EXPORT BoundMultiDevice {
     return (*this)[std::span<const std::size_t>(indices.begin(), indices.size())];
   }
   /// Device `i` of this set. Throws LogicError if out of range.
-  const BoundDevice& operator[](std::size_t i) const;
+  const BoundDevice& operator[](std::size_t i) const&;
+  /// Device `i` of a temporary set, as a copy: `const auto& d = context.devices()[0];` then
+  /// holds the device rather than a reference into a set already gone. Throws as above.
+  BoundDevice operator[](std::size_t i) &&;
   std::size_t size() const { return devices_.size(); }
   auto begin() const { return devices_.begin(); }
   auto end() const { return devices_.end(); }
-  const Context& context() const { return devices_.front().context(); }
+  /// The devices' context (a copy, on a temporary set).
+  const Context& context() const& { return devices_.front().context(); }
+  Context context() && { return devices_.front().context(); }
   /// Whether every device of this set is in `other` (and so in its context).
   bool is_subset_of(const BoundMultiDevice& other) const;
 

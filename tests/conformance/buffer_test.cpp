@@ -4,6 +4,7 @@
 #include "fixture.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace plinth::conformance {
 namespace {
@@ -19,6 +20,17 @@ void round_trip(const Queue& queue, std::size_t size) {
   std::vector<std::byte> back(size);
   buffer.get(queue, back);
   EXPECT_EQ(back, data) << size << " bytes";
+}
+
+TEST_P(BufferTest, DeviceOfATemporarySetOutlivesTheSet) {
+  // context().devices() is a temporary set: a device taken from it by reference must not
+  // dangle (it did in plinth-bench-multi-gpu: a crash in Buffer::allocate on two H200s).
+  static_assert(std::is_same_v<decltype(context().devices()[0]), BoundDevice>);
+  const auto& device = context().devices()[0];
+  const auto& same_context = context().devices().context();
+  const Buffer buffer = Buffer::allocate(device, 64);
+  EXPECT_EQ(buffer.size(), 64u);
+  EXPECT_TRUE(same_context == context());
 }
 
 TEST_P(BufferTest, RoundTripsOneByte) { round_trip(queue(), 1); }
