@@ -13,6 +13,7 @@
 #include <plinth/backend/event.hpp>
 #include <plinth/backend/host_ranges.hpp>
 #include <plinth/backend/kernel.hpp>
+#include <plinth/backend/opencl_c_dialect.hpp>
 #include <plinth/backend/platform.hpp>
 #include <plinth/backend/plugin.hpp>
 #include <plinth/backend/program.hpp>
