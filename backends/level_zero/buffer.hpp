@@ -1,0 +1,46 @@
+#pragma once
+
+#include <plinth/backend/buffer.hpp>
+
+#include <cstddef>
+#include <memory>
+
+namespace plinth::level_zero {
+
+class ContextState;
+
+/// Device memory from zeMemAllocDevice (or wrapped): native_handle() is the device pointer,
+/// a sub-region is a plain pointer offset (any origin works, for transfers and as a kernel
+/// argument alike), and kernel_arg() points at the stored pointer. Memory is freed once no
+/// queued command uses it where the driver can (ContextState::free()).
+class Buffer final : public backend::BufferAdapter {
+ public:
+  Buffer(std::shared_ptr<ContextState> state, void* pointer, std::size_t size, bool owned)
+      : state_(std::move(state)), pointer_(pointer), size_(size), owned_(owned) {}
+  ~Buffer() override;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  std::size_t size() const override { return size_; }
+  std::unique_ptr<backend::BufferAdapter> sub_region(std::size_t origin, std::size_t size) override;
+  backend::ArgValue kernel_arg() const override { return {&pointer_, sizeof(pointer_)}; }
+  backend::NativeHandle native_handle() const override {
+    return reinterpret_cast<backend::NativeHandle>(pointer_);
+  }
+
+  void* pointer() const { return pointer_; }
+
+ private:
+  std::shared_ptr<ContextState> state_;
+  void* pointer_;
+  std::size_t size_;
+  bool owned_;
+};
+
+/// The device pointer of a buffer adapter of this backend (the core only hands us ours), plus
+/// `offset` bytes.
+inline void* device_pointer(const backend::BufferAdapter& buffer, std::size_t offset = 0) {
+  return static_cast<char*>(static_cast<const Buffer&>(buffer).pointer()) + offset;
+}
+
+}  // namespace plinth::level_zero

@@ -1,0 +1,184 @@
+#include "context.hpp"
+
+#include "buffer.hpp"
+#include "device_parameters.hpp"
+#include "error.hpp"
+#include "event_pool.hpp"
+#include "program.hpp"
+#include "queue.hpp"
+
+#include <plinth/errors.hpp>
+
+#include <cstring>
+
+namespace plinth::level_zero {
+
+namespace {
+
+// The memory free policies the driver offers (0 without the extension).
+ze_driver_memory_free_policy_ext_flags_t free_policies(ze_driver_handle_t driver) {
+  std::uint32_t count = 0;
+  if (zeDriverGetExtensionProperties(driver, &count, nullptr) != ZE_RESULT_SUCCESS) return 0;
+  std::vector<ze_driver_extension_properties_t> extensions(count);
+  if (count == 0 ||
+      zeDriverGetExtensionProperties(driver, &count, extensions.data()) != ZE_RESULT_SUCCESS)
+    return 0;
+  bool listed = false;
+  for (const auto& extension : extensions)
+    listed = listed || bounded_text(extension.name) == ZE_MEMORY_FREE_POLICIES_EXT_NAME;
+  if (!listed) return 0;
+  ze_driver_memory_free_ext_properties_t policies{
+      ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES, nullptr, 0};
+  ze_driver_properties_t properties{ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES, &policies, {}, 0};
+  if (zeDriverGetProperties(driver, &properties) != ZE_RESULT_SUCCESS) return 0;
+  return policies.freePolicies;
+}
+
+// ZE_COMMAND_QUEUE_FLAG_IN_ORDER (Level Zero 1.7; ze_api.h of libze-dev 1.8 is 1.4): each
+// command of the list starts after the one before has completed.
+constexpr ze_command_queue_flags_t in_order_flag = 1u << 1;
+constexpr ze_api_version_t in_order_version = static_cast<ze_api_version_t>(ZE_MAKE_VERSION(1, 7));
+
+}  // namespace
+
+DeviceEntry describe_device(ze_device_handle_t device) {
+  DeviceEntry entry;
+  entry.device = device;
+  ze_device_properties_t properties{};
+  properties.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;  // timerResolution in nanoseconds
+  PLINTH_CHECK(zeDeviceGetProperties(device, &properties));
+  entry.name = bounded_text(properties.name);
+  entry.ns_per_tick = properties.timerResolution > 0 ? double(properties.timerResolution) : 1.0;
+  if (properties.timestampValidBits > 0 && properties.timestampValidBits < 64)
+    entry.timestamp_mask = (std::uint64_t{1} << properties.timestampValidBits) - 1;
+  ze_device_compute_properties_t compute{};
+  compute.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
+  PLINTH_CHECK(zeDeviceGetComputeProperties(device, &compute));
+  entry.max_total_group_size = compute.maxTotalGroupSize > 0 ? compute.maxTotalGroupSize : 1;
+
+  std::uint32_t count = 0;
+  PLINTH_CHECK(zeDeviceGetCommandQueueGroupProperties(device, &count, nullptr));
+  std::vector<ze_command_queue_group_properties_t> groups(count);
+  for (auto& group : groups) group.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
+  if (count > 0)
+    PLINTH_CHECK(zeDeviceGetCommandQueueGroupProperties(device, &count, groups.data()));
+  for (std::uint32_t ordinal = 0; ordinal < count; ++ordinal) {
+    if (groups[ordinal].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE) {
+      entry.compute_ordinal = ordinal;
+      return entry;
+    }
+  }
+  throw LogicError("the Level Zero device '" + entry.name + "' has no compute queue group");
+}
+
+ContextState::ContextState(ze_driver_handle_t driver, ze_context_handle_t context,
+                           std::vector<ze_device_handle_t> devices, bool owned)
+    : context_(context), owned_(owned) {
+  try {
+    for (ze_device_handle_t device : devices) devices_.push_back(describe_device(device));
+    peer_.assign(devices_.size() * devices_.size(), false);
+    for (std::size_t dst = 0; dst < devices_.size(); ++dst) {
+      for (std::size_t src = 0; src < devices_.size(); ++src) {
+        ze_bool_t value = dst == src;
+        if (dst != src)
+          PLINTH_CHECK(zeDeviceCanAccessPeer(devices_[dst].device, devices_[src].device, &value));
+        peer_[dst * devices_.size() + src] = value != 0;
+      }
+    }
+    PLINTH_CHECK(zeDriverGetApiVersion(driver, &api_version_));
+    const auto policies = free_policies(driver);
+    if (policies & ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE)
+      free_policy_ = ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
+    else if (policies & ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE)
+      free_policy_ = ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE;
+  } catch (...) {
+    if (owned_) PLINTH_CHECK_IN_DESTRUCTOR(zeContextDestroy(context_));
+    throw;
+  }
+}
+
+ContextState::~ContextState() {
+  if (owned_) PLINTH_CHECK_IN_DESTRUCTOR(zeContextDestroy(context_));
+}
+
+void ContextState::free(void* memory) const noexcept {
+  if (free_policy_ != 0) {
+    ze_memory_free_ext_desc_t desc{ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC, nullptr, free_policy_};
+    PLINTH_CHECK_IN_DESTRUCTOR(zeMemFreeExt(context_, &desc, memory));
+  } else {
+    PLINTH_CHECK_IN_DESTRUCTOR(zeMemFree(context_, memory));
+  }
+}
+
+Context::Context(std::shared_ptr<ContextState> state)
+    : state_(std::move(state)), events_(std::make_shared<EventPools>(state_)) {}
+
+std::unique_ptr<backend::BufferAdapter> Context::allocate(std::size_t device, std::size_t size) {
+  ze_device_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0, 0};
+  void* pointer = nullptr;
+  const ze_result_t result =
+      zeMemAllocDevice(state_->context(), &desc, size, 256, (*state_)[device].device, &pointer);
+  if (result == ZE_RESULT_ERROR_UNSUPPORTED_SIZE) {
+    // Above the device's maxMemAllocSize: for the user, the device has not that much memory.
+    throw OutOfMemoryError("Level Zero", "zeMemAllocDevice", result, result_name(result),
+                           std::to_string(size) + " bytes is more than one allocation of '" +
+                               (*state_)[device].name + "' may have");
+  }
+  backend::check(result, "zeMemAllocDevice");
+  return std::make_unique<Buffer>(state_, pointer, size, true);
+}
+
+std::unique_ptr<backend::BufferAdapter> Context::wrap_buffer(std::size_t /*device*/,
+                                                             backend::NativeHandle memory,
+                                                             std::size_t size,
+                                                             bool take_ownership) {
+  return std::make_unique<Buffer>(state_, reinterpret_cast<void*>(memory), size, take_ownership);
+}
+
+std::unique_ptr<backend::QueueAdapter> Context::create_queue(std::size_t device) {
+  const DeviceEntry& entry = (*state_)[device];
+  ze_command_queue_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+                               nullptr,
+                               entry.compute_ordinal,
+                               0,
+                               0,
+                               ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+                               ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+  // Drivers before 1.7 do not know the flag (and may refuse unknown ones): the queue then puts
+  // a barrier before each command (queue.hpp).
+  const bool in_order = state_->api_version() >= in_order_version;
+  if (in_order) desc.flags = in_order_flag;
+  ze_command_list_handle_t list = nullptr;
+  PLINTH_CHECK(zeCommandListCreateImmediate(state_->context(), entry.device, &desc, &list));
+  return std::make_unique<Queue>(state_, events_, device, list, true, in_order);
+}
+
+std::unique_ptr<backend::QueueAdapter> Context::wrap_queue(std::size_t device,
+                                                           backend::NativeHandle queue,
+                                                           bool take_ownership) {
+  if (queue == 0) throw LogicError("a Level Zero queue is a command list handle; got null");
+  return std::make_unique<Queue>(state_, events_, device,
+                                 reinterpret_cast<ze_command_list_handle_t>(queue), take_ownership,
+                                 false);  // its flags cannot be read: barriers keep it in order
+}
+
+std::unique_ptr<backend::ProgramAdapter> Context::create_program(
+    std::span<const std::size_t> devices, const backend::ProgramInput& input,
+    const backend::BuildOptions& options) {
+  return std::make_unique<Program>(state_, devices, input, options);
+}
+
+backend::NativeHandle Context::native_handle(std::size_t /*device*/) const {
+  return reinterpret_cast<backend::NativeHandle>(state_->context());
+}
+
+void* Context::allocate_host(std::size_t size) {
+  ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
+  void* memory = nullptr;
+  PLINTH_CHECK(zeMemAllocHost(state_->context(), &desc, size, 64, &memory));
+  return memory;
+}
+
+void Context::free_host(void* memory) noexcept { state_->free(memory); }
+
+}  // namespace plinth::level_zero

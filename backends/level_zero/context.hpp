@@ -1,0 +1,107 @@
+#pragma once
+
+// A Level Zero context (ze_context_handle_t, zeContextCreate) over devices of one driver.
+// Unlike CUDA or HIP there is no current context or device: every call names its context
+// and device, so activate() and deactivate() do nothing.
+
+#include <plinth/backend/context.hpp>
+
+#include <level_zero/ze_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace plinth::level_zero {
+
+class EventPools;
+
+/// A device of a context, with what its queues, events and programs need.
+struct DeviceEntry {
+  ze_device_handle_t device = nullptr;
+  std::string name;                   ///< for messages
+  std::uint32_t compute_ordinal = 0;  ///< the first command queue group that can compute
+  double ns_per_tick = 1;             ///< the global timer's resolution (timerResolution)
+  std::uint64_t timestamp_mask = ~std::uint64_t{0};  ///< its valid bits (timestampValidBits)
+  std::uint32_t max_total_group_size = 1;            ///< of the compute properties
+};
+
+/// Reads what a context needs of `device` (zeDeviceGetProperties, queue groups). Throws
+/// BackendError, or LogicError for a device without a compute queue group.
+DeviceEntry describe_device(ze_device_handle_t device);
+
+/// What a context's buffers, queues, events and programs share and keep alive: the native
+/// context, its devices, which device can reach which one's memory, and the free policy.
+/// Immutable after construction: any thread may read it.
+class ContextState {
+ public:
+  /// Adopts `context` (destroyed with this object when `owned`). Throws BackendError.
+  ContextState(ze_driver_handle_t driver, ze_context_handle_t context,
+               std::vector<ze_device_handle_t> devices, bool owned);
+  ~ContextState();
+  ContextState(const ContextState&) = delete;
+  ContextState& operator=(const ContextState&) = delete;
+
+  ze_context_handle_t context() const { return context_; }
+  /// The Level Zero API version the driver implements (zeDriverGetApiVersion).
+  ze_api_version_t api_version() const { return api_version_; }
+  std::size_t size() const { return devices_.size(); }
+  const DeviceEntry& operator[](std::size_t index) const { return devices_[index]; }
+  /// Whether device `dst` can read and write memory of device `src` (zeDeviceCanAccessPeer).
+  bool can_access(std::size_t dst, std::size_t src) const {
+    return peer_[dst * devices_.size() + src];
+  }
+  /// Frees device or host memory of this context once no queued command uses it any more,
+  /// where the driver can (ZE_extension_memory_free_policies: deferred, else blocking);
+  /// otherwise at once (zeMemFree). Reports failures on stderr; never throws.
+  void free(void* memory) const noexcept;
+
+ private:
+  ze_context_handle_t context_;
+  std::vector<DeviceEntry> devices_;
+  std::vector<bool> peer_;
+  ze_driver_memory_free_policy_ext_flags_t free_policy_ = 0;
+  ze_api_version_t api_version_ = ZE_API_VERSION_1_0;
+  bool owned_;
+};
+
+class Context final : public backend::ContextAdapter {
+ public:
+  explicit Context(std::shared_ptr<ContextState> state);
+
+  std::size_t device_count() const override { return state_->size(); }
+  /// zeMemAllocDevice, 256-byte aligned. Throws OutOfMemoryError, BackendError.
+  std::unique_ptr<backend::BufferAdapter> allocate(std::size_t device, std::size_t size) override;
+  /// `memory` is a device pointer (zeMemAllocDevice, or shared memory) of this context.
+  std::unique_ptr<backend::BufferAdapter> wrap_buffer(std::size_t device,
+                                                      backend::NativeHandle memory,
+                                                      std::size_t size,
+                                                      bool take_ownership) override;
+  /// An in-order immediate command list (queue.hpp).
+  std::unique_ptr<backend::QueueAdapter> create_queue(std::size_t device) override;
+  /// `queue` must be an immediate command list (ze_command_list_handle_t) of the device in
+  /// this context; Level Zero 1.4 cannot check that, nor read its flags, so the queue puts a
+  /// barrier before each command (queue.hpp).
+  std::unique_ptr<backend::QueueAdapter> wrap_queue(std::size_t device, backend::NativeHandle queue,
+                                                    bool take_ownership) override;
+  std::unique_ptr<backend::ProgramAdapter> create_program(
+      std::span<const std::size_t> devices, const backend::ProgramInput& input,
+      const backend::BuildOptions& options) override;
+  void activate() override {}
+  void deactivate() override {}
+  /// The ze_context_handle_t (the same for every device).
+  backend::NativeHandle native_handle(std::size_t device) const override;
+  /// zeMemAllocHost: host memory every device of the context reads and writes directly.
+  void* allocate_host(std::size_t size) override;
+  void free_host(void* memory) noexcept override;
+  // register_host() keeps the SDK's default (LogicError): Level Zero has no call that
+  // page-locks existing host memory (there is no counterpart of cuMemHostRegister).
+
+ private:
+  std::shared_ptr<ContextState> state_;
+  std::shared_ptr<EventPools> events_;
+};
+
+}  // namespace plinth::level_zero

@@ -1,0 +1,39 @@
+#include "device.hpp"
+
+#include "device_parameters.hpp"
+#include "error.hpp"
+#include "spirv_compiler.hpp"
+
+namespace plinth::level_zero {
+
+std::string Device::name() const {
+  ze_device_properties_t properties{};
+  properties.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+  PLINTH_CHECK(zeDeviceGetProperties(device_, &properties));
+  return bounded_text(properties.name);
+}
+
+DeviceParameters Device::parameters() const {
+  DeviceProperties properties;
+  properties.device.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+  PLINTH_CHECK(zeDeviceGetProperties(device_, &properties.device));
+  properties.compute.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
+  PLINTH_CHECK(zeDeviceGetComputeProperties(device_, &properties.compute));
+  std::uint32_t count = 0;
+  PLINTH_CHECK(zeDeviceGetMemoryProperties(device_, &count, nullptr));
+  properties.memory.resize(count);
+  for (auto& memory : properties.memory) memory.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
+  if (count > 0)
+    PLINTH_CHECK(zeDeviceGetMemoryProperties(device_, &count, properties.memory.data()));
+  properties.memory.resize(count);
+  properties.module.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
+  PLINTH_CHECK(zeDeviceGetModuleProperties(device_, &properties.module));
+  return parameters_from(properties, driver_version_);
+}
+
+std::string Device::compiler_identity() const {
+  if (compiler_problem()) return {};
+  return compiler_version() + "; SPIR-V";
+}
+
+}  // namespace plinth::level_zero

@@ -1,0 +1,102 @@
+#include "error.hpp"
+
+namespace plinth::backend {
+
+VendorError VendorResult<ze_result_t>::describe(ze_result_t result) noexcept {
+  VendorError error;
+  error.name = level_zero::result_name(result);
+  error.description = level_zero::result_description(result);
+  error.out_of_memory = level_zero::out_of_memory(result);
+  return error;
+}
+
+}  // namespace plinth::backend
+
+namespace plinth::level_zero {
+
+const char* result_name(ze_result_t result) noexcept {
+  switch (result) {
+#define PLINTH_ZE_RESULT(name) \
+  case name: return #name;
+    PLINTH_ZE_RESULT(ZE_RESULT_SUCCESS)
+    PLINTH_ZE_RESULT(ZE_RESULT_NOT_READY)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_DEVICE_LOST)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_MODULE_LINK_FAILURE)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_DEVICE_REQUIRES_RESET)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_DEVICE_IN_LOW_POWER_STATE)
+    PLINTH_ZE_RESULT(ZE_RESULT_EXP_ERROR_DEVICE_IS_NOT_VERTEX)
+    PLINTH_ZE_RESULT(ZE_RESULT_EXP_ERROR_VERTEX_IS_NOT_DEVICE)
+    PLINTH_ZE_RESULT(ZE_RESULT_EXP_ERROR_REMOTE_DEVICE)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_NOT_AVAILABLE)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE)
+    PLINTH_ZE_RESULT(ZE_RESULT_WARNING_DROPPED_DATA)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_UNINITIALIZED)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_VERSION)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ARGUMENT)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_NULL_HANDLE)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_NULL_POINTER)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_SIZE)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_SIZE)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_ENUMERATION)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_NAME)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_FUNCTION_NAME)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_GLOBAL_WIDTH_DIMENSION)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_KERNEL_ATTRIBUTE_VALUE)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_OVERLAPPING_REGIONS)
+    PLINTH_ZE_RESULT(ZE_RESULT_WARNING_ACTION_REQUIRED)
+    PLINTH_ZE_RESULT(ZE_RESULT_ERROR_UNKNOWN)
+#undef PLINTH_ZE_RESULT
+    default: return "ZE_RESULT_<unknown>";
+  }
+}
+
+const char* result_description(ze_result_t result) noexcept {
+  switch (result) {
+    case ZE_RESULT_ERROR_UNINITIALIZED:
+      return "no Level Zero driver is installed, or it found no device it supports";
+    case ZE_RESULT_ERROR_DEVICE_LOST: return "the device hung, was reset or was removed";
+    case ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY: return "out of host memory";
+    case ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY: return "out of device memory";
+    case ZE_RESULT_ERROR_MODULE_BUILD_FAILURE: return "the module failed to build";
+    case ZE_RESULT_ERROR_MODULE_LINK_FAILURE: return "the module failed to link";
+    case ZE_RESULT_ERROR_UNSUPPORTED_VERSION: return "the driver does not support this API version";
+    case ZE_RESULT_ERROR_UNSUPPORTED_FEATURE: return "the device does not support this feature";
+    case ZE_RESULT_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case ZE_RESULT_ERROR_INVALID_NULL_HANDLE: return "a null handle";
+    case ZE_RESULT_ERROR_INVALID_SIZE: return "invalid size";
+    case ZE_RESULT_ERROR_UNSUPPORTED_SIZE: return "unsupported size";
+    case ZE_RESULT_ERROR_INVALID_NATIVE_BINARY: return "not a native binary of this device";
+    case ZE_RESULT_ERROR_INVALID_KERNEL_NAME: return "no kernel of that name";
+    case ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION: return "invalid group size";
+    case ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX: return "invalid kernel argument index";
+    case ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE: return "invalid kernel argument size";
+    case ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE: return "a library the driver needs is missing";
+    default: return "";
+  }
+}
+
+std::string result_text(ze_result_t result) {
+  std::string text = result_name(result);
+  if (const char* description = result_description(result); *description != '\0')
+    text += std::string(" (") + description + ")";
+  return text;
+}
+
+}  // namespace plinth::level_zero

@@ -1,0 +1,146 @@
+#include "queue.hpp"
+
+#include "buffer.hpp"
+#include "context.hpp"
+#include "error.hpp"
+#include "event.hpp"
+#include "event_pool.hpp"
+
+#include <cstdint>
+#include <limits>
+
+namespace plinth::level_zero {
+
+namespace {
+
+constexpr std::uint64_t forever = std::numeric_limits<std::uint64_t>::max();
+
+// Events a queue holds for its waits before it synchronizes by itself (wait_for()).
+constexpr std::size_t max_held = 256;
+
+}  // namespace
+
+Queue::Queue(std::shared_ptr<ContextState> state, std::shared_ptr<EventPools> events,
+             std::size_t device, ze_command_list_handle_t list, bool owned, bool in_order)
+    : state_(std::move(state)),
+      events_(std::move(events)),
+      device_(device),
+      list_(list),
+      owned_(owned),
+      in_order_(in_order) {
+  try {
+    sync_ = events_->take();
+    sync_->mark_recorded();  // retired when given back: it may be signalled by a late barrier
+  } catch (...) {
+    if (owned_) PLINTH_CHECK_IN_DESTRUCTOR(zeCommandListDestroy(list_));
+    throw;
+  }
+}
+
+Queue::~Queue() {
+  if (PLINTH_CHECK_IN_DESTRUCTOR(zeEventHostReset(sync_->event())) &&
+      PLINTH_CHECK_IN_DESTRUCTOR(zeCommandListAppendBarrier(list_, sync_->event(), 0, nullptr)))
+    PLINTH_CHECK_IN_DESTRUCTOR(zeEventHostSynchronize(sync_->event(), forever));
+  held_.clear();
+  if (owned_) PLINTH_CHECK_IN_DESTRUCTOR(zeCommandListDestroy(list_));
+}
+
+void Queue::order() {
+  if (!in_order_) PLINTH_CHECK(zeCommandListAppendBarrier(list_, nullptr, 0, nullptr));
+}
+
+template <class Append>
+void Queue::append_and_wait(Append append) {
+  // sync_ was waited for by the last call: nothing else uses it, and resetting it is safe.
+  PLINTH_CHECK(zeEventHostReset(sync_->event()));
+  order();
+  append(sync_->event());
+  PLINTH_CHECK(zeEventHostSynchronize(sync_->event(), forever));
+}
+
+void Queue::write(backend::BufferAdapter& dst, std::size_t dst_offset, const void* src,
+                  std::size_t size, bool async) {
+  void* target = device_pointer(dst, dst_offset);
+  if (async) {
+    order();
+    PLINTH_CHECK(zeCommandListAppendMemoryCopy(list_, target, src, size, nullptr, 0, nullptr));
+    return;
+  }
+  append_and_wait([&](ze_event_handle_t signal) {
+    PLINTH_CHECK(zeCommandListAppendMemoryCopy(list_, target, src, size, signal, 0, nullptr));
+  });
+}
+
+void Queue::read(void* dst, backend::BufferAdapter& src, std::size_t src_offset, std::size_t size,
+                 bool async) {
+  const void* source = device_pointer(src, src_offset);
+  if (async) {
+    order();
+    PLINTH_CHECK(zeCommandListAppendMemoryCopy(list_, dst, source, size, nullptr, 0, nullptr));
+    return;
+  }
+  append_and_wait([&](ze_event_handle_t signal) {
+    PLINTH_CHECK(zeCommandListAppendMemoryCopy(list_, dst, source, size, signal, 0, nullptr));
+  });
+}
+
+void Queue::copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::BufferAdapter& src,
+                 std::size_t src_offset, std::size_t size) {
+  order();
+  PLINTH_CHECK(zeCommandListAppendMemoryCopy(list_, device_pointer(dst, dst_offset),
+                                             device_pointer(src, src_offset), size, nullptr, 0,
+                                             nullptr));
+}
+
+bool Queue::copy_peer(backend::BufferAdapter& dst, std::size_t /*dst_device*/,
+                      std::size_t dst_offset, backend::BufferAdapter& src, std::size_t src_device,
+                      std::size_t src_offset, std::size_t size) {
+  // This queue is on the destination's device; it must reach the source's memory.
+  if (!state_->can_access(device_, src_device)) return false;
+  copy(dst, dst_offset, src, src_offset, size);
+  return true;
+}
+
+void Queue::synchronize() {
+  append_and_wait([&](ze_event_handle_t signal) {
+    PLINTH_CHECK(zeCommandListAppendBarrier(list_, signal, 0, nullptr));
+  });
+  held_.clear();  // every wait this queue appended is behind it now
+}
+
+std::unique_ptr<backend::EventAdapter> Queue::record_event() {
+  auto slot = events_->take();
+  const DeviceEntry& entry = (*state_)[device_];
+  auto event = std::make_unique<Event>(slot, entry.ns_per_tick, entry.timestamp_mask);
+  order();
+  PLINTH_CHECK(zeCommandListAppendWriteGlobalTimestamp(list_, slot->timestamp_address(),
+                                                       slot->event(), 0, nullptr));
+  slot->mark_recorded();
+  return event;
+}
+
+bool Queue::record_event_again(backend::EventAdapter& event) {
+  const auto& slot = static_cast<Event&>(event).slot();
+  order();
+  PLINTH_CHECK(zeCommandListAppendEventReset(list_, slot->event()));
+  order();
+  PLINTH_CHECK(zeCommandListAppendWriteGlobalTimestamp(list_, slot->timestamp_address(),
+                                                       slot->event(), 0, nullptr));
+  return true;
+}
+
+void Queue::wait_for(backend::EventAdapter& event) {
+  const auto& slot = static_cast<Event&>(event).slot();
+  ze_event_handle_t handle = slot->event();
+  // Every held slot is an event its pool cannot reuse: a queue that waits this often without
+  // a synchronize() drains once, so that the pools stay bounded.
+  if (held_.size() >= max_held) synchronize();
+  held_.push_back(slot);
+  PLINTH_CHECK(zeCommandListAppendWaitOnEvents(list_, 1, &handle));
+}
+
+backend::NativeHandle Queue::native_handle() const {
+  return reinterpret_cast<backend::NativeHandle>(list_);
+}
+
+}  // namespace plinth::level_zero

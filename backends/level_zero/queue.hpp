@@ -1,0 +1,95 @@
+#pragma once
+
+// A queue is an in-order immediate command list (zeCommandListCreateImmediate with
+// ZE_COMMAND_QUEUE_FLAG_IN_ORDER, on the device's first compute queue group): commands run in
+// the order they are appended, each after the one before. native_handle() returns that
+// ze_command_list_handle_t, and wrap_queue() takes one back.
+//
+// ZE_COMMAND_QUEUE_FLAG_IN_ORDER is Level Zero 1.7's. On a driver of an older API version,
+// and on a wrapped list (whose flags Level Zero 1.4 cannot read), the queue is made in order
+// by a barrier before each command (order()): "all previous commands must complete prior to
+// the execution of the barrier".
+//
+// Level Zero 1.4 (libze-dev 1.8's headers) has no zeCommandListHostSynchronize (1.6), so the
+// queue waits on the host through an event of its own (sync_): reset on the host, signalled
+// by the last command (a barrier, or a synchronous transfer's copy), waited for with
+// zeEventHostSynchronize.
+
+#include <plinth/backend/queue.hpp>
+
+#include <level_zero/ze_api.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace plinth::level_zero {
+
+class ContextState;
+class EventPools;
+class EventSlot;
+
+/// A command list of one device of a context. One thread at a time calls its work methods.
+class Queue final : public backend::QueueAdapter {
+ public:
+  /// Adopts `list` (destroyed with the queue when `owned`); `in_order`: whether it was made
+  /// with ZE_COMMAND_QUEUE_FLAG_IN_ORDER. Throws BackendError.
+  Queue(std::shared_ptr<ContextState> state, std::shared_ptr<EventPools> events, std::size_t device,
+        ze_command_list_handle_t list, bool owned, bool in_order);
+  /// Waits for the queued work (a command list must not be destroyed while the device uses
+  /// it), then destroys the list if owned. Never throws.
+  ~Queue() override;
+  Queue(const Queue&) = delete;
+  Queue& operator=(const Queue&) = delete;
+
+  /// zeCommandListAppendMemoryCopy; synchronous ones wait for their copy.
+  void write(backend::BufferAdapter& dst, std::size_t dst_offset, const void* src, std::size_t size,
+             bool async) override;
+  void read(void* dst, backend::BufferAdapter& src, std::size_t src_offset, std::size_t size,
+            bool async) override;
+  void copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::BufferAdapter& src,
+            std::size_t src_offset, std::size_t size) override;
+  /// A barrier signalling sync_, waited for on the host; then lets go of the events that
+  /// wait_for() held.
+  void synchronize() override;
+  /// Writes the device's global timestamp into the event's host memory and signals it
+  /// (zeCommandListAppendWriteGlobalTimestamp), after all earlier commands (in order).
+  std::unique_ptr<backend::EventAdapter> record_event() override;
+  /// Resets the event in queue order (zeCommandListAppendEventReset) and records it again:
+  /// the reset runs once this queue's earlier work is done and the new signal right after,
+  /// so a queue still waiting for the previous recording waits at most for this one.
+  bool record_event_again(backend::EventAdapter& event) override;
+  /// zeCommandListAppendWaitOnEvents; holds the event's slot until the next synchronize(),
+  /// so that it is not reset for reuse while this queue may still wait for it. A queue that
+  /// holds 256 such slots synchronizes first (Level Zero cannot say when a wait has passed).
+  void wait_for(backend::EventAdapter& event) override;
+  /// The ze_command_list_handle_t.
+  backend::NativeHandle native_handle() const override;
+  /// zeCommandListAppendMemoryCopy across devices of the context where the queue's device
+  /// can access the source's (zeDeviceCanAccessPeer); false otherwise.
+  bool copy_peer(backend::BufferAdapter& dst, std::size_t dst_device, std::size_t dst_offset,
+                 backend::BufferAdapter& src, std::size_t src_device, std::size_t src_offset,
+                 std::size_t size) override;
+
+  ze_command_list_handle_t list() const { return list_; }
+  /// Called before appending a command: on a list not known to be in order, a barrier, so
+  /// that the command starts once every earlier one has completed. Throws BackendError.
+  void order();
+  std::size_t device() const { return device_; }
+
+ private:
+  /// Appends `append(signal)` with sync_ as its signal event and waits for it on the host.
+  template <class Append>
+  void append_and_wait(Append append);
+
+  std::shared_ptr<ContextState> state_;
+  std::shared_ptr<EventPools> events_;
+  std::size_t device_;
+  ze_command_list_handle_t list_;
+  bool owned_;
+  bool in_order_;
+  std::shared_ptr<EventSlot> sync_;
+  std::vector<std::shared_ptr<EventSlot>> held_;  // events wait_for() appended waits on
+};
+
+}  // namespace plinth::level_zero
