@@ -149,11 +149,7 @@ bool BoundMultiDevice::is_subset_of(const BoundMultiDevice& other) const {
   });
 }
 
-BoundDevice BoundMultiDevice::operator[](std::size_t i) && {
-  return static_cast<const BoundMultiDevice&>(*this)[i];
-}
-
-const BoundDevice& BoundMultiDevice::operator[](std::size_t i) const& {
+BoundDevice BoundMultiDevice::operator[](std::size_t i) const {
   if (i >= devices_.size()) {
     throw LogicError(
         fmt::format("device {} is out of range: the set has {} device(s)", i, devices_.size()));

@@ -105,17 +105,15 @@ class PLINTH_EXPORT BoundMultiDevice {
   BoundMultiDevice operator[](std::initializer_list<std::size_t> indices) const {
     return (*this)[std::span<const std::size_t>(indices.begin(), indices.size())];
   }
-  /// Device `i` of this set. Throws LogicError if out of range.
-  const BoundDevice& operator[](std::size_t i) const&;
-  /// Device `i` of a temporary set, as a copy: `const auto& d = context.devices()[0];` then
-  /// holds the device rather than a reference into a set already gone. Throws as above.
-  BoundDevice operator[](std::size_t i) &&;
+  /// Device `i` of this set, as a copy (cheap: a shared handle), so that
+  /// `const auto& d = context.devices()[0];` holds the device rather than a reference into a
+  /// temporary set already gone. Throws LogicError if out of range.
+  BoundDevice operator[](std::size_t i) const;
   std::size_t size() const { return devices_.size(); }
   auto begin() const { return devices_.begin(); }
   auto end() const { return devices_.end(); }
-  /// The devices' context (a copy, on a temporary set).
-  const Context& context() const& { return devices_.front().context(); }
-  Context context() && { return devices_.front().context(); }
+  /// The devices' context (a copy, for the same reason).
+  Context context() const { return devices_.front().context(); }
   /// Whether every device of this set is in `other` (and so in its context).
   bool is_subset_of(const BoundMultiDevice& other) const;
 
