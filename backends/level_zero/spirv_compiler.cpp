@@ -325,8 +325,9 @@ std::string translation_unit(const backend::ProgramInput& input,
 
 SpirvModule compile_to_spirv(std::string_view source, const backend::BuildOptions& options) {
   const auto& found = tools();
-  if (found.problem)
-    throw BackendError(api_name, "compile_to_spirv", ENOENT, "ENOENT", *found.problem);
+  // A machine without the compiler cannot build this program: a CompileError, as for source
+  // the compiler refuses, whose log says what to install.
+  if (found.problem) throw CompileError(*found.problem, {}, std::string(source));
 
   // The options CompileError shows: what decides the compilation, without the file names.
   std::vector<std::string> flags{

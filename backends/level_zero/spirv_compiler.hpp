@@ -38,9 +38,9 @@ std::string translation_unit(const backend::ProgramInput& input,
 /// Compiles one OpenCL C translation unit (translation_unit()) to SPIR-V for spir64, with
 /// options.compiler_options passed to clang and -cl-fast-relaxed-math for options.fast_math.
 /// With options.keep, leaves "program.cl", "program.spv" and "build.log" there. Throws
-/// CompileError (the log, the options and the source) when clang refuses the source;
-/// BackendError naming the missing program and the Debian packages to install when clang or
-/// llvm-spirv is not there, and with the tool's output when one fails otherwise.
+/// CompileError (the log, the options and the source) when clang refuses the source, and
+/// when clang or llvm-spirv is not there (its log names the missing program and the Debian
+/// packages to install); BackendError with the tool's output when one fails otherwise.
 SpirvModule compile_to_spirv(std::string_view source, const backend::BuildOptions& options);
 
 /// Why this machine cannot compile to SPIR-V (a missing clang or llvm-spirv, with what to

@@ -361,7 +361,7 @@ TEST(LevelZeroCompiler, VersionNamesBothToolsAndStaysTheSame) {
 
 // PLINTH_CLANG naming no program: the tools are looked up once per process, so this runs in a
 // fresh process of its own (a death test in the "threadsafe" style re-executes the binary).
-TEST(LevelZeroCompilerDeathTest, AMissingClangIsABackendErrorNamingItAndThePackages) {
+TEST(LevelZeroCompilerDeathTest, AMissingClangIsACompileErrorNamingItAndThePackages) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
@@ -372,14 +372,16 @@ TEST(LevelZeroCompilerDeathTest, AMissingClangIsABackendErrorNamingItAndThePacka
         try {
           compile_to_spirv("KERNEL void k() {}", {});
           std::cerr << "compiled\n";
-        } catch (const BackendError& e) {
-          std::cerr << "[" << e.what() << "]\n";
-          ok = ok && problem && std::string(e.what()).find(*problem) != std::string::npos;
+        } catch (const CompileError& e) {
+          std::cerr << "[" << e.log() << "]\n";
+          ok = ok && problem && e.log() == *problem &&
+               e.source().find("KERNEL void k()") != std::string::npos;
         }
         std::exit(ok ? 0 : 1);
       },
       ::testing::ExitedWithCode(0),
-      "\\[Level Zero: .*PLINTH_CLANG='/nonexistent' names no executable program \\(clang, the "
+      "\\[cannot compile kernels to SPIR-V: .*PLINTH_CLANG='/nonexistent' names no executable "
+      "program \\(clang, the "
       "OpenCL C compiler\\).*install clang-15 and llvm-spirv-15 \\(Debian/Ubuntu\\)");
 }
 
