@@ -62,8 +62,9 @@ TEST(CompilerOptionAllowList, RefusesWhatReadsFilesOrLoadsCodeOnEveryApi) {
       EXPECT_NE(message, "");
       // The message names the option (printable) and the API.
       EXPECT_NE(message.find("not accepted for " + std::string(api)), std::string::npos) << message;
-      if (option.find('\n') == std::string::npos && option.find('\t') == std::string::npos)
+      if (option.find('\n') == std::string::npos && option.find('\t') == std::string::npos) {
         EXPECT_NE(message.find("'" + option + "'"), std::string::npos) << message;
+      }
       EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     }
   }
