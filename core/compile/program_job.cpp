@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -141,7 +142,13 @@ ProgramJob read_job(const json& document) {
   ProgramJob job;
   if (!document.contains("api")) throw LogicError("\"api\" is missing");
   job.api = text_of(document.at("api"), "api", version);
-  if (job.api.empty()) throw LogicError("\"api\" is empty");
+  if (job.api.empty() || job.api.size() > 64 ||
+      !std::all_of(job.api.begin(), job.api.end(), [](char c) {
+        return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+               (c >= '0' && c <= '9');
+      }))
+    throw LogicError("\"api\" is '" + excerpt(job.api) +
+                     "', not an API's shortcut (letters, digits and '_', at most 64)");
   if (!document.contains("source")) throw LogicError("\"source\" is missing");
   job.source = text_of(document.at("source"), "source", version);
   job.options.no_prelude = flag_of(document, "no_prelude");

@@ -37,9 +37,10 @@ PLINTH_EXPORT std::string program_job_text(std::string_view api, std::string_vie
 
 /// Reads a job file's text. Throws LogicError saying what is wrong, quoting at most a short
 /// printable excerpt of the text: not JSON, not a plinth program job of version 1 or 2, a field
-/// of the wrong type, a constant array's length or itemsize that is not an integer from 1 to
-/// 2^31 (nor their product), a string in base64 that is not, or a compiler option that is not
-/// on the allow-list of the job's API (<plinth/backend/compiler_option_allow_list.hpp>).
+/// of the wrong type, an "api" that is not a shortcut (letters, digits, '_'; at most 64), a
+/// constant array's length or itemsize that is not an integer from 1 to 2^31 (nor their product), a
+/// string in base64 that is not, or a compiler option that is not on the allow-list of the job's
+/// API (<plinth/backend/compiler_option_allow_list.hpp>).
 PLINTH_EXPORT ProgramJob parse_program_job(std::string_view text);
 
 }  // namespace plinth::detail

@@ -238,19 +238,21 @@ class Runner {
 
   Outcome compile(const Task& task, std::string& report) {
     const CompileJob& job = *task.job;
-    const std::string what =
-        fmt::format("{} for {} {}", job.path.string(), options_.api, task.target);
+    const std::string what = fmt::format("{} for {} {}", plinth::printable(job.path.string()),
+                                         options_.api, task.target);
     plinth::ProgramOptions program = job.options;
     program.keep = options_.program.keep;
     if (!job.recorded_api.empty() && job.recorded_api != options_.api) {
       if (program.no_prelude) {
         report += fmt::format("{}: skipped: written for {} without the prelude\n", what,
-                              job.recorded_api);
+                              plinth::printable(job.recorded_api));
         return Outcome::skipped;
       }
       if (!program.compiler_options.empty()) {
-        report += fmt::format("{}: note: {}'s compiler options left out: {}\n", what,
-                              job.recorded_api, fmt::join(program.compiler_options, " "));
+        report += fmt::format(
+            "{}: note: {}'s compiler options left out: {}\n", what,
+            plinth::printable(job.recorded_api),
+            plinth::printable(fmt::format("{}", fmt::join(program.compiler_options, " "))));
         program.compiler_options.clear();
       }
     }

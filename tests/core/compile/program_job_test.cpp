@@ -147,6 +147,8 @@ TEST(ProgramJob, RefusesWrongTypes) {
        {"[]", "1", R"({"plinth_program": 1})", R"({"plinth_program": 1, "api": "cuda"})",
         R"({"plinth_program": 1, "api": 7, "source": ""})",
         R"({"plinth_program": 1, "api": "", "source": ""})",
+        R"({"plinth_program": 1, "api": "open cl", "source": ""})",
+        R"({"plinth_program": 1, "api": "cuda\n", "source": ""})",
         R"({"plinth_program": 1, "api": "cuda", "source": "", "no_prelude": 1})",
         R"({"plinth_program": 1, "api": "cuda", "source": "", "compiler_options": [1]})",
         R"({"plinth_program": 1, "api": "cuda", "source": "", "constant_arrays": [1]})",
