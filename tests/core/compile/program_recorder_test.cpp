@@ -7,8 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -129,7 +132,10 @@ TEST_F(RecorderTest, RecordsASourceThatIsNotUtf8ByteExactly) {
   source += "\x01 end";
   plinth::ProgramOptions options;
   options.compiler_options = {"-DNOTE=\xe9t\xe9"};
-  options.constant_arrays = {{"t\xe4" "ble", "float", 4, 4}};
+  options.constant_arrays = {
+      {"t\xe4"
+       "ble",
+       "float", 4, 4}};
   ProgramRecorder recorder(dir);
   recorder.record("level_zero", source, options);
   const auto files = jobs_in(dir);
@@ -138,7 +144,49 @@ TEST_F(RecorderTest, RecordsASourceThatIsNotUtf8ByteExactly) {
   EXPECT_EQ(job.source, source);
   EXPECT_EQ(job.options.compiler_options, options.compiler_options);
   ASSERT_EQ(job.options.constant_arrays.size(), 1U);
-  EXPECT_EQ(job.options.constant_arrays[0].name, "t\xe4" "ble");
+  EXPECT_EQ(job.options.constant_arrays[0].name,
+            "t\xe4"
+            "ble");
+}
+
+/// Runs plinth-cache-helper (tests/core/cache/cache_helper.cpp: builds `programs` programs on
+/// the first device) with PLINTH_RECORD_PROGRAMS=`dir`; its exit status (77: no device) and
+/// its output.
+std::pair<int, std::string> build_programs_recording_into(const fs::path& dir, int programs) {
+  const std::string command =
+      "env ASAN_OPTIONS=detect_leaks=0 POCL_DEVICES=pthread "
+      "PLINTH_CACHE_DIR=off PLINTH_RECORD_PROGRAMS=" +
+      dir.string() + " " + PLINTH_CACHE_HELPER_PATH + " " + std::to_string(programs) + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return {-1, "popen failed"};
+  std::string output;
+  std::array<char, 4096> chunk{};
+  while (const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), pipe))
+    output.append(chunk.data(), n);
+  const int status = ::pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+// Through the environment, end to end: a refused directory is a warning on stderr, once per
+// process however many programs it builds, and nothing is recorded; a good one records them.
+TEST_F(RecorderTest, TheEnvironmentsDirectoryIsRefusedWithOneWarning) {
+  const auto shared = root_ / "shared";
+  fs::create_directory(shared);
+  fs::permissions(shared, fs::perms::all);
+  const auto [status, output] = build_programs_recording_into(shared, 3);
+  if (status == 77) GTEST_SKIP() << "no device: " << output;
+  ASSERT_EQ(status, 0) << output;
+  const auto first =
+      output.find("PLINTH_RECORD_PROGRAMS: " + shared.string() + " is writable by every user");
+  EXPECT_NE(first, std::string::npos) << output;
+  EXPECT_EQ(output.find("PLINTH_RECORD_PROGRAMS", first + 1), std::string::npos) << output;
+  EXPECT_TRUE(jobs_in(shared).empty());
+
+  const auto good = root_ / "good";
+  const auto [good_status, good_output] = build_programs_recording_into(good, 3);
+  ASSERT_EQ(good_status, 0) << good_output;
+  EXPECT_EQ(good_output.find("PLINTH_RECORD_PROGRAMS"), std::string::npos) << good_output;
+  EXPECT_EQ(jobs_in(good).size(), 3U);
 }
 
 }  // namespace
