@@ -133,6 +133,12 @@ CompiledImage compile(const std::string& source, NvrtcTarget target,
   if (build.keep != nullptr) build.keep->write_text(stem + ".log", image.log);
   if (result == NVRTC_ERROR_COMPILATION)
     throw CompileError(image.log, image.options, source, where);
+  // A bad option: NVRTC's own result names neither the option nor the log, so the error
+  // carries both (the options are part of what CompileError shows).
+  if (result == NVRTC_ERROR_INVALID_OPTION)
+    throw CompileError(std::string("NVRTC refused an option (NVRTC_ERROR_INVALID_OPTION)") +
+                           (image.log.empty() ? "" : ":\n" + image.log),
+                       image.options, source, where);
   plinth::backend::check(result, "nvrtcCompileProgram");
 
   std::size_t size = 0;

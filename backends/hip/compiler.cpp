@@ -90,6 +90,11 @@ CodeObject compile(const std::string& source, std::string_view target,
   const std::string stem = file_stem(target);
   if (build.keep != nullptr) build.keep->write_text(stem + ".log", log);
   if (result == HIPRTC_ERROR_COMPILATION) throw CompileError(log, options, source, device);
+  if (result ==
+      HIPRTC_ERROR_INVALID_OPTION)  // with the options and the log, which the result lacks
+    throw CompileError(std::string("hiprtc refused an option (HIPRTC_ERROR_INVALID_OPTION)") +
+                           (log.empty() ? "" : ":\n" + log),
+                       options, source, device);
   plinth::backend::check(result, "hiprtcCompileProgram");
 
   CodeObject compiled;

@@ -22,6 +22,7 @@
 
 #include "spirv_compiler.hpp"
 
+#include <plinth/backend/compiler_option_allow_list.hpp>
 #include <plinth/errors.hpp>
 
 #include <fcntl.h>
@@ -324,6 +325,11 @@ std::string translation_unit(const backend::ProgramInput& input,
 }
 
 SpirvModule compile_to_spirv(std::string_view source, const backend::BuildOptions& options) {
+  // clang is a program plinth starts: an option such as -fplugin= or -Xclang -load would run
+  // code, -I or @file read files. Only the allow-list passes, checked before anything runs.
+  if (auto problem = backend::compiler_option_problem("level_zero", options.compiler_options);
+      !problem.empty())
+    throw LogicError(problem);
   const auto& found = tools();
   // A machine without the compiler cannot build this program: a CompileError, as for source
   // the compiler refuses, whose log says what to install.

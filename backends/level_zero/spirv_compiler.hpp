@@ -38,6 +38,8 @@ std::string translation_unit(const backend::ProgramInput& input,
 /// Compiles one OpenCL C translation unit (translation_unit()) to SPIR-V for spir64, with
 /// options.compiler_options passed to clang and -cl-fast-relaxed-math for options.fast_math.
 /// With options.keep, leaves "program.cl", "program.spv" and "build.log" there. Throws
+/// LogicError, before any program starts, for a compiler option that is not on Level Zero's
+/// allow-list (<plinth/backend/compiler_option_allow_list.hpp>: -D/-U, -cl-*, -w, -W<warning>);
 /// CompileError (the log, the options and the source) when clang refuses the source, and
 /// when clang or llvm-spirv is not there (its log names the missing program and the Debian
 /// packages to install); BackendError with the tool's output when one fails otherwise.

@@ -54,23 +54,6 @@ class Fd {
   int fd_;
 };
 
-/// Why the directory `dir` must not be used, or "".
-std::string directory_problem(const fs::path& dir) {
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0) {
-    return fmt::format("{}: {}", dir.string(), error_text(errno));
-  }
-  if (!S_ISDIR(st.st_mode)) return fmt::format("{} is not a directory", dir.string());
-  if (st.st_uid != ::geteuid()) {
-    return fmt::format("{} is owned by another user (uid {})", dir.string(), st.st_uid);
-  }
-  if (auto unsafe = writable_by_others(dir)) return *unsafe;
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    return fmt::format("{} is not writable: {}", dir.string(), error_text(errno));
-  }
-  return {};
-}
-
 struct EntryFile {
   fs::path path;
   std::uint64_t size;

@@ -5,6 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+
 namespace plinth::detail {
 
 namespace {
@@ -51,6 +54,21 @@ std::optional<std::string> writable_by_others(const std::filesystem::path& path)
   } catch (...) {
     return std::nullopt;
   }
+}
+
+std::string directory_problem(const std::filesystem::path& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0)
+    return fmt::format("{}: {}", dir.string(), std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return fmt::format("{} is not a directory", dir.string());
+  if (st.st_uid != ::geteuid()) {
+    return fmt::format("{} is owned by another user (uid {})", dir.string(), st.st_uid);
+  }
+  if (auto unsafe = writable_by_others(dir)) return *unsafe;
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    return fmt::format("{} is not writable: {}", dir.string(), std::strerror(errno));
+  }
+  return {};
 }
 
 }  // namespace plinth::detail

@@ -59,7 +59,12 @@ struct ProgramOptions {
   bool no_prelude = false;
   /// Let the compiler trade accuracy for speed; defines PLINTH_FAST_MATH in the prelude.
   bool fast_math = false;
-  /// Passed to the backend's compiler as they are.
+  /// Passed to the backend's compiler as they are, except where plinth starts a compiler
+  /// process itself (Level Zero runs clang-15 to make SPIR-V): there only the options on that
+  /// API's allow-list are taken (<plinth/backend/compiler_option_allow_list.hpp>: -D/-U macros,
+  /// -cl-* options, -w and -W<warning>), and any other option (-fplugin=, -Xclang, -I,
+  /// -include, @file...) is a LogicError before the compiler starts. `plinth-compile --job`
+  /// applies the same lists to the options of a job file, for every API.
   std::vector<std::string> compiler_options;
   /// Keep the source and the compiler's intermediate files in a new temporary directory,
   /// whose path Program::kept_directory() returns (and PLINTH_DEBUG=compile prints).

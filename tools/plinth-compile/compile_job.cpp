@@ -1,7 +1,11 @@
 #include "compile_job.hpp"
 
+#include "compile/program_job.hpp"
+
+#include <plinth/errors.hpp>
+#include <plinth/printable.hpp>
+
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <charconv>
 #include <fstream>
@@ -11,13 +15,6 @@
 namespace plinth_compile {
 
 namespace {
-
-template <class T>
-T json_field(const nlohmann::json& job, const char* name, T fallback) {
-  const auto it = job.find(name);
-  if (it == job.end()) return fallback;
-  return it->get<T>();
-}
 
 std::size_t parse_size(const std::string& text, const char* what, const std::string& whole) {
   std::size_t value = 0;
@@ -31,11 +28,18 @@ std::size_t parse_size(const std::string& text, const char* what, const std::str
 }  // namespace
 
 std::string read_text(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw std::runtime_error(
+        fmt::format("{} is a directory, not a file to compile", plinth::printable(path.string())));
+  }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("cannot open {}", path.string()));
+  if (!in)
+    throw std::runtime_error(fmt::format("cannot open {}", plinth::printable(path.string())));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw std::runtime_error(fmt::format("cannot read {}", path.string()));
+  if (in.bad())
+    throw std::runtime_error(fmt::format("cannot read {}", plinth::printable(path.string())));
   return text.str();
 }
 
@@ -44,24 +48,12 @@ CompileJob parse_job(const std::filesystem::path& path, const std::string& text)
   job.name = path.stem().string();
   job.path = path;
   try {
-    const auto json = nlohmann::json::parse(text);
-    if (!json.is_object() || json_field(json, "plinth_program", 0) != 1) {
-      throw std::runtime_error("not a plinth program job (\"plinth_program\": 1 is missing)");
-    }
-    job.recorded_api = json.at("api").get<std::string>();
-    job.source = json.at("source").get<std::string>();
-    job.options.no_prelude = json_field(json, "no_prelude", false);
-    job.options.fast_math = json_field(json, "fast_math", false);
-    job.options.compiler_options = json_field(json, "compiler_options", std::vector<std::string>{});
-    for (const auto& array : json.value("constant_arrays", nlohmann::json::array())) {
-      job.options.constant_arrays.push_back(
-          {array.at("name").get<std::string>(), array.at("ctype").get<std::string>(),
-           array.at("length").get<std::size_t>(), array.at("itemsize").get<std::size_t>()});
-    }
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
+    auto recorded = plinth::detail::parse_program_job(text);
+    job.recorded_api = std::move(recorded.api);
+    job.source = std::move(recorded.source);
+    job.options = std::move(recorded.options);
+  } catch (const plinth::Error& e) {
+    throw std::runtime_error(fmt::format("{}: {}", plinth::printable(path.string()), e.what()));
   }
   return job;
 }

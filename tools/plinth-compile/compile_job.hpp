@@ -21,10 +21,13 @@ struct CompileJob {
   std::string recorded_api;
 };
 
-/// Reads a kernel source file. Throws std::runtime_error naming the file.
+/// Reads a kernel source file (or a job file). Throws std::runtime_error naming the file, also
+/// for a directory.
 std::string read_text(const std::filesystem::path& path);
 
-/// Parses a job file's text. Throws std::runtime_error saying what is wrong with it.
+/// Parses a job file's text (core/compile/program_job.hpp: compiler options off the job's API's
+/// allow-list are refused). Throws std::runtime_error naming the file and what is wrong with it,
+/// quoting at most a short excerpt of the text.
 CompileJob parse_job(const std::filesystem::path& path, const std::string& text);
 
 /// `name=value` as a render global: an integer, true/false, or else the text.

@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -237,19 +238,21 @@ class Runner {
 
   Outcome compile(const Task& task, std::string& report) {
     const CompileJob& job = *task.job;
-    const std::string what =
-        fmt::format("{} for {} {}", job.path.string(), options_.api, task.target);
+    const std::string what = fmt::format("{} for {} {}", plinth::printable(job.path.string()),
+                                         options_.api, task.target);
     plinth::ProgramOptions program = job.options;
     program.keep = options_.program.keep;
     if (!job.recorded_api.empty() && job.recorded_api != options_.api) {
       if (program.no_prelude) {
         report += fmt::format("{}: skipped: written for {} without the prelude\n", what,
-                              job.recorded_api);
+                              plinth::printable(job.recorded_api));
         return Outcome::skipped;
       }
       if (!program.compiler_options.empty()) {
-        report += fmt::format("{}: note: {}'s compiler options left out: {}\n", what,
-                              job.recorded_api, fmt::join(program.compiler_options, " "));
+        report += fmt::format(
+            "{}: note: {}'s compiler options left out: {}\n", what,
+            plinth::printable(job.recorded_api),
+            plinth::printable(fmt::format("{}", fmt::join(program.compiler_options, " "))));
         program.compiler_options.clear();
       }
     }
@@ -323,6 +326,23 @@ std::vector<CompileJob> read_jobs(const Options& options) {
   return jobs;
 }
 
+/// Refuses inputs whose outputs would have one name (one/k.cl and two/k.cl both write
+/// k.<target>.<ext>): the second would overwrite the first, and both be reported as written.
+void refuse_clashing_outputs(const Options& options, const std::vector<CompileJob>& jobs) {
+  if (options.check) return;  // nothing is written
+  std::map<std::string, const CompileJob*> seen;
+  for (const auto& job : jobs) {
+    const auto [it, added] = seen.emplace(job.name, &job);
+    if (!added) {
+      throw std::runtime_error(fmt::format(
+          "{} and {} would both be written as {}.{}.* (outputs are named after the file): "
+          "rename one, or compile them in separate runs",
+          plinth::printable(it->second->path.string()), plinth::printable(job.path.string()),
+          plinth::printable(job.name), plinth::printable(options.targets.front())));
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -353,7 +373,9 @@ int main(int argc, char** argv) {
         return 2;
       }
     }
-    Runner runner(*options, read_jobs(*options));
+    auto jobs = read_jobs(*options);
+    refuse_clashing_outputs(*options, jobs);
+    Runner runner(*options, std::move(jobs));
     return runner.run();
   } catch (const std::exception& e) {
     std::cerr << "plinth-compile: " << e.what() << "\n";

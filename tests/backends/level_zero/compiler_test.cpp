@@ -1,6 +1,7 @@
 // Compiling the kernel dialect to SPIR-V with clang and llvm-spirv run as programs
 // (spirv_compiler.cpp): valid modules for every kind of parameter, clang's diagnostics as
-// CompileErrors, options passed as single arguments (never through a shell), the kept files,
+// CompileErrors, options passed as single arguments (never through a shell) and only from the
+// allow-list (a hostile plugin never loads), the kept files,
 // a missing compiler explained, and several threads compiling at once.
 
 #include "prelude.hpp"
@@ -218,16 +219,50 @@ KERNEL void fill(GLOBAL_MEM int *out) { out[get_global_id(0)] = WIDTH; }
 TEST(LevelZeroCompiler, ABadOptionIsACompileErrorNotACrash) {
   PLINTH_NEED_COMPILER();
   backend::BuildOptions options;
-  options.compiler_options = {"-fno-such-option-anywhere"};
+  options.compiler_options = {"-Wno-such-warning-anywhere", "-Werror"};
   try {
     compile_to_spirv(with_prelude(every_parameter), options);
     FAIL() << "compiled";
   } catch (const CompileError& e) {
-    EXPECT_NE(e.log().find("-fno-such-option-anywhere"), std::string::npos) << e.log();
+    EXPECT_NE(e.log().find("-Wno-such-warning-anywhere"), std::string::npos) << e.log();
   }
-  // An option that would take the output elsewhere does not: ours come after it.
-  options.compiler_options = {"-o", "/dev/null"};
-  EXPECT_FALSE(compile_to_spirv(with_prelude(every_parameter), options).binary.empty());
+}
+
+// Options that make clang load code or read files are refused before clang starts: a real
+// shared library stands in for a hostile plugin, and its constructor would leave a marker.
+TEST(LevelZeroCompiler, OptionsThatLoadCodeAreRefusedBeforeClangStarts) {
+  PLINTH_NEED_COMPILER();
+  const std::string plugin = PLINTH_TEST_EVIL_PLUGIN;
+  const std::string marker = "/tmp/plinth-evil-plugin-ran-" + std::to_string(::getpid());
+  std::filesystem::remove(marker);
+  ::setenv("PLINTH_TEST_EVIL_PLUGIN_MARKER", marker.c_str(), 1);
+  const std::vector<std::vector<std::string>> refused{{"-fplugin=" + plugin},
+                                                      {"-Xclang", "-load", "-Xclang", plugin},
+                                                      {"-DOK=1", "-fpass-plugin=" + plugin},
+                                                      {"-o", "/dev/null"},
+                                                      {"-I/etc"},
+                                                      {"-include", "/etc/hostname"},
+                                                      {"@/tmp/plinth-no-such-options-file"},
+                                                      {"-Wl,-rpath,/tmp"}};
+  for (const auto& list : refused) {
+    SCOPED_TRACE(list.front());
+    backend::BuildOptions options;
+    options.compiler_options = list;
+    try {
+      compile_to_spirv(with_prelude(every_parameter), options);
+      ADD_FAILURE() << "compiled";
+    } catch (const LogicError& e) {
+      const std::string what = e.what();
+      const std::string& named = list.front() == "-DOK=1" ? list.at(1) : list.front();
+      EXPECT_NE(what.find("'" + named + "'"), std::string::npos) << what;
+      EXPECT_NE(what.find("not accepted for level_zero"), std::string::npos) << what;
+    } catch (const Error& e) {
+      ADD_FAILURE() << "not refused before clang ran: " << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(marker)) << "the plugin ran";
+    std::filesystem::remove(marker);
+  }
+  ::unsetenv("PLINTH_TEST_EVIL_PLUGIN_MARKER");
 }
 
 TEST(LevelZeroCompiler, OptionsThatLookLikeShellCommandsAreSingleArguments) {
@@ -239,16 +274,11 @@ TEST(LevelZeroCompiler, OptionsThatLookLikeShellCommandsAreSingleArguments) {
   options.compiler_options = {"-DNOTE=\"; touch " + marker + "\"",
                               "-DOTHER=$(touch " + marker + ")"};
   EXPECT_FALSE(compile_to_spirv(with_prelude(every_parameter), options).binary.empty());
-  // As a file name, clang cannot find it: an error, and still no shell.
+  // Not on the allow-list: refused, and still no shell.
   for (const std::string& option :
        {"; touch " + marker, "`touch " + marker + "`", "&& touch " + marker, "| touch " + marker}) {
     options.compiler_options = {option};
-    try {
-      compile_to_spirv(with_prelude(every_parameter), options);
-      ADD_FAILURE() << "compiled with " << option;
-    } catch (const CompileError& e) {
-      EXPECT_NE(e.log().find("no such file"), std::string::npos) << e.log();
-    }
+    EXPECT_THROW(compile_to_spirv(with_prelude(every_parameter), options), LogicError) << option;
   }
   EXPECT_FALSE(std::filesystem::exists(marker));
 }
