@@ -4,8 +4,10 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace plinth::detail {
 
@@ -58,27 +60,40 @@ std::vector<std::byte> encode_cache_entry(const CacheKey& key, std::span<const s
   return out;
 }
 
-std::variant<std::vector<std::byte>, std::string> decode_cache_entry(
-    const CacheKey& key, std::span<const std::byte> bytes) {
-  if (bytes.size() < cache_entry_header_size) {
-    return fmt::format("truncated ({} bytes, shorter than the header)", bytes.size());
+std::string cache_entry_header_problem(const CacheKey& key, std::span<const std::byte> header,
+                                       std::uint64_t file_size, std::uint64_t size_limit) {
+  if (file_size < cache_entry_header_size || header.size() < cache_entry_header_size) {
+    return fmt::format("truncated ({} bytes, shorter than the header)",
+                       std::min<std::uint64_t>(file_size, header.size()));
   }
-  if (std::memcmp(bytes.data(), magic, sizeof magic) != 0) {
+  if (std::memcmp(header.data(), magic, sizeof magic) != 0) {
     return std::string("not a plinth cache entry (wrong magic)");
   }
-  const auto version = get<std::uint32_t>(bytes, 8);
-  if (version != format_version || get<std::uint32_t>(bytes, 12) != cache_entry_header_size) {
+  const auto version = get<std::uint32_t>(header, 8);
+  if (version != format_version || get<std::uint32_t>(header, 12) != cache_entry_header_size) {
     return fmt::format("format version {} (this plinth writes {})", version, format_version);
   }
-  if (get<std::uint64_t>(bytes, 16) != key.high || get<std::uint64_t>(bytes, 24) != key.low) {
+  if (get<std::uint64_t>(header, 16) != key.high || get<std::uint64_t>(header, 24) != key.low) {
     return std::string("holds another key");
   }
-  const auto size = get<std::uint64_t>(bytes, 32);
-  if (size != bytes.size() - cache_entry_header_size) {
-    return fmt::format("{} ({} payload bytes, the header says {})",
-                       size > bytes.size() - cache_entry_header_size ? "truncated" : "too long",
-                       bytes.size() - cache_entry_header_size, size);
+  if (file_size > size_limit) {
+    return fmt::format("{} bytes, larger than the cache's limit ({} bytes)", file_size, size_limit);
   }
+  const auto size = get<std::uint64_t>(header, 32);
+  const std::uint64_t actual = file_size - cache_entry_header_size;
+  if (size != actual) {
+    return fmt::format("{} ({} payload bytes, the header says {})",
+                       size > actual ? "truncated" : "too long", actual, size);
+  }
+  return {};
+}
+
+std::variant<std::vector<std::byte>, std::string> decode_cache_entry(
+    const CacheKey& key, std::span<const std::byte> bytes) {
+  auto problem =
+      cache_entry_header_problem(key, bytes.first(std::min(bytes.size(), cache_entry_header_size)),
+                                 bytes.size(), std::numeric_limits<std::uint64_t>::max());
+  if (!problem.empty()) return problem;
   const auto payload = bytes.subspan(cache_entry_header_size);
   if (checksum(bytes, payload) != get<std::uint64_t>(bytes, 40)) {
     return std::string("checksum mismatch");

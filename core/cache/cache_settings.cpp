@@ -1,11 +1,11 @@
 #include "cache/cache_settings.hpp"
 
-#include <plinth/printable.hpp>
-
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <string_view>
 
 namespace plinth::detail {
 
@@ -38,31 +38,48 @@ bool parse_size(std::string_view text, std::uint64_t& out) {
   return true;
 }
 
+/// PLINTH_CACHE_DIR words for "no cache": off, 0, false, none, in any case.
+bool means_off(std::string_view value) {
+  for (const std::string_view word : {"off", "0", "false", "none"}) {
+    if (value.size() == word.size() &&
+        std::equal(value.begin(), value.end(), word.begin(), [](char a, char b) {
+          return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
+        })) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 CacheSettings cache_settings_from(const std::function<const char*(const char*)>& getenv) {
   CacheSettings settings;
   if (const char* size = getenv("PLINTH_CACHE_SIZE"); size != nullptr && *size != '\0') {
     if (!parse_size(size, settings.size_limit)) {
-      settings.note = fmt::format("PLINTH_CACHE_SIZE='{}' is not a byte count: using {}",
-                                  printable(size), default_cache_size_limit);
+      // Quoted as given: warn() escapes it (printable() here too escaped it twice).
+      settings.warnings.push_back(fmt::format(
+          "PLINTH_CACHE_SIZE='{}' is not a byte count: using {}", size, default_cache_size_limit));
       settings.size_limit = default_cache_size_limit;
     }
   }
   const char* dir = getenv("PLINTH_CACHE_DIR");
   if (dir != nullptr && *dir != '\0') {
-    if (std::string_view(dir) == "off") {
-      settings.reason = "PLINTH_CACHE_DIR=off";
+    if (means_off(dir)) {
+      settings.reason = fmt::format("PLINTH_CACHE_DIR={}", dir);
       settings.off = true;
       return settings;
     }
-    std::error_code ec;
-    settings.directory = std::filesystem::absolute(dir, ec).lexically_normal();
-    if (ec) {
-      settings.reason = fmt::format("PLINTH_CACHE_DIR='{}': {}", printable(dir), ec.message());
-      settings.directory.clear();
+    if (!std::filesystem::path(dir).is_absolute()) {
+      settings.reason = fmt::format("PLINTH_CACHE_DIR='{}' is not an absolute path", dir);
+      settings.warnings.push_back(fmt::format(
+          "{}: ignored (the cache is never put relative to the current directory); compiled "
+          "programs are reused within this process only",
+          settings.reason));
       return settings;
     }
+    settings.directory = std::filesystem::path(dir).lexically_normal();
+    settings.explicit_directory = true;
     settings.enabled = true;
     return settings;
   }

@@ -2,7 +2,8 @@
 
 // Where the compiled-program cache lives and how large it may grow: PLINTH_CACHE_DIR
 // (default $XDG_CACHE_HOME/plinth, else ~/.cache/plinth; "off" disables the cache) and
-// PLINTH_CACHE_SIZE (bytes), as DESIGN.md's environment table says.
+// PLINTH_CACHE_SIZE (bytes), as DESIGN.md's environment table says. What the user set and
+// plinth cannot use is warned about once (program_cache_state.cpp), never silently replaced.
 
 #include <plinth/export.hpp>
 
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace plinth::detail {
 
@@ -18,17 +20,22 @@ inline constexpr std::uint64_t default_cache_size_limit = std::uint64_t{1} << 30
 
 /// The cache's settings. Plain value.
 struct CacheSettings {
-  bool enabled = false;             ///< false: "off", or no usable default location
-  bool off = false;                 ///< PLINTH_CACHE_DIR=off: no caching at all
+  bool enabled = false;  ///< false: "off", a relative PLINTH_CACHE_DIR, or no default location
+  bool off = false;      ///< PLINTH_CACHE_DIR=off (or OFF, 0, false, none): no caching at all
+  bool explicit_directory = false;  ///< `directory` is PLINTH_CACHE_DIR, not the default
   std::filesystem::path directory;  ///< absolute; empty when !enabled
   std::uint64_t size_limit = default_cache_size_limit;
   std::string reason;  ///< why !enabled
-  std::string note;    ///< a PLINTH_CACHE_SIZE that is ignored, and why
+  /// What the user set that is ignored, why, and what plinth does instead: to be said once on
+  /// stderr (warn() makes them printable; they quote the values as given).
+  std::vector<std::string> warnings;
 };
 
-/// The settings from the variables `getenv` returns (null: unset). A relative
-/// XDG_CACHE_HOME or HOME is ignored; a relative PLINTH_CACHE_DIR is made absolute against the
-/// current directory, since the user named it. Never throws (besides std::bad_alloc).
+/// The settings from the variables `getenv` returns (null: unset). PLINTH_CACHE_DIR `off`,
+/// `0`, `false` or `none` (any case) turns the cache off; a relative PLINTH_CACHE_DIR is
+/// refused with a warning (the cache is then kept in memory: never relative to the current
+/// directory, and not silently elsewhere); a relative XDG_CACHE_HOME or HOME is ignored (the
+/// XDG rule). Never throws (besides std::bad_alloc).
 PLINTH_EXPORT CacheSettings
 cache_settings_from(const std::function<const char*(const char*)>& getenv);
 

@@ -11,10 +11,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <exception>
+#include <span>
+#include <string_view>
 #include <utility>
 
 namespace plinth::detail {
@@ -53,6 +56,37 @@ class Fd {
  private:
   int fd_;
 };
+
+/// Reads into `out` until it is full, the file ends or an error; returns the bytes read.
+std::size_t read_fully(int fd, std::span<std::byte> out) {
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const auto n = ::read(fd, out.data() + done, out.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  return done;
+}
+
+/// What a file of `mode` is, in words.
+std::string_view file_kind(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+/// Removes `path`, something other than a regular file (`mode`) at an entry's path, never
+/// following or opening it (a directory only when empty); says what it was and whether it went.
+std::string remove_non_regular(const fs::path& path, mode_t mode) {
+  const bool removed = (S_ISDIR(mode) ? ::rmdir(path.c_str()) : ::unlink(path.c_str())) == 0;
+  const int error = errno;
+  return fmt::format("{}, not a regular file ({})", file_kind(mode),
+                     removed ? "removed" : "not removed: " + error_text(error));
+}
 
 struct EntryFile {
   fs::path path;
@@ -117,50 +151,63 @@ fs::path DiskCache::entry_path(const CacheKey& key) const {
 
 std::optional<std::vector<std::byte>> DiskCache::read(const CacheKey& key, bool* rejected) const {
   if (!usable()) return std::nullopt;
-  auto reject = [rejected] {
+  const auto path = entry_path(key);
+  auto reject = [&](std::string_view problem) {
+    debug(DebugTopic::cache, "{}: {}: not trusted; rebuilding and replacing it", path.string(),
+          problem);
     if (rejected != nullptr) *rejected = true;
     return std::nullopt;
   };
-  const auto path = entry_path(key);
   try {
     if (auto problem = directory_problem(directory_); !problem.empty()) {
       debug(DebugTopic::cache, "{}: not read: {}", path.string(), problem);
       return std::nullopt;
     }
-    Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
-    if (fd.get() < 0) {
+    // Only a regular file is opened: a FIFO would block the open or the read (O_NONBLOCK
+    // guards the race between lstat and open), a device is never opened at all, and a symlink
+    // is never followed (O_NOFOLLOW). Anything else is removed so the rebuilt entry can take
+    // its place (rename cannot replace a directory).
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) {
       if (errno == ENOENT) {
         debug(DebugTopic::cache, "{}: miss", path.string());
-      } else {
-        debug(DebugTopic::cache, "{}: cannot open ({}): rebuilding and replacing it", path.string(),
-              error_text(errno));
-        return reject();
+        return std::nullopt;
       }
-      return std::nullopt;
+      return reject(fmt::format("cannot stat ({})", error_text(errno)));
     }
-    struct stat st {};
-    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid() ||
-        static_cast<std::uint64_t>(st.st_size) > max_entry_size) {
-      debug(DebugTopic::cache,
-            "{}: not a regular file of this user within {} bytes: rebuilding and replacing it",
-            path.string(), max_entry_size);
-      return reject();
+    if (!S_ISREG(st.st_mode)) return reject(remove_non_regular(path, st.st_mode));
+    Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC));
+    if (fd.get() < 0) {
+      if (errno == ENOENT) {  // removed meanwhile (another process evicting)
+        debug(DebugTopic::cache, "{}: miss", path.string());
+        return std::nullopt;
+      }
+      if (errno == ELOOP) return reject(remove_non_regular(path, S_IFLNK));
+      return reject(fmt::format("cannot open ({})", error_text(errno)));
     }
-    std::vector<std::byte> bytes(static_cast<std::size_t>(st.st_size));
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const auto n = ::read(fd.get(), bytes.data() + done, bytes.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
+    if (::fstat(fd.get(), &st) != 0) return reject(fmt::format("fstat: {}", error_text(errno)));
+    if (!S_ISREG(st.st_mode)) return reject(remove_non_regular(path, st.st_mode));
+    if (st.st_uid != ::geteuid()) {
+      return reject(fmt::format("owned by another user (uid {})", st.st_uid));
     }
-    bytes.resize(done);
+    // The header and the file's size decide before the payload is read or allocated: a huge
+    // file under an entry's name is never read whole.
+    const auto file_size = static_cast<std::uint64_t>(st.st_size);
+    std::array<std::byte, cache_entry_header_size> header{};
+    const std::size_t header_read = read_fully(fd.get(), header);
+    if (auto problem = cache_entry_header_problem(key, std::span(header).first(header_read),
+                                                  file_size, std::min(size_limit_, max_entry_size));
+        !problem.empty()) {
+      return reject(problem);
+    }
+    std::vector<std::byte> bytes(static_cast<std::size_t>(file_size));
+    std::copy(header.begin(), header.end(), bytes.begin());
+    const std::size_t done =
+        cache_entry_header_size +
+        read_fully(fd.get(), std::span(bytes).subspan(cache_entry_header_size));
+    bytes.resize(done);  // shorter when the file shrank meanwhile: decoding says so
     auto decoded = decode_cache_entry(key, bytes);
-    if (auto* problem = std::get_if<std::string>(&decoded)) {
-      debug(DebugTopic::cache, "{}: {}: not trusted; rebuilding and replacing it", path.string(),
-            *problem);
-      return reject();
-    }
+    if (auto* problem = std::get_if<std::string>(&decoded)) return reject(*problem);
     ::futimens(fd.get(), nullptr);  // least recently used: reading counts as use
     debug(DebugTopic::cache, "{}: hit ({} bytes)", path.string(), bytes.size());
     return std::move(std::get<std::vector<std::byte>>(decoded));

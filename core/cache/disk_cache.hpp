@@ -40,7 +40,11 @@ class PLINTH_EXPORT DiskCache {
   /// The payload stored under `key`, its file's mtime touched; nullopt on a miss, or for an
   /// entry that fails its checks (said on PLINTH_DEBUG=cache; the caller rebuilds it and
   /// write() replaces it; `*rejected` is then set when given). Checks again that the
-  /// directory is private before reading.
+  /// directory is private before reading. Only a regular file of this user is opened, and
+  /// never blocks: anything else at the entry's path (a FIFO, a symlink, a device, an empty
+  /// directory) is rejected and removed. The header and the file's size are checked before
+  /// the payload is read: a file larger than size_limit() or than its header declares is
+  /// rejected unread.
   std::optional<std::vector<std::byte>> read(const CacheKey& key, bool* rejected = nullptr) const;
   /// Stores `payload` under `key` (replacing any entry), then evicts the least recently used
   /// entries while the cache is over its limit. Returns whether the entry was written.

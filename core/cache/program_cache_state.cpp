@@ -4,6 +4,8 @@
 
 #include <plinth/program_cache.hpp>
 
+#include <fmt/format.h>
+
 namespace plinth::detail {
 
 namespace {
@@ -11,9 +13,9 @@ namespace {
 ProgramCacheState* make_state() {
   auto* state = new ProgramCacheState;  // never deleted: programs may be built at exit
   state->settings = cache_settings();
-  if (!state->settings.note.empty()) warn(state->settings.note);
+  for (const auto& warning : state->settings.warnings) warn(warning);
   if (state->settings.off) {
-    debug(DebugTopic::cache, "the compiled-program cache is off (PLINTH_CACHE_DIR=off)");
+    debug(DebugTopic::cache, "the compiled-program cache is off ({})", state->settings.reason);
   } else if (!state->settings.enabled) {
     state->disk_problem = state->settings.reason;
   } else {
@@ -24,6 +26,13 @@ ProgramCacheState* make_state() {
       state->disk.emplace(std::move(disk));
     } else {
       state->disk_problem = disk.problem();
+      // The user named this directory: that it is not used is said, not only on PLINTH_DEBUG.
+      if (state->settings.explicit_directory) {
+        warn(
+            fmt::format("PLINTH_CACHE_DIR={} is not used: {}; compiled programs are reused "
+                        "within this process only",
+                        state->settings.directory.string(), state->disk_problem));
+      }
     }
   }
   if (!state->settings.off && !state->disk) {

@@ -78,9 +78,7 @@ Communicator Communicator::join(const Queue& queue, const CommunicatorId& id,
   }
   const auto library = detail::collectives_library(api);
   if (!library.available) {
-    throw LogicError(fmt::format(
-        "Communicator::join needs a collectives library, and the {} backend has none: {}",
-        api.id.shortcut, library.description));
+    throw LogicError(detail::no_collectives_library_message("Communicator::join", api, library));
   }
   auto library_comm =
       api.adopt(detail::adapter(device.context())

@@ -58,8 +58,7 @@ CommunicatorId CommunicatorId::create(const API& api) {
   const auto library = detail::collectives_library(loaded);
   if (!library.available) {
     throw LogicError(
-        fmt::format("CommunicatorId::create: the {} backend has no collectives library: {}",
-                    loaded.id.shortcut, library.description));
+        detail::no_collectives_library_message("CommunicatorId::create", loaded, library));
   }
   auto bytes = loaded.adapter->create_communicator_id();
   if (bytes.empty() || bytes.size() > max_id_bytes) {
@@ -140,6 +139,16 @@ backend::CollectivesLibrary collectives_library(const LoadedApi& api) {
                                api.id.shortcut, api.abi_minor)};
   }
   return api.adapter->collectives();
+}
+
+std::string no_collectives_library_message(std::string_view call, const LoadedApi& api,
+                                           const backend::CollectivesLibrary& library) {
+  std::string message = fmt::format("{} needs a collectives library, and the {} backend has none",
+                                    call, api.id.shortcut);
+  if (!library.description.empty() && library.description != backend::no_collectives_library) {
+    message += ": " + library.description;
+  }
+  return message;
 }
 
 }  // namespace detail

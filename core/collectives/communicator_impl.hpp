@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace plinth::detail {
@@ -21,6 +22,12 @@ struct LoadedApi;
 /// The collectives library of `api`, or why there is none (also for plugins older than SDK
 /// 1.4, which have no collectives()). Throws nothing the backend does not.
 backend::CollectivesLibrary collectives_library(const LoadedApi& api);
+
+/// The refusal of `call` (e.g. "Communicator::join") on `api`, which has no collectives
+/// library (`library`): "<call> needs a collectives library, and the <api> backend has none",
+/// with the backend's reason where it says more than that. Throws std::bad_alloc only.
+std::string no_collectives_library_message(std::string_view call, const LoadedApi& api,
+                                           const backend::CollectivesLibrary& library);
 
 struct CommunicatorImpl {
   CommunicatorImpl(MultiQueue local_queues, std::size_t rank_count,

@@ -1,17 +1,20 @@
-// PLINTH_API, PLINTH_DEVICE, PLINTH_PLUGIN_PATH and PLINTH_DEBUG, end to end through
-// plinth-info in a child process.
+// PLINTH_API, PLINTH_DEVICE, PLINTH_PLUGIN_PATH, PLINTH_DEBUG, PLINTH_CACHE_DIR and
+// PLINTH_CACHE_SIZE, end to end through plinth-info in a child process.
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <system_error>
+#include <vector>
 
 namespace {
 
@@ -278,6 +281,110 @@ TEST(ProgramCacheDir, PlinthInfoShowsTheCache) {
   EXPECT_FALSE(fs::exists(scratch.root / ".cache"));
   const auto text = run("PLINTH_CACHE_DIR=" + dir.string());
   EXPECT_NE(text.output.find("Program cache: on disk"), std::string::npos) << text.output;
+}
+
+/// How many lines of `output` contain `text`.
+std::size_t lines_with(const std::string& output, const std::string& text) {
+  std::size_t count = 0, start = 0;
+  while (start < output.size()) {
+    const auto end = std::min(output.find('\n', start), output.size());
+    if (output.substr(start, end - start).find(text) != std::string::npos) ++count;
+    start = end + 1;
+  }
+  return count;
+}
+
+/// A private scratch directory, removed (made writable first) at the end of the scope.
+struct ScratchDir {
+  fs::path root;
+  ScratchDir() {
+    std::string pattern = (fs::temp_directory_path() / "plinth-cache-env-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) != nullptr) root = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(root, ec)) {
+      fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add, ec);
+    }
+    fs::remove_all(root, ec);
+  }
+};
+
+// PLINTH_CACHE_DIR set to a directory plinth must not use: one warning that says what is wrong
+// and that programs are cached in memory instead (it used to fall back silently).
+TEST(ProgramCacheDir, AnUnusableExplicitDirectoryIsSaidOnceOnStderr) {
+  ScratchDir scratch;
+  ASSERT_FALSE(scratch.root.empty());
+  struct Case {
+    std::string name;
+    fs::path dir;
+    std::string problem;
+  };
+  std::vector<Case> cases;
+  const auto open = scratch.root / "mode-0777";
+  fs::create_directory(open);
+  fs::permissions(open, fs::perms::all);
+  cases.push_back({"mode 0777", open, "writable by"});
+  const auto file = scratch.root / "plain-file";
+  std::ofstream(file) << "not a directory";
+  cases.push_back({"a plain file", file, "not a directory"});
+  if (::geteuid() == 0) {  // root can make a directory another user's; others cannot
+    const auto foreign = scratch.root / "foreign";
+    fs::create_directory(foreign, scratch.root);
+    ASSERT_EQ(::chown(foreign.c_str(), 65534, 65534), 0);
+    cases.push_back({"another user's", foreign, "owned by another user"});
+  } else {  // root may write into a read-only directory; others may not
+    const auto read_only = scratch.root / "read-only";
+    fs::create_directory(read_only);
+    fs::permissions(read_only, fs::perms::owner_read | fs::perms::owner_exec);
+    cases.push_back({"read-only", read_only, "not writable"});
+  }
+  for (const auto& c : cases) {
+    const auto result = run("PLINTH_CACHE_DIR=" + c.dir.string());
+    EXPECT_EQ(lines_with(result.output, "plinth: warning: PLINTH_CACHE_DIR="), 1u)
+        << c.name << result.output;
+    EXPECT_EQ(lines_with(result.output, c.problem), 2u)  // the warning and the cache's state
+        << c.name << result.output;
+    EXPECT_EQ(lines_with(result.output, "reused within this process only"), 1u)
+        << c.name << result.output;
+    EXPECT_NE(result.output.find("Program cache: in memory only"), std::string::npos)
+        << c.name << result.output;
+  }
+}
+
+// PLINTH_CACHE_DIR=OFF, 0, false or none turns the cache off (each used to create a directory
+// of that name in the current directory); a relative path is refused with a warning.
+TEST(ProgramCacheDir, OffWordsDisableAndARelativePathIsRefused) {
+  ScratchDir scratch;
+  ASSERT_FALSE(scratch.root.empty());
+  const fs::path cwd = fs::current_path();
+  fs::current_path(scratch.root);
+  for (const std::string word : {"OFF", "Off", "0", "false", "none"}) {
+    const auto result = run("PLINTH_CACHE_DIR=" + word);
+    EXPECT_NE(result.output.find("Program cache: off"), std::string::npos) << word << result.output;
+    EXPECT_EQ(result.output.find("warning"), std::string::npos) << word << result.output;
+    EXPECT_FALSE(fs::exists(scratch.root / word)) << word;
+  }
+  const auto relative = run("PLINTH_CACHE_DIR=relative/cache");
+  fs::current_path(cwd);
+  EXPECT_EQ(lines_with(relative.output,
+                       "plinth: warning: PLINTH_CACHE_DIR='relative/cache' is not an absolute "
+                       "path"),
+            1u)
+      << relative.output;
+  EXPECT_NE(relative.output.find("Program cache: in memory only"), std::string::npos)
+      << relative.output;
+  EXPECT_FALSE(fs::exists(scratch.root / "relative"));
+}
+
+// PLINTH_CACHE_SIZE's warning escapes a control character once ("\x1b", not "\\x1b").
+TEST(ProgramCacheSize, TheWarningEscapesControlCharactersOnce) {
+  const auto result = run("PLINTH_CACHE_SIZE=\"$(printf 'a\\033b')\"");
+  EXPECT_EQ(lines_with(result.output,
+                       "plinth: warning: PLINTH_CACHE_SIZE='a\\x1bb' is not a "
+                       "byte count"),
+            1u)
+      << result.output;
 }
 
 }  // namespace

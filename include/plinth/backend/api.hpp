@@ -85,7 +85,7 @@ class ApiAdapter {
   /// runs collectives within one process with its own copies and kernels. Must not throw;
   /// any thread may call it.
   virtual CollectivesLibrary collectives() const {
-    return {false, "the backend has no collectives library"};
+    return {false, std::string(no_collectives_library)};
   }
 
   /// A new communicator id (ncclGetUniqueId): opaque bytes, at most 4096, that one rank

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace plinth::backend {
 
@@ -63,6 +64,10 @@ class CommunicatorAdapter {
   /// BackendError with the library's code and text.
   virtual void run(const CollectiveCall& call, std::span<const CollectivePart> parts) = 0;
 };
+
+/// The reason ApiAdapter::collectives() gives by default (a backend without a library); the
+/// core's own messages say no more than this where it is the reason.
+inline constexpr std::string_view no_collectives_library = "the backend has no collectives library";
 
 /// What ApiAdapter::collectives() says about the backend's collectives library.
 struct CollectivesLibrary {

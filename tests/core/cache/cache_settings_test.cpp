@@ -40,7 +40,35 @@ TEST(CacheSettings, CacheDirWinsAndOffDisables) {
   const auto off = settings({{"PLINTH_CACHE_DIR", "off"}, {"HOME", "/home/u"}});
   EXPECT_FALSE(off.enabled);
   EXPECT_TRUE(off.off);
-  EXPECT_TRUE(settings({{"PLINTH_CACHE_DIR", "rel/dir"}}).directory.is_absolute());
+}
+
+// "off" in any case, and the words people write for it, turn the cache off: none of them is a
+// directory to create in the current directory.
+TEST(CacheSettings, OffZeroFalseAndNoneInAnyCaseDisable) {
+  for (const std::string word : {"off", "OFF", "Off", "0", "false", "FALSE", "none", "None"}) {
+    const auto off = settings({{"PLINTH_CACHE_DIR", word}, {"HOME", "/home/u"}});
+    EXPECT_TRUE(off.off) << word;
+    EXPECT_FALSE(off.enabled) << word;
+    EXPECT_TRUE(off.directory.empty()) << word;
+    EXPECT_TRUE(off.warnings.empty()) << word;
+  }
+}
+
+// A relative PLINTH_CACHE_DIR is refused with a warning (never the current directory), as a
+// relative PLINTH_PLUGIN_PATH entry is; the default location is not silently used instead.
+TEST(CacheSettings, RelativeCacheDirIsRefusedWithAWarning) {
+  const auto relative = settings({{"PLINTH_CACHE_DIR", "rel/dir"}, {"HOME", "/home/u"}});
+  EXPECT_FALSE(relative.enabled);
+  EXPECT_FALSE(relative.off);
+  EXPECT_TRUE(relative.directory.empty());
+  ASSERT_EQ(relative.warnings.size(), 1u);
+  EXPECT_NE(relative.warnings[0].find("PLINTH_CACHE_DIR='rel/dir' is not an absolute path"),
+            std::string::npos)
+      << relative.warnings[0];
+  EXPECT_NE(relative.warnings[0].find("within this process only"), std::string::npos)
+      << relative.warnings[0];
+  EXPECT_TRUE(settings({{"PLINTH_CACHE_DIR", "/c"}}).explicit_directory);
+  EXPECT_FALSE(settings({{"HOME", "/home/u"}}).explicit_directory);
 }
 
 TEST(CacheSettings, SizeIsBytesWithOptionalSuffix) {
@@ -48,9 +76,18 @@ TEST(CacheSettings, SizeIsBytesWithOptionalSuffix) {
   EXPECT_EQ(settings({{"PLINTH_CACHE_SIZE", "2M"}}).size_limit, 2u << 20);
   const auto bad = settings({{"PLINTH_CACHE_SIZE", "lots"}});
   EXPECT_EQ(bad.size_limit, default_cache_size_limit);
-  EXPECT_NE(bad.note.find("PLINTH_CACHE_SIZE"), std::string::npos);
+  ASSERT_EQ(bad.warnings.size(), 1u);
+  EXPECT_NE(bad.warnings[0].find("PLINTH_CACHE_SIZE"), std::string::npos);
   EXPECT_EQ(settings({{"PLINTH_CACHE_SIZE", "99999999999999999999999"}}).size_limit,
             default_cache_size_limit);
+}
+
+// The warnings hold the value as given: warn() makes it printable once, on the way out (it was
+// escaped twice: "\\x1b").
+TEST(CacheSettings, WarningsQuoteTheValueUnescaped) {
+  const auto bad = settings({{"PLINTH_CACHE_SIZE", "a\x1b[2Jb"}});
+  ASSERT_EQ(bad.warnings.size(), 1u);
+  EXPECT_NE(bad.warnings[0].find("'a\x1b[2Jb'"), std::string::npos) << bad.warnings[0];
 }
 
 }  // namespace
