@@ -130,6 +130,14 @@ Program::Program(std::shared_ptr<ContextState> state, std::span<const std::size_
           throw CompileError("binary " + std::to_string(slot) + " " + problem +
                                  "; Level Zero programs' binaries are SPIR-V",
                              {}, {}, context[devices[slot]].name);
+        // Every instruction inside the module (a truncated one is refused here, not by the
+        // driver); the kernels below are read from the first binary only.
+        try {
+          reflect_kernels(bytes);
+        } catch (const LogicError& e) {
+          throw CompileError("binary " + std::to_string(slot) + " is not a whole " + e.what(), {},
+                             {}, context[devices[slot]].name);
+        }
         spirv_.push_back(
             std::make_shared<const std::vector<std::byte>>(bytes.begin(), bytes.end()));
       }

@@ -165,8 +165,17 @@ class Reader {
       }
       for (auto& word : words_) word = __builtin_bswap32(word);  // the other byte order
     }
+    // Version 1.0 to 1.6: 0x00MMmm00.
+    const std::uint32_t version = words_[1];
+    if ((version & 0xff0000ffu) != 0 || ((version >> 16) & 0xffu) != 1 ||
+        ((version >> 8) & 0xffu) > 6) {
+      char text[11];
+      std::snprintf(text, sizeof text, "0x%08x", static_cast<unsigned>(version));
+      malformed(std::string("its version word ") + text + " is no SPIR-V version 1.0 to 1.6");
+    }
     bound_ = words_[3];
     if (bound_ == 0) malformed("its id bound is 0");
+    if (words_[4] != 0) malformed("its header's reserved schema word is not 0");
   }
 
   // Checks that `id` is a valid id (0 < id < bound).

@@ -3,6 +3,8 @@
 #include "device.hpp"
 #include "error.hpp"
 #include "kernel.hpp"
+#include "pocl_binary.hpp"
+#include "ptx_binary.hpp"
 
 #include <plinth/errors.hpp>
 
@@ -27,6 +29,28 @@ std::string join(const std::vector<std::string>& parts, const char* separator) {
     result += part;
   }
   return result;
+}
+
+std::string platform_string(cl_platform_id platform, cl_platform_info param) {
+  return info_string(
+      [&](std::size_t size, void* value, std::size_t* size_ret) {
+        return clGetPlatformInfo(platform, param, size, value, size_ret);
+      },
+      "clGetPlatformInfo");
+}
+
+/// Why `binary` cannot be what `device` loads, or "" when its container is whole. Each
+/// implementation's loader trusts its own container, so each is checked before it sees one:
+/// PoCL's program binaries, NVIDIA's PTX text. An implementation plinth does not know gets
+/// the binary unchanged: its own loader decides.
+std::string binary_problem(cl_device_id device, std::span<const std::byte> binary) {
+  const auto platform = device_value<cl_platform_id>(device, CL_DEVICE_PLATFORM);
+  const auto name = platform_string(platform, CL_PLATFORM_NAME);
+  if (name.find("Portable Computing Language") != std::string::npos || is_pocl_binary(binary))
+    return pocl_binary_problem(binary);
+  if (platform_string(platform, CL_PLATFORM_VENDOR).find("NVIDIA") != std::string::npos)
+    return ptx_binary_problem(binary);
+  return {};
 }
 
 }  // namespace
@@ -64,6 +88,11 @@ std::unique_ptr<Program> Program::create(cl_context context, std::vector<cl_devi
     case backend::ProgramInputKind::binary: {
       std::vector<std::size_t> lengths;
       std::vector<const unsigned char*> binaries;
+      for (std::size_t d = 0; d < devices.size() && d < input.binaries.size(); ++d) {
+        if (const auto problem = binary_problem(devices[d], input.binaries[d]); !problem.empty())
+          throw CompileError("binary " + std::to_string(d) + " is " + problem, {}, {},
+                             device_string(devices[d], CL_DEVICE_NAME));
+      }
       for (const auto& binary : input.binaries) {
         lengths.push_back(binary.size());
         binaries.push_back(reinterpret_cast<const unsigned char*>(binary.data()));

@@ -107,16 +107,37 @@ void store(ProgramCacheState& cache, const LoadedApi& api, backend::ProgramAdapt
 
 }  // namespace
 
-std::shared_ptr<backend::ProgramAdapter> create_program_cached(
-    const LoadedApi& api, const BoundMultiDevice& devices, std::span<const std::size_t> slots,
+namespace {
+
+/// Compiles the part and stores its binaries under `keys` (when there are any).
+std::shared_ptr<backend::ProgramAdapter> compile_and_store(
+    const LoadedApi& api, const BoundMultiDevice& devices,
     std::span<const std::size_t> context_indices, const backend::ProgramInput& input,
-    const backend::BuildOptions& options) {
+    const backend::BuildOptions& options, const std::vector<CacheKey>& keys) {
   auto& context = *devices.context().impl()->adapter;
   auto& cache = program_cache_state();
-  auto compile = [&] {
-    auto program = api.adopt(context.create_program(context_indices, input, options));
-    ++cache.compiled;
-    return program;
+  auto program = api.adopt(context.create_program(context_indices, input, options));
+  ++cache.compiled;
+  if (keys.empty()) return program;
+  try {
+    store(cache, api, *program, keys);
+  } catch (const std::exception& e) {
+    debug(DebugTopic::cache, "the program's binaries were not stored: {}", e.what());
+  }
+  return program;
+}
+
+}  // namespace
+
+CachedProgram create_program_cached(const LoadedApi& api, const BoundMultiDevice& devices,
+                                    std::span<const std::size_t> slots,
+                                    std::span<const std::size_t> context_indices,
+                                    const backend::ProgramInput& input,
+                                    const backend::BuildOptions& options) {
+  auto& context = *devices.context().impl()->adapter;
+  auto& cache = program_cache_state();
+  auto compile = [&]() -> CachedProgram {
+    return {compile_and_store(api, devices, context_indices, input, options, {}), {}};
   };
   const bool reloadable = (api.adapter->program_inputs() &
                            static_cast<unsigned>(backend::ProgramInputKind::binary)) != 0;
@@ -162,8 +183,27 @@ std::shared_ptr<backend::ProgramAdapter> create_program_cached(
       ++cache.loaded;
       debug(DebugTopic::cache, "{}: a program for {} device(s) created from cached binaries",
             api.name, keys.size());
-      return program;
-    } catch (const Error& e) {
+      // The strings the input views, owned by the rebuild.
+      auto rebuild = [&api, devices,
+                      context_indices =
+                          std::vector<std::size_t>(context_indices.begin(), context_indices.end()),
+                      prelude = std::string(input.prelude), source = std::string(input.source),
+                      options, keys](const std::string& reason) {
+        auto& state = program_cache_state();
+        ++state.rejected;
+        debug(DebugTopic::cache,
+              "{}: the program created from cached binaries {}: removing them, compiling and "
+              "storing anew",
+              api.name, reason);
+        for (const auto& key : keys) forget(state, key);
+        backend::ProgramInput again;
+        again.kind = backend::ProgramInputKind::source;
+        again.prelude = prelude;
+        again.source = source;
+        return compile_and_store(api, devices, context_indices, again, options, keys);
+      };
+      return {std::move(program), std::move(rebuild)};
+    } catch (const std::exception& e) {
       ++cache.rejected;
       debug(DebugTopic::cache,
             "{} refused the cached binaries ({}): removing them, compiling and storing anew",
@@ -172,13 +212,7 @@ std::shared_ptr<backend::ProgramAdapter> create_program_cached(
     }
   }
 
-  auto program = compile();
-  try {
-    store(cache, api, *program, keys);
-  } catch (const std::exception& e) {
-    debug(DebugTopic::cache, "the program's binaries were not stored: {}", e.what());
-  }
-  return program;
+  return {compile_and_store(api, devices, context_indices, input, options, keys), {}};
 }
 
 }  // namespace plinth::detail

@@ -13,6 +13,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -137,6 +138,11 @@ struct ProgramImpl {
   struct Part {
     std::shared_ptr<backend::ProgramAdapter> adapter;
     std::string source;  // as compiled (prelude included); empty for binaries and SPIR-V
+    /// Set while `adapter` is from the compiled-program cache: compiles the part anew
+    /// (program_cache.hpp's CachedProgram::rebuild).
+    std::function<std::shared_ptr<backend::ProgramAdapter>(const std::string&)> rebuild = {};
+    /// Adapters replaced by a rebuild, kept alive for the kernels made from them.
+    std::vector<std::shared_ptr<backend::ProgramAdapter>> replaced = {};
   };
   std::vector<Part> parts;
   /// Per program slot: its part, and its slot within that part's adapter.
@@ -147,11 +153,19 @@ struct ProgramImpl {
   std::vector<SlotRef> slot_refs;
   std::string kept_directory;
   std::vector<ConstantArray> constant_arrays;
+  /// Guards the parts' adapters, which rebuild_from_source() replaces.
+  std::unique_ptr<std::mutex> parts_mutex = std::make_unique<std::mutex>();
   const LoadedApi& api() const;
   /// The adapter of program slot `slot`, and the slot to pass it.
   backend::ProgramAdapter& adapter(std::size_t slot) const {
-    return *parts[slot_refs[slot].part].adapter;
+    const std::lock_guard lock(*parts_mutex);
+    return *parts[slot_refs[slot].part].adapter;  // replaced adapters stay alive
   }
+  /// For a part created from cached binaries that lacks what a caller asked for (`reason`):
+  /// compiles the part of program slot `slot` from its source, once, replacing its adapter;
+  /// returns false (and does nothing) when the part was not from the cache or is rebuilt
+  /// already. Throws what compiling throws.
+  bool rebuild_from_source(std::size_t slot, const std::string& reason);
   std::size_t adapter_slot(std::size_t slot) const { return slot_refs[slot].index; }
 };
 

@@ -25,6 +25,18 @@ namespace detail {
 
 const LoadedApi& ProgramImpl::api() const { return loaded(devices.context().api()); }
 
+bool ProgramImpl::rebuild_from_source(std::size_t slot, const std::string& reason) {
+  const std::lock_guard lock(*parts_mutex);
+  auto& part = parts[slot_refs[slot].part];
+  if (!part.rebuild) return false;
+  const auto rebuild = std::move(part.rebuild);
+  part.rebuild = nullptr;  // once, even when compiling fails
+  auto rebuilt = rebuild(reason);
+  part.replaced.push_back(std::move(part.adapter));
+  part.adapter = std::move(rebuilt);
+  return true;
+}
+
 namespace {
 
 const char* input_name(backend::ProgramInputKind kind) {
@@ -39,7 +51,8 @@ const char* input_name(backend::ProgramInputKind kind) {
 /// A program's state before its adapters exist: devices, options and what the core passes.
 std::shared_ptr<ProgramImpl> start(const BoundMultiDevice& devices, const ProgramOptions& options,
                                    backend::BuildOptions& build) {
-  auto impl = std::make_shared<ProgramImpl>(ProgramImpl{devices, {}, {}, {}, {}, {}});
+  auto impl = std::make_shared<ProgramImpl>(
+      ProgramImpl{devices, {}, {}, {}, {}, {}, std::make_unique<std::mutex>()});
   for (const auto& device : devices) impl->context_indices.push_back(device.index());
   impl->constant_arrays = options.constant_arrays;
   build.fast_math = options.fast_math;
@@ -160,7 +173,9 @@ std::shared_ptr<ProgramImpl> build_program(const BoundMultiDevice& devices,
                    : kept    ? static_cast<backend::KeptFiles*>(&*kept)
                              : nullptr;
       // From the compiled-program cache where it has every device's binary (cache/).
-      added.adapter = create_program_cached(api, devices, group, context_indices, input, build);
+      auto cached = create_program_cached(api, devices, group, context_indices, input, build);
+      added.adapter = std::move(cached.adapter);
+      added.rebuild = std::move(cached.rebuild);
     } else {
       // SDK 1.0: the joined source, and the backend writes the kept files itself.
       if (kept) {
@@ -203,10 +218,9 @@ std::shared_ptr<ProgramImpl> load(const BoundMultiDevice& devices, backend::Prog
         devices.size(), impl->api().name);
   auto kept = kept_directory(*impl, options);
   build.keep = kept ? &*kept : nullptr;
-  impl->parts.push_back(
-      {impl->api().adopt(
-           adapter(devices.context()).create_program(impl->context_indices, input, build)),
-       {}});
+  auto& part = impl->parts.emplace_back();
+  part.adapter = impl->api().adopt(
+      adapter(devices.context()).create_program(impl->context_indices, input, build));
   for (std::size_t slot = 0; slot < devices.size(); ++slot) impl->slot_refs.push_back({0, slot});
   return impl;
 }
@@ -239,7 +253,16 @@ std::shared_ptr<KernelImpl> make_kernel(const Program& program, const std::strin
   impl->slots.reserve(p.context_indices.size());
   for (std::size_t slot = 0; slot < p.context_indices.size(); ++slot) {
     auto& kernel = impl->slots.emplace_back();
-    kernel.adapter = p.api().adopt(p.adapter(slot).create_kernel(p.adapter_slot(slot), name));
+    try {
+      kernel.adapter = p.api().adopt(p.adapter(slot).create_kernel(p.adapter_slot(slot), name));
+    } catch (const LogicError& e) {
+      // A program from the compiled-program cache without the kernel is another program's
+      // binary under this program's key (a damaged cache): compiled anew, it has the kernel.
+      if (!program.impl()->rebuild_from_source(
+              slot, fmt::format("lacks kernel '{}' ({})", name, e.what())))
+        throw;
+      kernel.adapter = p.api().adopt(p.adapter(slot).create_kernel(p.adapter_slot(slot), name));
+    }
     kernel.dynamic_local = dynamic_local_of(p.api(), *kernel.adapter);
     kernel.params = kernel.adapter->parameters();
   }

@@ -104,8 +104,12 @@ class PLINTH_EXPORT Program {
   /// in order, without compiling (PyCUDA's module_from_buffer). `options` supplies the
   /// constant arrays the program declares and `keep`; render and compiler options are not
   /// used. Throws LogicError when the backend cannot load binaries (its plugin implements
-  /// SDK 1.0, or it has none) or for a count mismatch; CompileError for a binary the device
-  /// cannot load (e.g. built for another architecture, or not a binary at all).
+  /// SDK 1.0, or it has none) or for a count mismatch, or an empty binary; CompileError,
+  /// naming the device, for a binary the device cannot load (e.g. built for another
+  /// architecture, or not a binary at all). A truncated or corrupted binary is refused
+  /// before the vendor's loader sees it: each backend checks its own container (PoCL's
+  /// program binaries, NVIDIA's PTX, CUDA and HIP ELF images, SPIR-V); a binary for an OpenCL
+  /// implementation plinth does not know is passed on unchecked.
   static Program from_binaries(const BoundMultiDevice& devices,
                                const std::vector<std::vector<std::byte>>& binaries,
                                const ProgramOptions& options = {});
@@ -114,7 +118,10 @@ class PLINTH_EXPORT Program {
   static Program from_spirv(const BoundMultiDevice& devices, std::span<const std::byte> spirv,
                             const ProgramOptions& options = {});
 
-  /// The kernel `name`. Throws LogicError if the program has no such kernel.
+  /// The kernel `name`. Throws LogicError if the program has no such kernel. A program
+  /// built from the compiled-program cache that lacks it (a damaged cache holding another
+  /// program's binary) is first compiled again from its source, its cache entries replaced:
+  /// then what compiling throws (CompileError, BackendError) may come from here too.
   Kernel kernel(const std::string& name) const;
   /// The full source as compiled (rendered, prelude included) for the program's first
   /// device; empty for a program from binaries or SPIR-V.

@@ -4,10 +4,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -136,6 +139,65 @@ TEST_P(ProgramTest, BinaryRecreatesTheProgramWithoutCompiling) {
   std::vector<std::byte> garbage(64, std::byte{0x5a});
   EXPECT_THROW(Program::from_binaries(context().devices(), {garbage}), Error);
   EXPECT_THROW(Program::from_binaries(context().devices(), {}), LogicError);
+}
+
+/// Damaged copies of a real binary of this device: truncated at several points, its header
+/// corrupted, a size field made too large, garbage of its length. `name` says which.
+std::vector<std::pair<std::string, std::vector<std::byte>>> damaged_binaries(
+    const std::vector<std::byte>& binary) {
+  std::vector<std::pair<std::string, std::vector<std::byte>>> out;
+  for (const std::size_t size : {std::size_t{1}, std::size_t{8}, std::size_t{40}, std::size_t{77},
+                                 binary.size() / 3, binary.size() / 2, binary.size() - 1}) {
+    if (size > 0 && size < binary.size())
+      out.emplace_back("truncated to " + std::to_string(size) + " bytes",
+                       std::vector<std::byte>(binary.begin(),
+                                              binary.begin() + static_cast<std::ptrdiff_t>(size)));
+  }
+  auto header = binary;
+  for (std::size_t i = 4; i < 16 && i < header.size(); ++i) header[i] ^= std::byte{0xff};
+  out.emplace_back("header corrupted", header);
+  // A size field too large: PoCL's first root entry's byte count (after the 77-byte header,
+  // and 8 bytes more from version 10 on), else an ELF's section table offset (or text bytes).
+  auto sizes = binary;
+  std::size_t at = 40;
+  const std::string pocl = "poclbin";
+  if (sizes.size() >= 20 && std::memcmp(sizes.data(), pocl.data(), pocl.size()) == 0) {
+    std::uint32_t version = 0;
+    std::memcpy(&version, sizes.data() + 16, sizeof(version));
+    at = version >= 10 ? 85 : 77;
+  }
+  for (std::size_t i = at; i < at + 8 && i < sizes.size(); ++i) sizes[i] = std::byte{0xff};
+  out.emplace_back("a size field too large", sizes);
+  std::vector<std::byte> garbage(binary.size());
+  std::uint32_t state = 12345;
+  for (auto& byte : garbage) {
+    state = state * 1664525u + 1013904223u;
+    byte = static_cast<std::byte>(state >> 24);
+  }
+  out.emplace_back("garbage", garbage);
+  return out;
+}
+
+// Before: PoCL aborted or crashed inside clCreateProgramWithBinary on each of these.
+TEST_P(ProgramTest, DamagedBinariesAreRefusedWithACompileError) {
+  const Program program(context(), flag_source);
+  const auto binary = program.binary(device());
+  ASSERT_GT(binary.size(), 100u);
+  for (const auto& [what, bytes] : damaged_binaries(binary)) {
+    try {
+      Program::from_binaries(context().devices(), {bytes});
+      ADD_FAILURE() << what << ": accepted";
+    } catch (const CompileError& e) {
+      EXPECT_NE(std::string(e.what()).find(device().name()), std::string::npos)
+          << what << ": names the device: " << e.what();
+    } catch (const Error& e) {
+      ADD_FAILURE() << what << ": not a CompileError: " << e.what();
+    }
+  }
+  EXPECT_THROW(Program::from_binaries(context().devices(), {std::vector<std::byte>{}}), Error)
+      << "empty";
+  // The original still loads.
+  EXPECT_NO_THROW(Program::from_binaries(context().devices(), {binary}).kernel("flags"));
 }
 
 TEST_P(ProgramTest, CompilerIdentityNamesTheCompilerAndTarget) {

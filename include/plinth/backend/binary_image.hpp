@@ -15,10 +15,12 @@
 namespace plinth::backend {
 
 /// Returns "" when `bytes` is either a 64-bit little-endian ELF file whose header, program
-/// headers, section headers and sections all lie inside it, or text (no byte below 0x20 but
-/// tab, newline and carriage return; trailing NUL bytes allowed, as PTX from NVRTC has);
-/// otherwise a short description of what is wrong, e.g. "an ELF file whose section 3 lies
-/// outside it". Never throws but std::bad_alloc; any thread may call it.
+/// headers, section headers and sections all lie inside it, and whose sections' names, links
+/// (symbol, relocation, hash and dynamic tables), table entry sizes and symbols' names and
+/// sections are all ones it has, or text (no byte below 0x20 but tab, newline and carriage
+/// return, no DEL, so no cut ELF magic; trailing NUL bytes allowed, as PTX from NVRTC has);
+/// otherwise a short description of what is wrong, e.g. "an ELF file whose section 3 lies outside
+/// it". Never throws but std::bad_alloc; any thread may call it.
 PLINTH_EXPORT std::string binary_image_problem(std::span<const std::byte> bytes);
 
 }  // namespace plinth::backend

@@ -250,6 +250,15 @@ TEST(LevelZeroSpirvReflection, RefusesMalformedModules) {
   bad_magic[0] = std::byte{0x04};
   expect_malformed(bad_magic, "bad magic number 0x07230204");
   expect_malformed(Assembler(0).bytes(), "id bound is 0");
+  auto bad_version = Assembler(10).bytes();
+  bad_version[6] = std::byte{0x02};  // 0x00020000: SPIR-V 2.0
+  expect_malformed(bad_version, "version word 0x00020000 is no SPIR-V version 1.0 to 1.6");
+  bad_version[6] = std::byte{0x01};
+  bad_version[5] = std::byte{0x07};  // 1.7
+  expect_malformed(bad_version, "version word 0x00010700");
+  auto schema = Assembler(10).bytes();
+  schema[16] = std::byte{0x01};
+  expect_malformed(schema, "reserved schema word is not 0");
   expect_malformed(Assembler(10).raw(0).bytes(), "word count of 0");
   expect_malformed(Assembler(10).raw(0x00020000 | 0).raw(0).raw(0).bytes(), "word count of 0");
   expect_malformed(Assembler(10).raw(0x00050005).raw(1).bytes(), "past the end of the module");

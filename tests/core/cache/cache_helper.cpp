@@ -3,7 +3,8 @@
 // first device and checks its result, then prints the cache's counters on one line:
 //   state=<...> compiled=C loaded=L stored=S rejected=R entries=E size=B
 // Exit status: 0 done, 3 a wrong result, 77 no device. With PLINTH_CACHE_HELPER_START set to
-// a path, waits until that file exists before building (so that many start at one moment).
+// a path, waits until that file exists before building (so that many start at one moment);
+// with PLINTH_CACHE_HELPER_KERNEL set, the kernel has that name instead of "add".
 //   plinth-cache-helper <programs> [--twice]
 
 #include <plinth/plinth.hpp>
@@ -33,14 +34,16 @@ int run(int programs, int builds) {
   }
   const auto context = plinth::Context::from_devices(devices);
   const plinth::Queue queue(context.devices()[0]);
+  const char* kernel_name = std::getenv("PLINTH_CACHE_HELPER_KERNEL");
+  const std::string kernel = kernel_name != nullptr ? kernel_name : "add";
   for (int p = 0; p < programs; ++p) {
     const std::string source =
-        "#define VALUE " + std::to_string(p + 1) +
-        "\nKERNEL void add(GLOBAL_MEM int *out) { out[0] = VALUE + (int)get_global_id(0); }\n";
+        "#define VALUE " + std::to_string(p + 1) + "\nKERNEL void " + kernel +
+        "(GLOBAL_MEM int *out) { out[0] = VALUE + (int)get_global_id(0); }\n";
     for (int b = 0; b < builds; ++b) {
       const plinth::Program program(context, source);
       auto out = plinth::Buffer::allocate(queue.device(), sizeof(int));
-      program.kernel("add")(queue, {1}, {1}, out);
+      program.kernel(kernel)(queue, {1}, {1}, out);
       int value = -1;
       out.get(queue, std::as_writable_bytes(std::span(&value, 1)));
       if (value != p + 1) {

@@ -18,10 +18,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
+#include <span>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace {
@@ -166,6 +169,89 @@ TEST_F(ProgramCacheTest, AValidEntryTheBackendRefusesIsRebuiltAndReplaced) {
       << rebuilt.output;
   EXPECT_EQ(fs::file_size(entry), original) << "replaced";
   EXPECT_EQ(helper("1").count("loaded"), 1);
+}
+
+/// The key that entry file `entry` is named by.
+plinth::detail::CacheKey key_of(const fs::path& entry) {
+  const std::string hex = entry.stem().string();
+  return {std::stoull(hex.substr(0, 16), nullptr, 16), std::stoull(hex.substr(16), nullptr, 16)};
+}
+
+std::vector<std::byte> read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto span = std::as_bytes(std::span(bytes.data(), bytes.size()));
+  return {span.begin(), span.end()};
+}
+
+/// The payload of entry file `entry` (which must decode).
+std::vector<std::byte> payload_of(const fs::path& entry) {
+  auto decoded = plinth::detail::decode_cache_entry(key_of(entry), read_file(entry));
+  if (const auto* problem = std::get_if<std::string>(&decoded)) {
+    ADD_FAILURE() << entry << ": " << *problem;
+    return {};
+  }
+  return std::get<std::vector<std::byte>>(std::move(decoded));
+}
+
+/// Replaces entry file `entry` by a well-formed entry (its key, a valid checksum) of `payload`.
+void plant(const fs::path& entry, std::span<const std::byte> payload) {
+  const auto file = plinth::detail::encode_cache_entry(key_of(entry), payload);
+  std::ofstream(entry, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
+}
+
+// Before: PoCL aborted on the truncated binary in every later build of the program.
+TEST_F(ProgramCacheTest, AValidEntryOfATruncatedBinaryIsRebuiltAndReplaced) {
+  fs::path entry;
+  build_one_entry(entry);
+  SKIP_WITHOUT_DEVICE();
+  if (HasFatalFailure()) return;
+  const auto binary = payload_of(entry);
+  ASSERT_GT(binary.size(), 64u);
+  for (const std::size_t size : {binary.size() / 2, binary.size() - 1, std::size_t{40}}) {
+    plant(entry, std::span(binary).first(size));
+    const auto rebuilt = helper("1");
+    ASSERT_EQ(rebuilt.status, 0) << "truncated to " << size << ": " << rebuilt.output;
+    EXPECT_EQ(rebuilt.count("compiled"), 1) << rebuilt.output;
+    EXPECT_EQ(rebuilt.count("rejected"), 1) << rebuilt.output;
+    EXPECT_NE(rebuilt.output.find("refused the cached binaries"), std::string::npos)
+        << rebuilt.output;
+    EXPECT_EQ(payload_of(entry), binary) << "replaced";
+  }
+  const auto warm = helper("1");
+  EXPECT_EQ(warm.count("loaded"), 1) << warm.output;
+  EXPECT_EQ(warm.count("compiled"), 0) << warm.output;
+}
+
+// Before: every later build failed with "program has no kernel 'add'".
+TEST_F(ProgramCacheTest, AValidEntryOfAnotherProgramIsRebuiltAndReplaced) {
+  fs::path entry;
+  build_one_entry(entry);
+  SKIP_WITHOUT_DEVICE();
+  if (HasFatalFailure()) return;
+  const auto binary = payload_of(entry);
+  // The same program with its kernel named otherwise, built into a cache of its own.
+  const auto other_dir = root_ / "other";
+  const auto other =
+      helper("1", "PLINTH_CACHE_DIR=" + other_dir.string() + " PLINTH_CACHE_HELPER_KERNEL=other");
+  ASSERT_EQ(other.status, 0) << other.output;
+  std::vector<fs::path> others;
+  for (const auto& file : fs::directory_iterator(other_dir)) others.push_back(file.path());
+  ASSERT_EQ(others.size(), 1u);
+  const auto foreign = payload_of(others.front());
+  ASSERT_NE(foreign, binary);
+  plant(entry, foreign);
+  const auto rebuilt = helper("1");
+  ASSERT_EQ(rebuilt.status, 0) << rebuilt.output;
+  EXPECT_EQ(rebuilt.count("loaded"), 1) << rebuilt.output;
+  EXPECT_EQ(rebuilt.count("compiled"), 1) << rebuilt.output;
+  EXPECT_EQ(rebuilt.count("rejected"), 1) << rebuilt.output;
+  EXPECT_NE(rebuilt.output.find("lacks kernel 'add'"), std::string::npos) << rebuilt.output;
+  EXPECT_EQ(payload_of(entry), binary) << "replaced";
+  const auto warm = helper("1");
+  EXPECT_EQ(warm.count("loaded"), 1) << warm.output;
+  EXPECT_EQ(warm.count("compiled"), 0) << warm.output;
 }
 
 TEST_F(ProgramCacheTest, ADirectoryWritableByOthersIsNeverRead) {

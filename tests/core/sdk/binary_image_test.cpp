@@ -116,4 +116,79 @@ TEST(BinaryImage, SectionsAndSegmentsOutsideTheFileAreRefused) {
   }
 }
 
+// Issue 25's variants that got through before: damaged header fields and section links
+// that loaders use as indices, and truncation at many offsets.
+TEST(BinaryImage, DamagedHeadersAndLinksAreRefused) {
+  const auto original = own_image();
+  const auto header = read_at<Elf64_Ehdr>(original, 0);
+  ASSERT_GT(header.e_shnum, 1);
+  const auto section_offset = [&](std::size_t i) {
+    return static_cast<std::size_t>(header.e_shoff + i * header.e_shentsize);
+  };
+  {
+    auto image = original;
+    auto changed = header;
+    changed.e_shstrndx = static_cast<Elf64_Half>(header.e_shnum + 5);
+    write_at(image, 0, changed);
+    EXPECT_NE(binary_image_problem(image).find("section names' table"), std::string::npos)
+        << binary_image_problem(image);
+  }
+  {
+    auto image = original;
+    image[EI_VERSION] = std::byte{0x7f};
+    EXPECT_NE(binary_image_problem(image).find("header is damaged"), std::string::npos);
+  }
+  // Find the symbol table and a section after the first.
+  std::size_t symtab = 0;
+  for (std::size_t i = 1; i < header.e_shnum; ++i) {
+    if (read_at<Elf64_Shdr>(original, section_offset(i)).sh_type == SHT_SYMTAB) symtab = i;
+  }
+  {
+    auto image = original;
+    auto section = read_at<Elf64_Shdr>(image, section_offset(1));
+    section.sh_name = 0x7fffffff;
+    write_at(image, section_offset(1), section);
+    EXPECT_EQ(binary_image_problem(image),
+              "an ELF file whose section 1 has a name outside its section names' table");
+  }
+  if (symtab == 0) GTEST_SKIP() << "this test program has no symbol table (stripped)";
+  {
+    auto image = original;
+    auto section = read_at<Elf64_Shdr>(image, section_offset(symtab));
+    section.sh_link = 0xffff;
+    write_at(image, section_offset(symtab), section);
+    EXPECT_NE(binary_image_problem(image).find("links to section 65535"), std::string::npos);
+    section = read_at<Elf64_Shdr>(original, section_offset(symtab));
+    section.sh_entsize = 1;
+    write_at(image, section_offset(symtab), section);
+    EXPECT_NE(binary_image_problem(image).find("has entries of 1 bytes"), std::string::npos);
+  }
+  {
+    auto image = original;
+    const auto section = read_at<Elf64_Shdr>(image, section_offset(symtab));
+    ASSERT_GE(section.sh_size, 2 * sizeof(Elf64_Sym));
+    auto symbol = read_at<Elf64_Sym>(image, section.sh_offset + sizeof(Elf64_Sym));
+    symbol.st_name = 0x7ffffff0;
+    write_at(image, section.sh_offset + sizeof(Elf64_Sym), symbol);
+    EXPECT_NE(binary_image_problem(image).find("has a name outside its string table"),
+              std::string::npos);
+    symbol = read_at<Elf64_Sym>(original, section.sh_offset + sizeof(Elf64_Sym));
+    symbol.st_shndx = static_cast<Elf64_Section>(header.e_shnum + 1);
+    write_at(image, section.sh_offset + sizeof(Elf64_Sym), symbol);
+    EXPECT_NE(binary_image_problem(image).find("which it does not have"), std::string::npos);
+  }
+}
+
+TEST(BinaryImage, EveryTruncationOfAnElfFileIsRefused) {
+  const auto image = own_image();
+  const std::size_t step = image.size() / 997 + 1;
+  for (std::size_t size = 1; size < 8; ++size)  // a cut magic number is no text either
+    EXPECT_NE(binary_image_problem(std::span(image).first(size)), "") << size;
+  for (std::size_t size = 0; size < image.size(); size += step) {
+    EXPECT_NE(binary_image_problem(std::span(image).first(size)), "") << size;
+  }
+  for (std::size_t size = image.size() - 64; size < image.size(); ++size)
+    EXPECT_NE(binary_image_problem(std::span(image).first(size)), "") << size;
+}
+
 }  // namespace
