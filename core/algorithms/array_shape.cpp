@@ -128,10 +128,14 @@ void copy_into(const Queue& queue, const Array& dest, const Array& src) {
   }
   if (dest.size() == 0) return;
   if (shares_memory(dest, src)) {
-    if (dest.first_element_offset() == src.first_element_offset() &&
+    // Offsets from the allocation's start: the arrays' base buffers may be different
+    // sub-regions of it.
+    if (dest.base_buffer().offset() + dest.first_element_offset() ==
+            src.base_buffer().offset() + src.first_element_offset() &&
         dest.strides() == src.strides()) {
       return;  // the same elements
     }
+    // Through a copy of the source, so every element is read before any is written.
     const auto temporary = copy(queue, src);
     copy_kernel(storage_dtype(dest.dtype()))(queue, as_storage(dest), as_storage(temporary));
     return;
