@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace plinth::detail {
 
@@ -11,10 +13,38 @@ namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-/// A part of the preamble that may reach the operation: [begin, end).
+/// A part of the preamble that may reach the operation: [begin, end), and the names that
+/// are a function-like macro's own parameters there (not the arrays of those names).
 struct Region {
   std::size_t begin, end;
+  std::vector<std::string_view> parameters;
 };
+
+bool is_ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/// The parameters of the function-like macro whose `#define` is at [begin, end) (none for an
+/// object-like one: its name is not followed at once by `(`).
+std::vector<std::string_view> macro_parameters(std::string_view text, std::size_t begin,
+                                               std::size_t end) {
+  std::vector<std::string_view> parameters;
+  std::size_t p = text.find("define", begin) + 6;
+  while (p < end && is_blank(text[p])) ++p;
+  while (p < end && is_ident_char(text[p])) ++p;  // the macro's name
+  if (p >= end || text[p] != '(') return parameters;
+  ++p;
+  while (p < end && text[p] != ')') {
+    const std::size_t start = p;
+    while (p < end && is_ident_char(text[p])) ++p;
+    if (p > start) {
+      parameters.push_back(text.substr(start, p - start));
+    } else {
+      ++p;  // a comma, a blank, a continuation, `...`
+    }
+  }
+  return parameters;
+}
 
 /// If a `#define` directive starts on the line at `line`, its end: the end of its last line
 /// (continued by a backslash before the newline), not counting that newline.
@@ -43,7 +73,7 @@ std::vector<Region> reaching_regions(std::string_view preamble) {
   while (pos < preamble.size()) {
     if (line_start) {
       if (const auto end = define_end(preamble, pos)) {
-        regions.push_back({pos, *end});
+        regions.push_back({pos, *end, macro_parameters(preamble, pos, *end)});
         pos = *end;
       }
     }
@@ -55,10 +85,10 @@ std::vector<Region> reaching_regions(std::string_view preamble) {
       const auto body = tag_end == std::string_view::npos ? preamble.size() : tag_end + 1;
       const auto close = preamble.find("</%def>", body);
       if (close == std::string_view::npos) {
-        regions.push_back({body, preamble.size()});
+        regions.push_back({body, preamble.size(), {}});
         break;
       }
-      regions.push_back({body, close});
+      regions.push_back({body, close, {}});
       pos = close + 7;
       line_start = false;
       continue;
@@ -80,8 +110,15 @@ RewrittenOperation rewrite_preamble(std::string_view preamble,
   std::size_t copied = 0;
   for (const auto& region : reaching_regions(preamble)) {
     result.text.append(preamble.substr(copied, region.begin - copied));
-    const auto part = rewrite_operation(preamble.substr(region.begin, region.end - region.begin),
-                                        array_names, strided);
+    // A macro's parameter of an array's name is not that array.
+    std::vector<std::string> names(array_names.begin(), array_names.end());
+    for (auto& name : names) {
+      for (const auto parameter : region.parameters) {
+        if (name == parameter) name.clear();
+      }
+    }
+    const auto part =
+        rewrite_operation(preamble.substr(region.begin, region.end - region.begin), names, strided);
     result.text += part.text;
     for (std::size_t k = 0; k < array_names.size(); ++k) {
       if (part.raw_use[k]) result.raw_use[k] = true;

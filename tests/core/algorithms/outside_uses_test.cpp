@@ -48,6 +48,16 @@ TEST(OutsideUses, OtherUsesAreReportedWithWhere) {
             (std::vector<bool>{false, false, true}));
   EXPECT_EQ(rewrite_preamble("<%def name=\"at(j)\">y[${j}]</%def>", names, {}).raw_use,
             (std::vector<bool>{true, false, false}));
+  // A function-like macro's own parameters are not the arrays of their names; an
+  // object-like macro's parenthesis is its text.
+  EXPECT_EQ(rewrite_preamble("#define SQ(x, ab) ((x) * (x) + ab)\n", names, x_strided).raw_use,
+            (std::vector<bool>{false, false, false}));
+  EXPECT_EQ(rewrite_preamble("#define SQ(y) ((y) * x[i])\n", names, x_strided).text,
+            "#define SQ(y) ((y) * _elw_a2[_elw_o2])\n");
+  EXPECT_EQ(rewrite_preamble("#define SQ(y) ((y) * *x)\n", names, {}).raw_use,
+            (std::vector<bool>{false, false, true}));
+  EXPECT_EQ(rewrite_preamble("#define F (x)\n", names, {}).raw_use,
+            (std::vector<bool>{false, false, true}));
   // An unclosed def counts to the end.
   EXPECT_EQ(rewrite_preamble("<%def name=\"f()\">*x", names, {}).raw_use,
             (std::vector<bool>{false, false, true}));
