@@ -128,10 +128,14 @@ void copy_into(const Queue& queue, const Array& dest, const Array& src) {
   }
   if (dest.size() == 0) return;
   if (shares_memory(dest, src)) {
-    if (dest.first_element_offset() == src.first_element_offset() &&
+    // Offsets from the allocation's start: the arrays' base buffers may be different
+    // sub-regions of it.
+    if (dest.base_buffer().offset() + dest.first_element_offset() ==
+            src.base_buffer().offset() + src.first_element_offset() &&
         dest.strides() == src.strides()) {
       return;  // the same elements
     }
+    // Through a copy of the source, so every element is read before any is written.
     const auto temporary = copy(queue, src);
     copy_kernel(storage_dtype(dest.dtype()))(queue, as_storage(dest), as_storage(temporary));
     return;
@@ -246,13 +250,16 @@ std::vector<Array> split(const Array& array, std::span<const std::ptrdiff_t> ind
     if (index < 0) index += extent;
     return static_cast<std::size_t>(std::clamp<std::ptrdiff_t>(index, 0, extent));
   };
+  // Part k is the Python slice [d_k:d_k+1] of d = [0, indices..., extent], as in numpy: each
+  // bound clamped on its own, so a part after a decreasing index starts at that index again
+  // (numpy splits 7 elements at [5, 2] into [0:5], [5:2] (empty) and [2:7]).
   std::vector<Array> parts;
   std::size_t begin = 0;
   for (std::size_t k = 0; k <= indices.size(); ++k) {
     const std::size_t end =
         k < indices.size() ? clamp(indices[k]) : static_cast<std::size_t>(extent);
     parts.push_back(axis_slice(array, a, begin, std::max(begin, end)));
-    begin = std::max(begin, end);
+    begin = end;
   }
   return parts;
 }

@@ -1,6 +1,7 @@
 #include <plinth/elementwise.hpp>
 
 #include "algorithms/elementwise_codegen.hpp"
+#include "algorithms/outside_uses.hpp"
 
 #include <plinth/dtype_c.hpp>
 #include <plinth/errors.hpp>
@@ -103,6 +104,9 @@ struct ElementwiseData {
   ElementwiseOptions options;
   std::vector<std::string> array_names;  // per argument; empty for scalars
   std::vector<bool> raw_use;             // per argument
+  /// Per argument: where outside the operation it is used other than as name[i] (see
+  /// outside_raw_uses); empty where nowhere.
+  std::vector<std::string> outside_use;
   std::size_t first_array = 0;
 
   std::mutex cache_mutex;
@@ -135,12 +139,14 @@ struct ElementwiseData {
     const std::lock_guard lock(slot.mutex);
     if (slot.kernel) return;
     const auto rewritten = rewrite_operation(operation, array_names, signature.strided);
+    const auto preamble = rewrite_preamble(options.preamble, array_names, signature.strided);
     const auto source =
-        elementwise_source(args, rewritten.text, options.preamble, options.name, signature);
+        elementwise_source(args, rewritten.text, preamble.text, options.name, signature);
     ProgramOptions program_options;
     program_options.fast_math = options.fast_math;
     program_options.compiler_options = options.compiler_options;
-    program_options.render_globals = options.render_globals;
+    program_options.render_globals =
+        rewrite_render_globals(options.render_globals, array_names, signature.strided);
     for (std::size_t k = 0; k < args.size(); ++k) {
       if (args[k].dtype().is_struct()) {
         program_options.render_globals[fmt::format("_elw_type{}", k)] = ctype(args[k].dtype());
@@ -266,6 +272,12 @@ struct ElementwiseData {
                               "strides ({}) bytes",
                               arg.name(), shape_text(shape), shape_text(array.shape()),
                               fmt::join(array.strides(), ", ")));
+      }
+      if (!outside_use[k].empty()) {
+        fail(arg, fmt::format("{} uses it other than as {}[i], so it must be a contiguous array "
+                              "of the iteration shape {}, got shape {} with strides ({}) bytes",
+                              outside_use[k], arg.name(), shape_text(shape),
+                              shape_text(array.shape()), fmt::join(array.strides(), ", ")));
       }
       std::vector<std::int64_t> strides(shape.size(), 0);
       const auto itemsize = static_cast<std::int64_t>(arg.dtype().itemsize());
@@ -441,6 +453,8 @@ ElementwiseKernel::ElementwiseKernel(std::vector<ElementwiseArg> args, std::stri
   }
   for (const auto& arg : args) data.array_names.push_back(arg.is_array() ? arg.name() : "");
   data.raw_use = detail::rewrite_operation(operation, data.array_names, {}).raw_use;
+  data.outside_use =
+      detail::outside_raw_uses(options.preamble, options.render_globals, data.array_names);
   data.args = std::move(args);
   data.operation = std::move(operation);
   data.options = std::move(options);

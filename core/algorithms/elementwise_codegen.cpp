@@ -63,6 +63,8 @@ std::optional<std::size_t> index_i_end(std::string_view text, std::size_t pos) {
 
 std::string elementwise_offset_name(std::size_t k) { return fmt::format("_elw_o{}", k); }
 
+std::string elementwise_strided_name(std::size_t k) { return fmt::format("_elw_a{}", k); }
+
 RewrittenOperation rewrite_operation(std::string_view operation,
                                      std::span<const std::string> array_names,
                                      const std::vector<bool>& strided) {
@@ -141,7 +143,7 @@ RewrittenOperation rewrite_operation(std::string_view operation,
         copy(pos, p);
         pos = p;
       } else if (k < strided.size() && strided[k]) {
-        out.append(fmt::format("{}[{}]", ident, elementwise_offset_name(k)));
+        out.append(fmt::format("{}[{}]", elementwise_strided_name(k), elementwise_offset_name(k)));
         before_last = '[';
         last = ']';
         pos = *end;
@@ -221,8 +223,9 @@ std::string elementwise_source(std::span<const ElementwiseArg> args, std::string
     const char* restrict = !arg.is_written() && signature.restrict_inputs ? "_elw_restrict " : "";
     params.push_back(fmt::format("GLOBAL_MEM {}{} *{}_elw_p{}", constness, type, restrict, k));
     params.push_back(fmt::format("long _elw_b{}", k));
+    const auto pointer = strided(k) ? elementwise_strided_name(k) : arg.name();
     pointers += fmt::format("    GLOBAL_MEM {}{} *const {} = _elw_p{} + _elw_b{};\n", constness,
-                            type, arg.name(), k, k);
+                            type, pointer, k, k);
   }
   params.emplace_back("unsigned long _elw_begin");
   params.emplace_back("unsigned long _elw_end");

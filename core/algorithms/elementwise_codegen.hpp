@@ -34,8 +34,8 @@ struct RewrittenOperation {
 /// Scans `operation` for the names in `array_names` (one per argument; empty for scalars)
 /// as whole identifiers that are not members (after `.` or `->`), outside comments, string
 /// and character literals, numbers and `${...}` placeholders. An occurrence followed by
-/// `[ i ]` (whitespace allowed) is rewritten to `name[_elw_o<k>]` where `strided[k]`, and
-/// left as it is otherwise; any other occurrence sets raw_use[k]. Throws nothing but
+/// `[ i ]` (whitespace allowed) is rewritten to `_elw_a<k>[_elw_o<k>]` where `strided[k]`,
+/// and left as it is otherwise; any other occurrence sets raw_use[k]. Throws nothing but
 /// std::bad_alloc.
 PLINTH_EXPORT RewrittenOperation rewrite_operation(std::string_view operation,
                                                    std::span<const std::string> array_names,
@@ -43,6 +43,12 @@ PLINTH_EXPORT RewrittenOperation rewrite_operation(std::string_view operation,
 
 /// The variable a strided array's element offset is kept in, for argument `k`: `_elw_o<k>`.
 PLINTH_EXPORT std::string elementwise_offset_name(std::size_t k);
+
+/// The pointer to a strided array's first element, for argument `k`: `_elw_a<k>`. The
+/// generated kernels declare no variable under a strided array's own name, so a use of the
+/// name that was not rewritten (one that reached the operation through a Snippet, say) does
+/// not compile, instead of reading the array as if it were contiguous.
+PLINTH_EXPORT std::string elementwise_strided_name(std::size_t k);
 
 /// One array of a call, as merge_layout() sees it: its strides in elements over the
 /// iteration shape's dimensions (0 where it is broadcast), or nothing for an array on the
@@ -96,7 +102,8 @@ PLINTH_EXPORT std::string elementwise_type_text(const ElementwiseArg& arg, std::
 ///                        unsigned long _elw_n1 ... _elw_n<rank-1>,
 ///                        per strided argument k: long _elw_s<k>_0 ... _elw_s<k>_<rank-1>)
 ///
-/// whose body points each array's name at its first element and runs the operation in a
+/// whose body points each array's name (a strided one's elementwise_strided_name) at its
+/// first element and runs the operation in a
 /// grid-stride loop over `i` in [_elw_begin, _elw_end). `operation` is the rewritten one.
 /// With signature.restrict_inputs the input pointers are `restrict` and the loop runs the
 /// operation for four indices a grid stride apart in each step (then one at a time for the

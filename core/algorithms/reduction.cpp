@@ -1,6 +1,7 @@
 #include <plinth/reduction.hpp>
 
 #include "algorithms/elementwise_codegen.hpp"
+#include "algorithms/outside_uses.hpp"
 #include "algorithms/reduction_codegen.hpp"
 
 #include <plinth/buffer.hpp>
@@ -123,6 +124,9 @@ struct ReductionData {
   ReductionOptions options;
   std::vector<std::string> array_names;  // per argument; empty for scalars
   std::vector<bool> raw_use;             // per argument
+  /// Per argument: where outside the map it is used other than as name[i] (see
+  /// outside_raw_uses); empty where nowhere.
+  std::vector<std::string> outside_use;
   std::size_t first_array = 0;
 
   std::mutex cache_mutex;
@@ -152,13 +156,14 @@ struct ReductionData {
   Program compile(const BoundDevice& device, const LayoutSignature& signature,
                   std::size_t local) const {
     const auto rewritten = rewrite_operation(map, array_names, signature.strided);
+    const auto preamble = rewrite_preamble(options.preamble, array_names, signature.strided);
     const std::string out_type =
         output.is_struct() ? "${_red_out_type}" : ctype(output).as_string();
     ReductionSourceParts parts;
     parts.map = rewritten.text;
     parts.reduce = reduce;
     parts.neutral = neutral;
-    parts.preamble = options.preamble;
+    parts.preamble = preamble.text;
     parts.name = options.name;
     parts.out_type = out_type;
     parts.local_size = local;
@@ -166,7 +171,8 @@ struct ReductionData {
     ProgramOptions program_options;
     program_options.fast_math = options.fast_math;
     program_options.compiler_options = options.compiler_options;
-    program_options.render_globals = options.render_globals;
+    program_options.render_globals =
+        rewrite_render_globals(options.render_globals, array_names, signature.strided);
     for (std::size_t k = 0; k < args.size(); ++k) {
       if (args[k].dtype().is_struct()) {
         program_options.render_globals[fmt::format("_elw_type{}", k)] = ctype(args[k].dtype());
@@ -359,6 +365,13 @@ struct ReductionData {
                               "array of the iteration shape {}{}, got shape {} with strides ({}) "
                               "bytes",
                               arg.name(), shape_text(shape),
+                              order.identity ? "" : " reduced along its last axes only",
+                              shape_text(array.shape()), fmt::join(array.strides(), ", ")));
+      }
+      if (!outside_use[k].empty()) {
+        fail(arg, fmt::format("{} uses it other than as {}[i], so it must be a contiguous array "
+                              "of the iteration shape {}{}, got shape {} with strides ({}) bytes",
+                              outside_use[k], arg.name(), shape_text(shape),
                               order.identity ? "" : " reduced along its last axes only",
                               shape_text(array.shape()), fmt::join(array.strides(), ", ")));
       }
@@ -601,6 +614,8 @@ ReductionKernel::ReductionKernel(std::vector<ElementwiseArg> args, DType output,
   }
   for (const auto& arg : args) data.array_names.push_back(arg.is_array() ? arg.name() : "");
   data.raw_use = detail::rewrite_operation(map, data.array_names, {}).raw_use;
+  data.outside_use =
+      detail::outside_raw_uses(options.preamble, options.render_globals, data.array_names);
   data.args = std::move(args);
   data.output = std::move(output);
   data.neutral = std::move(neutral);

@@ -109,8 +109,9 @@ std::string reduction_source(std::span<const ElementwiseArg> args,
     params.push_back(fmt::format("GLOBAL_MEM const {} *{}_elw_p{}", type,
                                  signature.restrict_inputs ? "_elw_restrict " : "", k));
     params.push_back(fmt::format("long _elw_b{}", k));
+    const auto pointer = strided(k) ? elementwise_strided_name(k) : arg.name();
     pointers += fmt::format("    GLOBAL_MEM const {} *const {} = _elw_p{} + _elw_b{};\n", type,
-                            arg.name(), k, k);
+                            pointer, k, k);
   }
   params.push_back(fmt::format("GLOBAL_MEM {} *_red_out", out));
   params.emplace_back("long _red_out_b");

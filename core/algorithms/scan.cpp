@@ -235,10 +235,13 @@ struct ScanData {
     build(*slot, device);
 
     // The contiguous array the kernels read.
+    // In place: the input is the output itself (same first byte, dtype and contiguous
+    // layout); any other overlap (an int32 input in the bytes of an int64 output, a shifted
+    // view) is read into a temporary array first.
     const bool same_allocation = input.base_buffer().overlaps(output.base_buffer());
-    const bool in_place =
-        same_allocation && input.base_buffer().offset() + input.first_element_offset() ==
-                               output.base_buffer().offset() + output.first_element_offset();
+    const bool in_place = same_allocation && input_dtype == dtype && input.is_contiguous() &&
+                          input.base_buffer().offset() + input.first_element_offset() ==
+                              output.base_buffer().offset() + output.first_element_offset();
     Array source = input;
     if (!input.is_contiguous() || (same_allocation && !in_place)) {
       if (!same_allocation && input_dtype == dtype) {

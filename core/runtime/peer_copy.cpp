@@ -33,6 +33,41 @@ void copy_through_host(const Queue& queue, const Buffer& dst, std::size_t dst_of
   queue_idle(queue);
 }
 
+// An overlapping copy goes in pieces that do not overlap where at most this many are needed
+// (a shift by at least an eighth of the size), and through a temporary buffer otherwise.
+constexpr std::size_t max_overlap_pieces = 8;
+
+/// Copies between ranges of one allocation on one device, as memmove does: the destination
+/// gets the source's bytes as they were before the copy. The backends' copies need ranges
+/// that do not overlap (OpenCL refuses them with CL_MEM_COPY_OVERLAP; CUDA's are undefined).
+void copy_on_device(const Queue& queue, const Buffer& dst, std::size_t dst_offset,
+                    const Buffer& src, std::size_t src_offset, std::size_t size) {
+  auto& adapter = queue.adapter();
+  const std::size_t to = dst.offset() + dst_offset;
+  const std::size_t from = src.offset() + src_offset;
+  if (!dst.overlaps(src) || to >= from + size || from >= to + size) {
+    adapter.copy(dst.adapter(), dst_offset, src.adapter(), src_offset, size);
+    return;
+  }
+  if (to == from) return;  // the same bytes
+  const std::size_t shift = to > from ? to - from : from - to;
+  if (size / shift < max_overlap_pieces) {
+    // Pieces of `shift` bytes: each one's source and destination are disjoint; moving down,
+    // front to back, moving up, back to front, so no piece reads bytes already overwritten.
+    for (std::size_t done = 0; done < size;) {
+      const std::size_t piece = std::min(shift, size - done);
+      const std::size_t at = to < from ? done : size - done - piece;
+      adapter.copy(dst.adapter(), dst_offset + at, src.adapter(), src_offset + at, piece);
+      done += piece;
+    }
+    return;
+  }
+  // Released when the copies are done (the backends free memory after the work using it).
+  const auto temporary = Buffer::allocate(dst.device(), size);
+  adapter.copy(temporary.adapter(), 0, src.adapter(), src_offset, size);
+  adapter.copy(dst.adapter(), dst_offset, temporary.adapter(), 0, size);
+}
+
 }  // namespace
 
 void copy_buffer_region(const Queue& queue, const Buffer& dst, std::size_t dst_offset,
@@ -42,7 +77,7 @@ void copy_buffer_region(const Queue& queue, const Buffer& dst, std::size_t dst_o
   const BoundDevice& to = dst.device();
   const BoundDevice& from = src.device();
   if (to == from) {
-    queue.adapter().copy(dst.adapter(), dst_offset, src.adapter(), src_offset, size);
+    copy_on_device(queue, dst, dst_offset, src, src_offset, size);
     return;
   }
   const auto& api = loaded(to.context().api());

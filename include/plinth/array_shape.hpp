@@ -57,8 +57,10 @@ PLINTH_EXPORT Array vstack(const Queue& queue, std::span<const Array> arrays);
 PLINTH_EXPORT std::vector<Array> split(const Array& array, std::size_t sections,
                                        std::ptrdiff_t axis = 0);
 /// Views between the `indices` along `axis` (numpy's split with indices): [0, i0), [i0, i1),
-/// ..., [ilast, end), each clamped to the extent as numpy's slices are (so some may be
-/// empty). Throws LogicError for a zero-dimensional array or an axis out of range.
+/// ..., [ilast, end), each a Python slice as numpy takes it: a negative index counts from the
+/// end, each bound is clamped to the extent on its own, and a part whose end is not after its
+/// start is empty (so [5, 2] of 7 elements gives [0, 5), an empty part, and [2, 7)).
+/// Throws LogicError for a zero-dimensional array or an axis out of range.
 PLINTH_EXPORT std::vector<Array> split(const Array& array, std::span<const std::ptrdiff_t> indices,
                                        std::ptrdiff_t axis = 0);
 /// `sections` views along `axis` whose extents differ by one at most, the first ones the

@@ -41,7 +41,11 @@ class PLINTH_EXPORT Buffer {
   /// `queue`, and to other queues after an event recorded in `queue` or its synchronize().
   void set(const Queue& queue, std::span<const std::byte> src, bool no_async = false) const;
   /// Copies another buffer of the same size and context (device to device; never blocks
-  /// unless `no_async`).
+  /// unless `no_async`). Regions of one allocation may overlap (see overlaps()): the copy
+  /// is then a memmove, the buffer getting `src`'s bytes as they were before it (done in
+  /// pieces that do not overlap, or through a temporary buffer of size() bytes). Throws
+  /// LogicError on a size mismatch or a queue or buffer of another device or context,
+  /// OutOfMemoryError for the temporary.
   void set(const Queue& queue, const Buffer& src, bool no_async = false) const;
   /// The bytes [origin, origin + size) of this buffer, sharing its memory.
   /// Throws LogicError if out of bounds or empty. Origins not aligned to the device's

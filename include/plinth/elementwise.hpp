@@ -41,10 +41,17 @@
 /// dimensions). Any other use of an array's name in the operation (`x[i + 1]`, `x[0]`, `*x`,
 /// `x + i`) is left as it is, addressing memory from the first element as a plain C-order
 /// array; calls with such an array must give it the fast-path layout (LogicError otherwise).
-/// Arrays that are written (output, inout) must not be broadcast: their size must equal the
-/// iteration shape's (LogicError otherwise). Strides must be multiples of the itemsize, and
-/// the first element must be a whole number of elements into the base buffer (views made by
-/// Array::view always are).
+/// The same holds for the text that brings an array's name into the operation from outside
+/// it: the preamble's `#define` directives (with their continuation lines) and `<%def>`
+/// bodies, and render globals that are strings: `x[i]` there is rewritten as in the
+/// operation, and any other use of `x` there needs the fast-path layout (the LogicError
+/// names the array and where it is used). The rest of the preamble is code at file scope,
+/// which cannot see the kernel's arrays, and is left as it is. Text from Snippets and
+/// Modules is not looked at: address strided arrays there only through `x[i]` in the
+/// operation or one of the places above. Arrays that are written (output, inout) must not be
+/// broadcast: their size must equal the iteration shape's (LogicError otherwise). Strides must be
+/// multiples of the itemsize, and the first element must be a whole number of elements into the
+/// base buffer (views made by Array::view always are).
 ///
 /// **Compilation.** A Program is built on the first call on a device for each distinct
 /// *layout signature* — which arrays take the fast path, the rank of the iteration shape

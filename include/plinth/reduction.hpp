@@ -27,7 +27,7 @@
 /// of the first array argument; every array broadcasts to it, and `x[i]` in the map is
 /// rewritten for views, negative strides and broadcasting exactly as an ElementwiseKernel
 /// operation is (other uses of an array's name need a contiguous array of the iteration
-/// shape).
+/// shape), in the map and in the preamble's macros and defs and string render globals.
 ///
 /// **The map** is an expression of the dialect (not a statement) whose value is converted to
 /// the output's C type as an initialisation converts it (use functions::cast where C does

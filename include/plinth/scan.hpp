@@ -31,12 +31,14 @@
 /// **Arrays.** The input is any array (any view: offsets, gaps, negative strides), read in
 /// C order over its shape as one flat sequence; the output must be a C-contiguous array with
 /// as many elements (its shape is not otherwise looked at), written in C order. The output
-/// may be the input itself (a scan in place). An input that is not contiguous is first
-/// gathered into the output (one more pass), and one that shares the output's allocation
-/// without being exactly the output (a reversed view of it, another slice of the same array)
-/// into a temporary array first (Buffer::overlaps, which sees sub-regions of one allocation
-/// too), so any overlap gives the right result; memory wrapped twice by from_backend_buffer is
-/// not detected. MultiArrays are not taken (a scan across devices is not written yet).
+/// may be the input itself (a scan in place: the same first byte, the same dtype, both
+/// contiguous). An input that is not contiguous is first gathered into the output (one more
+/// pass), and one that shares the output's allocation without being exactly the output (a
+/// reversed view of it, another slice of the same array, an input of another dtype in the
+/// output's bytes, even from the same first byte) into a temporary array first (Buffer::overlaps,
+/// which sees sub-regions of one allocation too), so any overlap gives the right result; memory
+/// wrapped twice by from_backend_buffer is not detected. MultiArrays are not taken (a scan across
+/// devices is not written yet).
 ///
 /// **Algorithm.** Reduce, then scan, in three launches on the queue (no host
 /// synchronisation): each of a few groups per compute unit reduces a contiguous run of tiles

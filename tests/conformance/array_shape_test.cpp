@@ -8,6 +8,9 @@
 #include <plinth/array_expression.hpp>
 #include <plinth/array_shape.hpp>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -200,6 +203,55 @@ TEST_P(ArrayShapeTest, SplitGivesViews) {
             std::string::npos);
   EXPECT_NE(logic_error_message([&] { split(a, 2, 3); }).find("axis 3 is out of bounds"),
             std::string::npos);
+}
+
+// split with indices as numpy 2.4 splits np.arange(7) (results printed by numpy): each part
+// is [d_k, d_k+1) of [0, indices..., 7] taken as a Python slice, so a decreasing index gives
+// an empty part and the next part starts at the smaller index again; negative indices count
+// from the end and out-of-range ones are clamped.
+TEST_P(ArrayShapeTest, SplitByIndicesFollowsNumpy) {
+  struct Case {
+    std::vector<std::ptrdiff_t> indices;
+    std::vector<std::vector<std::int32_t>> parts;
+  };
+  const std::vector<Case> cases{
+      {{5, 2}, {{0, 1, 2, 3, 4}, {}, {2, 3, 4, 5, 6}}},
+      {{3, 3}, {{0, 1, 2}, {}, {3, 4, 5, 6}}},
+      {{2, 2, 5}, {{0, 1}, {}, {2, 3, 4}, {5, 6}}},
+      {{0, 10, 3}, {{}, {0, 1, 2, 3, 4, 5, 6}, {}, {3, 4, 5, 6}}},
+      {{-2, -5}, {{0, 1, 2, 3, 4}, {}, {2, 3, 4, 5, 6}}},
+      {{-100, 4}, {{}, {0, 1, 2, 3}, {4, 5, 6}}},
+      {{100, -100}, {{0, 1, 2, 3, 4, 5, 6}, {}, {0, 1, 2, 3, 4, 5, 6}}},
+      {{6, 1, 4}, {{0, 1, 2, 3, 4, 5}, {}, {1, 2, 3}, {4, 5, 6}}},
+      {{7, 7}, {{0, 1, 2, 3, 4, 5, 6}, {}, {}}},
+      {{-1}, {{0, 1, 2, 3, 4, 5}, {6}}},
+  };
+  const std::vector<std::int32_t> values{0, 1, 2, 3, 4, 5, 6};
+  const auto a = Array::from_host(queue(), HostArray::from_values(values));
+  // The same numbers down axis 1 of a (2, 7) array: row r holds 10 r + column.
+  std::vector<std::int32_t> rows;
+  for (std::int32_t r = 0; r < 2; ++r) {
+    for (const auto v : values) rows.push_back(10 * r + v);
+  }
+  const auto b = Array::from_host(queue(), HostArray::from_values(rows, {2, 7}));
+  for (const auto& c : cases) {
+    SCOPED_TRACE(fmt::format("indices [{}]", fmt::join(c.indices, ", ")));
+    const auto parts = split(a, c.indices);
+    const auto columns = split(b, c.indices, -1);
+    ASSERT_EQ(parts.size(), c.parts.size());
+    ASSERT_EQ(columns.size(), c.parts.size());
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      SCOPED_TRACE(p);
+      const auto& expected = c.parts[p];
+      EXPECT_EQ(parts[p].shape(), (Shape{expected.size()}));
+      EXPECT_EQ(columns[p].shape(), (Shape{2, expected.size()}));
+      if (expected.empty()) continue;
+      EXPECT_EQ(parts[p].get(queue()).to_vector<std::int32_t>(), expected);
+      auto expected_rows = expected;
+      for (const auto v : expected) expected_rows.push_back(10 + v);
+      EXPECT_EQ(columns[p].get(queue()).to_vector<std::int32_t>(), expected_rows);
+    }
+  }
 }
 
 TEST_P(ArrayShapeTest, TransposeEveryPermutation) {

@@ -336,6 +336,64 @@ TEST_P(ScanTest, ViewsWithNegativeStridesAndInPlace) {
   EXPECT_EQ(back[4000], line[4000]);
 }
 
+// Input and output views of one buffer that overlap without being the same array: an int32
+// input and an int64 output starting at the same byte (not in place: the output's elements
+// are wider), and same-dtype views shifted by one element either way. Each must give the
+// host scan of the input as it was before the call.
+TEST_P(ScanTest, OverlappingInputAndOutputOfOneBuffer) {
+  const std::size_t n = 20000;
+  std::vector<std::int32_t> values(n);
+  std::uint64_t state = 7;
+  for (auto& v : values) v = static_cast<std::int32_t>(next(state) % 2001) - 1000;
+  const auto wide_sum = [](std::int64_t a, std::int64_t b) { return a + b; };
+  const std::vector<std::int64_t> wide(values.begin(), values.end());
+
+  // int32 input and int64 output from byte 0 of one allocation (the output needs twice the
+  // bytes: the input covers the first half of it).
+  const ScanKernel widening(i64, "a + b", "0", ScanKind::inclusive,
+                            {.name = "widening", .input_dtype = i32});
+  const auto buffer = Buffer::allocate(device(), n * sizeof(std::int64_t));
+  const auto input = Array::from_buffer(buffer, ArrayMetadata({n}, i32));
+  const auto output = Array::from_buffer(buffer, ArrayMetadata({n}, i64));
+  input.set(queue(), HostArray::from_values(values), true);
+  widening(queue(), input, output);
+  EXPECT_EQ(mismatches(output.get(queue()).to_vector<std::int64_t>(),
+                       host_scan(wide, wide_sum, std::int64_t{0}, false)),
+            0u);
+  // The same, exclusive, with the int64 output one element after the input's start.
+  const ScanKernel widening_exclusive(i64, "a + b", "0", ScanKind::exclusive,
+                                      {.name = "widening_ex", .input_dtype = i32});
+  const auto later = Array::from_buffer(buffer, ArrayMetadata({n - 1}, i64, std::nullopt, 8));
+  const auto input_head = Array::from_buffer(buffer, ArrayMetadata({n - 1}, i32));
+  input_head.set(
+      queue(), HostArray::from_values(std::vector<std::int32_t>(values.begin(), values.end() - 1)),
+      true);
+  widening_exclusive(queue(), input_head, later);
+  EXPECT_EQ(mismatches(later.get(queue()).to_vector<std::int64_t>(),
+                       host_scan(std::vector<std::int64_t>(wide.begin(), wide.end() - 1), wide_sum,
+                                 std::int64_t{0}, true)),
+            0u);
+
+  // Same dtype, shifted by one element forward and backward, in sub-regions of one buffer.
+  const ScanKernel sum(i32, "a + b", "0");
+  const auto plus = std::plus<std::int32_t>();
+  const auto head = std::vector<std::int32_t>(values.begin(), values.end() - 1);
+  for (const bool forward : {true, false}) {
+    SCOPED_TRACE(forward ? "output one element after the input" : "output one element before");
+    const auto all = Array::from_host(queue(), HostArray::from_values(values));
+    const auto first = Array::from_buffer(all.base_buffer(), ArrayMetadata({n - 1}, i32));
+    const auto second =
+        Array::from_buffer(all.base_buffer(), ArrayMetadata({n - 1}, i32, std::nullopt, 4));
+    const auto& in = forward ? first : second;
+    const auto& out = forward ? second : first;
+    sum(queue(), in, out);
+    const auto expected =
+        host_scan(forward ? head : std::vector<std::int32_t>(values.begin() + 1, values.end()),
+                  plus, 0, false);
+    EXPECT_EQ(mismatches(out.get(queue()).to_vector<std::int32_t>(), expected), 0u);
+  }
+}
+
 TEST_P(ScanTest, CumsumFollowsNumpyDtypes) {
   EXPECT_EQ(cumsum_dtype(i32), i64);
   EXPECT_EQ(cumsum_dtype(DType::int8()), i64);

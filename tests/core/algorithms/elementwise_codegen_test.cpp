@@ -26,14 +26,14 @@ RewrittenOperation rewrite(const std::string& operation, std::vector<bool> strid
 
 TEST(ElementwiseRewrite, StridedArraysGetTheirOffsets) {
   const auto result = rewrite("z[i] = a * x[i] + x [ i ]", {true, false, true});
-  EXPECT_EQ(result.text, "z[_elw_o0] = a * x[_elw_o2] + x[_elw_o2]");
+  EXPECT_EQ(result.text, "_elw_a0[_elw_o0] = a * _elw_a2[_elw_o2] + _elw_a2[_elw_o2]");
   EXPECT_EQ(result.raw_use, (std::vector<bool>{false, false, false}));
 }
 
 TEST(ElementwiseRewrite, FastPathArraysAreLeftAlone) {
   const auto op = "z[i] = x[ i ] * 2";
   const auto result = rewrite(op, {false, false, true});
-  EXPECT_EQ(result.text, "z[i] = x[_elw_o2] * 2");
+  EXPECT_EQ(result.text, "z[i] = _elw_a2[_elw_o2] * 2");
   EXPECT_EQ(rewrite(op).text, op);
 }
 
@@ -43,7 +43,7 @@ TEST(ElementwiseRewrite, OtherUsesAreRawUses) {
   EXPECT_EQ(rewrite("z[i] = *x").raw_use, (std::vector<bool>{false, false, true}));
   EXPECT_EQ(rewrite("*(z + i) = x[i]").raw_use, (std::vector<bool>{true, false, false}));
   // Raw uses are never rewritten.
-  EXPECT_EQ(rewrite("z[i] = x[0]", {true, false, true}).text, "z[_elw_o0] = x[0]");
+  EXPECT_EQ(rewrite("z[i] = x[0]", {true, false, true}).text, "_elw_a0[_elw_o0] = x[0]");
 }
 
 TEST(ElementwiseRewrite, IgnoresMembersCommentsLiteralsNumbersAndPlaceholders) {
@@ -52,10 +52,10 @@ TEST(ElementwiseRewrite, IgnoresMembersCommentsLiteralsNumbersAndPlaceholders) {
       "; printf(\"x %d\", 'x'); zx[i] = xz[i];";
   const auto result = rewrite(op, {true, false, true});
   EXPECT_EQ(result.raw_use, (std::vector<bool>{false, false, false}));
-  EXPECT_EQ(
-      result.text,
-      "z[_elw_o0] = s.x + p->z + 1e5 + 0x1fz + 2.5e-3x /* x[0] */ + ${f(x)}(x[_elw_o2]) // z\n"
-      "; printf(\"x %d\", 'x'); zx[i] = xz[i];");
+  EXPECT_EQ(result.text,
+            "_elw_a0[_elw_o0] = s.x + p->z + 1e5 + 0x1fz + 2.5e-3x /* x[0] */ + "
+            "${f(x)}(_elw_a2[_elw_o2]) // z\n"
+            "; printf(\"x %d\", 'x'); zx[i] = xz[i];");
   // Unterminated comments, literals and placeholders end the text without harm.
   EXPECT_EQ(rewrite("z[i] = 1; /* x").raw_use, (std::vector<bool>{false, false, false}));
   EXPECT_EQ(rewrite("z[i] = \"x").raw_use, (std::vector<bool>{false, false, false}));
@@ -129,13 +129,20 @@ TEST(ElementwiseSource, FastPathHasNoOffsetsAndSixtyFourBitIndices) {
 TEST(ElementwiseSource, StridedArraysGetShapeAndStrideParameters) {
   const std::vector<ElementwiseArg> args{ElementwiseArg::output("z", f32),
                                          ElementwiseArg::input("x", f32)};
-  const auto source = elementwise_source(args, "z[i] = x[_elw_o1]", "", "k", {{false, true}, 2});
+  const auto source =
+      elementwise_source(args, "z[i] = _elw_a1[_elw_o1]", "", "k", {{false, true}, 2});
   EXPECT_NE(source.find("unsigned long _elw_n1"), std::string::npos);
   EXPECT_EQ(source.find("_elw_n2"), std::string::npos);
   EXPECT_NE(source.find("long _elw_s1_0"), std::string::npos);
   EXPECT_NE(source.find("long _elw_s1_1"), std::string::npos);
   EXPECT_EQ(source.find("_elw_s0_"), std::string::npos);
   EXPECT_NE(source.find("long _elw_o1 = 0;"), std::string::npos);
+  // The strided array has no variable of its own name: a use that was not rewritten fails
+  // to compile instead of reading it as a contiguous array.
+  EXPECT_NE(source.find("GLOBAL_MEM const float *const _elw_a1 = _elw_p1 + _elw_b1;"),
+            std::string::npos);
+  EXPECT_EQ(source.find("*const x ="), std::string::npos);
+  EXPECT_NE(source.find("GLOBAL_MEM float *const z = _elw_p0 + _elw_b0;"), std::string::npos);
   // A struct's type is a placeholder bound at build time.
   const auto pair = DType::make_struct({{"a", f32}});
   EXPECT_EQ(elementwise_type_text(ElementwiseArg::input("s", pair), 3), "${_elw_type3}");

@@ -60,7 +60,7 @@ TEST(ReductionSource, HasBothKernelsAndTheUserParts) {
   const std::vector<ElementwiseArg> args = {ElementwiseArg::input("x", DType::float32()),
                                             ElementwiseArg::scalar("k", DType::int32())};
   ReductionSourceParts parts;
-  parts.map = "x[_elw_o0] * k";
+  parts.map = "_elw_a0[_elw_o0] * k";
   parts.reduce = "a + b";
   parts.neutral = "0.0f";
   parts.preamble = "// preamble";
@@ -73,7 +73,8 @@ TEST(ReductionSource, HasBothKernelsAndTheUserParts) {
        {"// preamble", "FUNCTION float _red_reduce(float a, float b)", "return (a + b);",
         "KERNEL void total(", "KERNEL void total_final(", "LOCAL_MEM float _red_local[128];",
         "GLOBAL_MEM const float *_elw_p0", "int k", "unsigned long _elw_n1", "long _elw_s0_1",
-        "(x[_elw_o0] * k)", "float _red_acc3 = 0.0f;", "_red_r + 3 * _red_step"}) {
+        "(_elw_a0[_elw_o0] * k)", "GLOBAL_MEM const float *const _elw_a0 = _elw_p0 + _elw_b0;",
+        "float _red_acc3 = 0.0f;", "_red_r + 3 * _red_step"}) {
     EXPECT_NE(source.find(piece), std::string::npos) << piece << "\n" << source;
   }
 }
