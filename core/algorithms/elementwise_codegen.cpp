@@ -63,6 +63,15 @@ std::optional<std::size_t> index_i_end(std::string_view text, std::size_t pos) {
 
 std::string elementwise_offset_name(std::size_t k) { return fmt::format("_elw_o{}", k); }
 
+std::string generated_kernel_name(std::string_view prefix, std::string_view name) {
+  return fmt::format("{}kernel_{}", prefix, name);
+}
+
+std::string generated_kernel_comment(std::string_view what, std::string_view name,
+                                     std::string_view functions) {
+  return fmt::format("// {} '{}': {}\n", what, name, functions);
+}
+
 RewrittenOperation rewrite_operation(std::string_view operation,
                                      std::span<const std::string> array_names,
                                      const std::vector<bool>& strided) {
