@@ -103,8 +103,14 @@ class Generator {
     return complex_helper("log", d, 1, "return {make}(log(hypot(a.x, a.y)), atan2(a.y, a.x));");
   }
   std::string complex_exp(const DType& d) {
-    return complex_helper("exp", d, 1,
-                          "const {R} e = exp(a.x); return {make}(e * cos(a.y), e * sin(a.y));");
+    // C99 Annex G's special values (numpy's too): an imaginary part of ±0 is kept (inf + 0i
+    // is inf + 0i, NaN + 0i is NaN + 0i, where e * sin(0) would be NaN); an infinite real
+    // part with an imaginary part that is not finite gives ±0 (for -inf) or inf + NaN i.
+    return complex_helper(
+        "exp", d, 1,
+        "if (a.y == 0) return {make}(exp(a.x), a.y); if (isinf(a.x) && !isfinite(a.y)) return "
+        "a.x < 0 ? {make}(({R})0, copysign(({R})0, a.y)) : {make}(a.x, a.y - a.y); const {R} e "
+        "= exp(a.x); return {make}(e * cos(a.y), e * sin(a.y));");
   }
   std::string complex_div(const DType& d) {
     // Smith's algorithm, as numpy's.

@@ -161,6 +161,8 @@ PLINTH_EXPORT ArrayExpression atan(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression sinh(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression cosh(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression tanh(const ArrayExpression& a);
+/// e^a; of a complex, with C99 Annex G's special values, as numpy's (`inf + 0j` gives
+/// `inf + 0j`, `nan + 0j` gives `nan + 0j`).
 PLINTH_EXPORT ArrayExpression exp(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression log(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression log10(const ArrayExpression& a);

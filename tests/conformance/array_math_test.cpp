@@ -4,6 +4,7 @@
 // real and complex, astype between every pair of dtypes, fill, copy of strided views, the
 // kernel cache, and misuse (LogicError naming shapes, dtypes and devices).
 
+#include "complex_exp_special_values.hpp"
 #include "fixture.hpp"
 
 #include <plinth/array_expression.hpp>
@@ -572,6 +573,26 @@ TEST_P(ArrayMathTest, ComplexMathFunctions) {
     const auto zero = upload(queue(), {0, 0}, dtype);
     const auto exponent = upload(queue(), {0, C(2, 1)}, dtype);
     expect_values(queue(), evaluate(queue(), pow(zero, exponent)), {1, 0});
+  }
+}
+
+// exp of a complex array follows C99 Annex G's special values, as numpy's (inf + 0j gives
+// inf + 0j, not inf + NaNj), in complex64 and complex128; pow of a complex goes through the
+// same exp.
+TEST_P(ArrayMathTest, ComplexExpSpecialValuesOfAnnexG) {
+  const auto cases = complex_exp_special_cases();
+  std::vector<C> inputs;
+  for (const auto& c : cases) inputs.push_back(c.z);
+  std::vector<DType> dtypes{c64};
+  if (device().params().supports_double) dtypes.push_back(c128);
+  for (const auto& dtype : dtypes) {
+    SCOPED_TRACE(dtype.name());
+    const auto got = download(queue(), evaluate(queue(), exp(upload(queue(), inputs, dtype))));
+    ASSERT_EQ(got.size(), cases.size());
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+      EXPECT_TRUE(annex_g_equal(got[k], cases[k], dtype == c64 ? 1e-6 : 1e-15))
+          << "exp" << cases[k].z << " gave " << got[k] << ", Annex G: " << cases[k].expected;
+    }
   }
 }
 
