@@ -200,6 +200,11 @@ TEST(ElementwiseScalars, ExactConversionsOnly) {
   EXPECT_EQ(converted<C64>(C64(1, -2), DType::complex64()), C64(1, -2));
   EXPECT_EQ(converted<C64>(3, DType::complex64()), C64(3, 0));
   EXPECT_FALSE(converted<C64>(std::complex<double>(0.1, 0), DType::complex64()));
+  EXPECT_FALSE(converted<C64>(std::complex<double>(0.1, 0.2), DType::complex64()));
+  EXPECT_FALSE(converted<C64>(std::complex<double>(0.5, 0.2), DType::complex64()));
+  EXPECT_EQ(converted<C64>(std::complex<double>(0.1f, -0.2f), DType::complex64()),
+            C64(0.1f, -0.2f));
+  EXPECT_FALSE(converted<C64>(std::complex<double>(1e300, 0), DType::complex64()));
   EXPECT_EQ(converted<std::complex<double>>(std::complex<double>(0.1, 0.2), DType::complex128()),
             std::complex<double>(0.1, 0.2));
   EXPECT_EQ(converted<bool>(true, DType::boolean()), true);
