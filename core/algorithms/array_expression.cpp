@@ -236,7 +236,7 @@ ArrayExpression arithmetic(ExpressionOp op, const ArrayExpression& a, const Arra
 }
 
 ArrayExpression comparison(ExpressionOp op, const ArrayExpression& a, const ArrayExpression& b) {
-  const auto type = detail::promote(operand_type(a.node()), operand_type(b.node())).dtype;
+  const auto type = detail::comparison_type(operand_type(a.node()), operand_type(b.node()));
   return ArrayExpression(make_node(op, {a.node(), b.node()}, DType::boolean(), type));
 }
 

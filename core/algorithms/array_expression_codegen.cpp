@@ -103,8 +103,14 @@ class Generator {
     return complex_helper("log", d, 1, "return {make}(log(hypot(a.x, a.y)), atan2(a.y, a.x));");
   }
   std::string complex_exp(const DType& d) {
-    return complex_helper("exp", d, 1,
-                          "const {R} e = exp(a.x); return {make}(e * cos(a.y), e * sin(a.y));");
+    // C99 Annex G's special values (numpy's too): an imaginary part of ±0 is kept (inf + 0i
+    // is inf + 0i, NaN + 0i is NaN + 0i, where e * sin(0) would be NaN); an infinite real
+    // part with an imaginary part that is not finite gives ±0 (for -inf) or inf + NaN i.
+    return complex_helper(
+        "exp", d, 1,
+        "if (a.y == 0) return {make}(exp(a.x), a.y); if (isinf(a.x) && !isfinite(a.y)) return "
+        "a.x < 0 ? {make}(({R})0, copysign(({R})0, a.y)) : {make}(a.x, a.y - a.y); const {R} e "
+        "= exp(a.x); return {make}(e * cos(a.y), e * sin(a.y));");
   }
   std::string complex_div(const DType& d) {
     // Smith's algorithm, as numpy's.
@@ -282,9 +288,52 @@ class Generator {
     return fmt::format("(({})(({}) {} ({})))", c_type(t), a, op, b);
   }
 
+  // True if the operand is a weak integer scalar outside the range of `dtype`.
+  static bool out_of_range(const ExpressionNode& operand, const DType& dtype) {
+    return operand.op == ExpressionOp::scalar && !integer_fits(operand.scalar, dtype);
+  }
+
+  // The 64-bit type an operand of an exact integer comparison is compared in: uint64 for
+  // uint64 arrays and for scalars above int64's range, int64 for everything else.
+  static DType exact_type(const ExpressionNode& operand) {
+    if (operand.op == ExpressionOp::scalar) {
+      const auto* u = std::get_if<std::uint64_t>(&operand.scalar);
+      return u != nullptr && !integer_fits(operand.scalar, DType::int64()) ? DType::uint64()
+                                                                           : DType::int64();
+    }
+    return operand.dtype == DType::uint64() ? DType::uint64() : DType::int64();
+  }
+
+  // An integer comparison whose operands the compute type `t` does not hold both exactly (a
+  // signed integer against a uint64, or a weak scalar out of t's range), as numpy 2: each
+  // operand in int64 or uint64, an int64 against a uint64 by its sign first.
+  std::string exact_integer_comparison(const ExpressionNode& node, std::string_view op) {
+    const auto& x = *node.operands[0];
+    const auto& y = *node.operands[1];
+    const auto tx = exact_type(x), ty = exact_type(y);
+    const auto a = emit_as(x, tx), b = emit_as(y, ty);
+    if (tx == ty) return fmt::format("((unsigned char)(({}) {} ({})))", a, op, b);
+    const auto& signed_c = c_type(DType::int64());
+    const auto& unsigned_c = c_type(DType::uint64());
+    const auto& three_way =
+        helper("_ax_cmp_int64_uint64",
+               fmt::format("FUNCTION INLINE int _ax_cmp_int64_uint64({0} a, {1} b) {{ if (a < 0) "
+                           "return -1; return ({1})a < b ? -1 : (({1})a > b ? 1 : 0); }}",
+                           signed_c, unsigned_c));
+    const auto order = tx == DType::int64() ? fmt::format("{}({}, {})", three_way, a, b)
+                                            : fmt::format("(-{}({}, {}))", three_way, b, a);
+    return fmt::format("((unsigned char)({} {} 0))", order, op);
+  }
+
   std::string comparison(const ExpressionNode& node, std::string_view op,
                          std::string_view complex_rule) {
     const auto& t = node.compute;
+    const auto& x = *node.operands[0];
+    const auto& y = *node.operands[1];
+    if (is_integer(t) && ((!x.weak && !y.weak && compares_by_sign(x.dtype, y.dtype)) ||
+                          out_of_range(x, t) || out_of_range(y, t))) {
+      return exact_integer_comparison(node, op);
+    }
     const auto a = operand(node, 0, t), b = operand(node, 1, t);
     if (is_complex(t)) {
       const auto name = fmt::format("{}", complex_rule.substr(0, complex_rule.find(':')));

@@ -73,8 +73,9 @@ struct ExpressionNode {
   ScalarValue scalar = false;
   /// The result's dtype (a weak scalar's: its kind's default).
   DType dtype = DType::boolean();
-  /// The dtype the operands are converted to before the operation (for comparisons the
-  /// promoted type, for real/imag/conj/abs/cast the operand's).
+  /// The dtype the operands are converted to before the operation (for comparisons
+  /// comparison_type(): the promoted type, or int64 for a signed integer against a uint64,
+  /// which the code compares exactly; for real/imag/conj/abs/cast the operand's).
   DType compute = DType::boolean();
   bool weak = false;
   std::vector<std::size_t> shape;

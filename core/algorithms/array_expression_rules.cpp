@@ -1,5 +1,7 @@
 #include "algorithms/array_expression_rules.hpp"
 
+#include "dtypes/float32_rounding.hpp"
+
 #include <plinth/errors.hpp>
 
 #include <fmt/format.h>
@@ -95,6 +97,40 @@ OperandType promote(const OperandType& a, const OperandType& b) {
   return {result_type(a.dtype, b.dtype), false};
 }
 
+bool compares_by_sign(const DType& a, const DType& b) noexcept {
+  const auto mixed = [](const DType& s, const DType& u) {
+    return s.kind() == DTypeKind::signed_integer && u == DType::uint64();
+  };
+  return mixed(a, b) || mixed(b, a);
+}
+
+DType comparison_type(const OperandType& a, const OperandType& b) {
+  const auto type = promote(a, b).dtype;
+  if (!a.weak && !b.weak && compares_by_sign(a.dtype, b.dtype)) return DType::int64();
+  return type;
+}
+
+bool integer_fits(const ScalarValue& value, const DType& dtype) noexcept {
+  if (std::holds_alternative<bool>(value)) {
+    return dtype.kind() == DTypeKind::boolean || is_integer(dtype);
+  }
+  if (!is_integer(dtype)) return false;
+  const bool is_signed = dtype.kind() == DTypeKind::signed_integer;
+  const auto bits = dtype.itemsize() * 8;
+  if (const auto* v = std::get_if<std::int64_t>(&value)) {
+    return is_signed ? (bits == 64 || (*v >= -(std::int64_t{1} << (bits - 1)) &&
+                                       *v < (std::int64_t{1} << (bits - 1))))
+                     : (*v >= 0 && (bits == 64 || *v < (std::int64_t{1} << bits)));
+  }
+  if (const auto* v = std::get_if<std::uint64_t>(&value)) {
+    const auto max = is_signed ? (std::uint64_t{1} << (bits - 1)) - 1
+                               : (bits == 64 ? std::numeric_limits<std::uint64_t>::max()
+                                             : (std::uint64_t{1} << bits) - 1);
+    return *v <= max;
+  }
+  return false;
+}
+
 DType true_divide_type(const OperandType& a, const OperandType& b) {
   const auto type = promote(a, b).dtype;
   if (type.kind() == DTypeKind::floating || type.kind() == DTypeKind::complex) return type;
@@ -163,23 +199,12 @@ ElementwiseValue scalar_argument(const ScalarValue& value, const DType& dtype) {
     case DTypeKind::signed_integer:
     case DTypeKind::unsigned_integer: {
       if (const auto* v = std::get_if<bool>(&value)) return static_cast<std::int64_t>(*v ? 1 : 0);
-      const bool is_signed = dtype.kind() == DTypeKind::signed_integer;
-      const auto bits = dtype.itemsize() * 8;
-      if (const auto* v = std::get_if<std::int64_t>(&value)) {
-        const bool fits = is_signed ? (bits == 64 || (*v >= -(std::int64_t{1} << (bits - 1)) &&
-                                                      *v < (std::int64_t{1} << (bits - 1))))
-                                    : (*v >= 0 && (bits == 64 || *v < (std::int64_t{1} << bits)));
-        if (!fits) throw refuse("is out of the range of");
-        return *v;
-      }
-      if (const auto* v = std::get_if<std::uint64_t>(&value)) {
-        const auto max = is_signed ? (std::uint64_t{1} << (bits - 1)) - 1
-                                   : (bits == 64 ? std::numeric_limits<std::uint64_t>::max()
-                                                 : (std::uint64_t{1} << bits) - 1);
-        if (*v > max) throw refuse("is out of the range of");
-        return *v;
-      }
-      throw refuse("is not an integer, so cannot be used as");
+      const auto* i = std::get_if<std::int64_t>(&value);
+      const auto* u = std::get_if<std::uint64_t>(&value);
+      if (i == nullptr && u == nullptr) throw refuse("is not an integer, so cannot be used as");
+      if (!integer_fits(value, dtype)) throw refuse("is out of the range of");
+      if (i != nullptr) return *i;
+      return *u;
     }
     case DTypeKind::floating: {
       if (std::holds_alternative<std::complex<double>>(value)) {
@@ -190,7 +215,9 @@ ElementwiseValue scalar_argument(const ScalarValue& value, const DType& dtype) {
       if (const auto* v = std::get_if<std::int64_t>(&value)) real = static_cast<double>(*v);
       if (const auto* v = std::get_if<std::uint64_t>(&value)) real = static_cast<double>(*v);
       if (const auto* v = std::get_if<double>(&value)) real = *v;
-      if (dtype.itemsize() == 4) return static_cast<float>(real);
+      // Rounded by round_to_float32, not by a float conversion (see float32_rounding.hpp);
+      // the kernel call then takes the double exactly.
+      if (dtype.itemsize() == 4) return round_to_float32(real);
       if (dtype.itemsize() == 8) return real;
       throw refuse("has no kernel type for");
     }
@@ -201,7 +228,9 @@ ElementwiseValue scalar_argument(const ScalarValue& value, const DType& dtype) {
       if (const auto* v = std::get_if<std::uint64_t>(&value)) c = static_cast<double>(*v);
       if (const auto* v = std::get_if<double>(&value)) c = *v;
       if (const auto* v = std::get_if<std::complex<double>>(&value)) c = *v;
-      if (dtype.itemsize() == 8) return std::complex<float>(c);
+      if (dtype.itemsize() == 8) {
+        return std::complex<double>(round_to_float32(c.real()), round_to_float32(c.imag()));
+      }
       return c;
     }
     case DTypeKind::structure: break;

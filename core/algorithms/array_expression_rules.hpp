@@ -38,6 +38,21 @@ PLINTH_EXPORT DType scalar_default_dtype(const ScalarValue& value) noexcept;
 /// for structs.
 PLINTH_EXPORT OperandType promote(const OperandType& a, const OperandType& b);
 
+/// True for a comparison of a signed integer dtype with uint64: numpy's promotion gives
+/// float64, which is not exact beyond 2^53, so such pairs compare exactly as 64-bit integers
+/// (the signed value's sign first, then as uint64), as numpy 2 does.
+PLINTH_EXPORT bool compares_by_sign(const DType& a, const DType& b) noexcept;
+
+/// The type a comparison of `a` and `b` computes in: promote(), except int64 for a strong
+/// signed integer against a strong uint64 (compares_by_sign). An integer weak scalar outside
+/// that type's range is compared exactly too (int8 < 1000 is true, as numpy 2): see
+/// integer_fits. Throws LogicError for structs.
+PLINTH_EXPORT DType comparison_type(const OperandType& a, const OperandType& b);
+
+/// True if `value` is a bool or an integer within the range of the integer or bool `dtype`
+/// (a bool only for bool); false for reals, complex values and other dtypes. Throws nothing.
+PLINTH_EXPORT bool integer_fits(const ScalarValue& value, const DType& dtype) noexcept;
+
 /// The type of numpy's true division: promote(), then float64 for bools and integers.
 PLINTH_EXPORT DType true_divide_type(const OperandType& a, const OperandType& b);
 

@@ -140,8 +140,10 @@ struct ElementwiseData {
     if (slot.kernel) return;
     const auto rewritten = rewrite_operation(operation, array_names, signature.strided);
     const auto preamble = rewrite_preamble(options.preamble, array_names, signature.strided);
+    const auto function = generated_kernel_name(elementwise_reserved_prefix, options.name);
     const auto source =
-        elementwise_source(args, rewritten.text, preamble.text, options.name, signature);
+        generated_kernel_comment("ElementwiseKernel", options.name, function) +
+        elementwise_source(args, rewritten.text, preamble.text, function, signature);
     ProgramOptions program_options;
     program_options.fast_math = options.fast_math;
     program_options.compiler_options = options.compiler_options;
@@ -155,7 +157,7 @@ struct ElementwiseData {
     const std::size_t index[1] = {device.index()};
     const auto devices = device.context().devices()[std::span<const std::size_t>(index)];
     Program program(devices, source, program_options);
-    Kernel kernel = program.kernel(options.name);
+    Kernel kernel = program.kernel(function);
 
     const auto& params = device.params();
     std::size_t local = preferred_local_size;

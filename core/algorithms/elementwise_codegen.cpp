@@ -1,5 +1,7 @@
 #include "algorithms/elementwise_codegen.hpp"
 
+#include "dtypes/float32_rounding.hpp"
+
 #include <plinth/dtype_c.hpp>
 
 #include <fmt/format.h>
@@ -64,6 +66,15 @@ std::optional<std::size_t> index_i_end(std::string_view text, std::size_t pos) {
 std::string elementwise_offset_name(std::size_t k) { return fmt::format("_elw_o{}", k); }
 
 std::string elementwise_strided_name(std::size_t k) { return fmt::format("_elw_a{}", k); }
+
+std::string generated_kernel_name(std::string_view prefix, std::string_view name) {
+  return fmt::format("{}kernel_{}", prefix, name);
+}
+
+std::string generated_kernel_comment(std::string_view what, std::string_view name,
+                                     std::string_view functions) {
+  return fmt::format("// {} '{}': {}\n", what, name, functions);
+}
 
 RewrittenOperation rewrite_operation(std::string_view operation,
                                      std::span<const std::string> array_names,
@@ -390,12 +401,12 @@ std::optional<F> double_as_floating(double value) {
   if constexpr (std::is_same_v<F, double>) {
     return value;
   } else {
+    static_assert(std::is_same_v<F, float>);
     if (std::isnan(value)) return std::numeric_limits<F>::quiet_NaN();
-    if (std::isinf(value)) return static_cast<F>(value);
-    if (std::fabs(value) > static_cast<double>(std::numeric_limits<F>::max())) return std::nullopt;
-    const F converted = static_cast<F>(value);
-    if (static_cast<double>(converted) != value) return std::nullopt;
-    return converted;
+    // Checked without narrowing and widening again, which GCC 12 at -O2 may fold away
+    // (float32_rounding.hpp); the conversion of an exact value then loses nothing.
+    if (!is_exact_float32(value)) return std::nullopt;
+    return static_cast<F>(value);
   }
 }
 

@@ -23,6 +23,20 @@ namespace plinth::detail {
 /// Prefix of every name the generated kernel defines besides the user's.
 inline constexpr std::string_view elementwise_reserved_prefix = "_elw_";
 
+/// The name of the generated kernel function of a kernel the user named `name`: `prefix`
+/// (the generator's reserved prefix) + "kernel_" + `name`, e.g. `_elw_kernel_dot`. Any C
+/// identifier then names a kernel, even one the kernel dialect defines as a function, type
+/// or keyword (`sin`, `dot`, `max`, `float`, `kernel`, `barrier`). Throws nothing but
+/// std::bad_alloc.
+PLINTH_EXPORT std::string generated_kernel_name(std::string_view prefix, std::string_view name);
+
+/// The first line of a generated program's source, naming the kernel as the user knows it and
+/// its kernel functions, so that compile errors, kept sources and recorded programs show
+/// both: `// ElementwiseKernel 'dot': _elw_kernel_dot`. `what`, `name` and `functions` hold
+/// no line breaks (`name` is a checked C identifier). Throws nothing but std::bad_alloc.
+PLINTH_EXPORT std::string generated_kernel_comment(std::string_view what, std::string_view name,
+                                                   std::string_view functions);
+
 /// The operation with `name[i]` rewritten for the strided arrays, and which arrays the
 /// operation uses in any other way.
 struct RewrittenOperation {

@@ -164,10 +164,13 @@ struct ReductionData {
     parts.reduce = reduce;
     parts.neutral = neutral;
     parts.preamble = preamble.text;
-    parts.name = options.name;
+    const auto function = generated_kernel_name(reduction_reserved_prefix, options.name);
+    parts.name = function;
     parts.out_type = out_type;
     parts.local_size = local;
-    const auto source = reduction_source(args, parts, signature);
+    const auto source = generated_kernel_comment("ReductionKernel", options.name,
+                                                 fmt::format("{0}, {0}_final", function)) +
+                        reduction_source(args, parts, signature);
     ProgramOptions program_options;
     program_options.fast_math = options.fast_math;
     program_options.compiler_options = options.compiler_options;
@@ -200,15 +203,16 @@ struct ReductionData {
     }
     std::size_t local = power_of_two_floor(limit);
     Program program = compile(device, signature, local);
-    Kernel stage1 = program.kernel(options.name);
-    Kernel stage2 = program.kernel(options.name + "_final");
+    const auto function = generated_kernel_name(reduction_reserved_prefix, options.name);
+    Kernel stage1 = program.kernel(function);
+    Kernel stage2 = program.kernel(function + "_final");
     const auto kernel_limit =
         std::min(stage1.max_total_local_sizes().front(), stage2.max_total_local_sizes().front());
     if (kernel_limit < local) {  // the kernels need more resources than the device's maximum
       local = power_of_two_floor(std::max<std::size_t>(kernel_limit, 1));
       program = compile(device, signature, local);
-      stage1 = program.kernel(options.name);
-      stage2 = program.kernel(options.name + "_final");
+      stage1 = program.kernel(function);
+      stage2 = program.kernel(function + "_final");
     }
     std::size_t groups =
         std::max<std::size_t>(params.compute_units, 1) * reduction_groups_per_compute_unit;

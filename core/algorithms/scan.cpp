@@ -1,5 +1,6 @@
 #include <plinth/scan.hpp>
 
+#include "algorithms/elementwise_codegen.hpp"
 #include "algorithms/scan_codegen.hpp"
 
 #include <plinth/array_metadata.hpp>
@@ -119,17 +120,23 @@ struct ScanData {
     for (;;) {
       const auto geometry = choose_scan_geometry(limits);
       ScanSourceSpec spec;
-      spec.name = options.name;
+      const auto function = generated_kernel_name(scan_reserved_prefix, options.name);
+      spec.name = function;
       spec.preamble = options.preamble;
       spec.expression = expression;
       spec.neutral = neutral;
       spec.exclusive = kind == ScanKind::exclusive;
       spec.convert_input = input_dtype != dtype;
       spec.geometry = geometry;
-      Program program(devices, scan_source(spec), program_options);
-      Kernel reduce = program.kernel(options.name + "_reduce");
-      Kernel groups = program.kernel(options.name + "_groups");
-      Kernel finish = program.kernel(options.name + "_final");
+      Program program(
+          devices,
+          generated_kernel_comment("ScanKernel", options.name,
+                                   fmt::format("{0}_reduce, {0}_groups, {0}_final", function)) +
+              scan_source(spec),
+          program_options);
+      Kernel reduce = program.kernel(function + "_reduce");
+      Kernel groups = program.kernel(function + "_groups");
+      Kernel finish = program.kernel(function + "_final");
       std::size_t allowed = geometry.local_size;
       for (const auto* kernel : {&reduce, &groups, &finish}) {
         allowed = std::min(allowed, kernel->max_total_local_sizes().front());

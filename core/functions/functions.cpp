@@ -226,8 +226,19 @@ Module exp(const DType& dtype) {
         dtype.name()));
   if (is_real(dtype))
     return module("exp", function(dtype, c(dtype) + " a", "    return exp(a);\n"));
+  // C99 Annex G's special values first (numpy's too): an imaginary part of ±0 is kept
+  // (inf + 0i is inf + 0i, NaN + 0i is NaN + 0i, where rho * sin(0) would be NaN); an
+  // infinite real part with an imaginary part that is not finite gives ±0 (for -inf) or
+  // inf + NaN i.
   const auto body = fmt::format(
-      "    {} result = ${{polar_unit_}}(a.y);\n    const {} rho = exp(a.x);\n"
+      "    {0} result;\n"
+      "    if (a.y == 0) {{\n        result.x = exp(a.x);\n        result.y = a.y;\n"
+      "        return result;\n    }}\n"
+      "    if (isinf(a.x) && !isfinite(a.y)) {{\n"
+      "        result.x = a.x < 0 ? ({1})0 : a.x;\n"
+      "        result.y = a.x < 0 ? copysign(({1})0, a.y) : a.y - a.y;\n"
+      "        return result;\n    }}\n"
+      "    result = ${{polar_unit_}}(a.y);\n    const {1} rho = exp(a.x);\n"
       "    result.x *= rho;\n    result.y *= rho;\n    return result;\n",
       c(dtype), c(real_for(dtype)));
   return module("exp", function(dtype, c(dtype) + " a", body),

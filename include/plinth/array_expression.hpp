@@ -15,12 +15,17 @@
 /// `float32 * 2.0` is float32, `int8 + 1` is int8, `int32 * 2.5` is float64, `float32 * 1i`
 /// is complex64, `bool + 1` is int64; a scalar of a higher kind than the array gives the
 /// default type of its kind at the array's precision where that applies (float64, int64,
-/// complex64 for float32 arrays, complex128 otherwise). An integer scalar must fit the type
-/// it is used in: `int8 + 1000` or `uint8 + -1` throws LogicError at evaluation (numpy's
+/// complex64 for float32 arrays, complex128 otherwise). A real or complex scalar used as
+/// float32 or complex64 is rounded to float32 (`complex64 * 0.1` multiplies by 0.1f; beyond
+/// float32's range it is inf), as numpy's. An integer scalar must fit the type it is used in
+/// by arithmetic: `int8 + 1000` or `uint8 + -1` throws LogicError at evaluation (numpy's
 /// OverflowError). Two weak scalars combine to the default type of their higher kind (bool,
 /// int64, float64, complex128), no longer weak. Comparisons give bool (compared in the
-/// promoted type; complex numbers compare lexicographically, as numpy's). True division `/` of
-/// integers or bools gives float64. Math functions of bool and 8- or 16-bit integers give
+/// promoted type; complex numbers compare lexicographically, as numpy's), and integers
+/// compare exactly, as numpy 2's: a scalar out of the array's range compares as its value
+/// (`int8 < 1000` is all true, `uint8 == -1` all false, `int64 < 2**63` all true), and a
+/// signed integer against a uint64 compares by sign first, not through float64. True division `/`
+/// of integers or bools gives float64. Math functions of bool and 8- or 16-bit integers give
 /// float32 (numpy gives float16 for 8-bit ones, which kernels do not have), of wider integers
 /// float64. `abs` of a complex is its real type. `pow` and `fmod` of bools compute in int8.
 /// Integer arithmetic wraps around as numpy's does; integer `pow` with a negative exponent
@@ -161,6 +166,8 @@ PLINTH_EXPORT ArrayExpression atan(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression sinh(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression cosh(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression tanh(const ArrayExpression& a);
+/// e^a; of a complex, with C99 Annex G's special values, as numpy's (`inf + 0j` gives
+/// `inf + 0j`, `nan + 0j` gives `nan + 0j`).
 PLINTH_EXPORT ArrayExpression exp(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression log(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression log10(const ArrayExpression& a);

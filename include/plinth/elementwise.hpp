@@ -150,7 +150,9 @@ class PLINTH_EXPORT ElementwiseArg {
 /// How an ElementwiseKernel is built. Every member has a default, so designated initializers
 /// may name any of them (`{.name = "saxpy"}`).
 struct ElementwiseOptions {
-  /// The kernel's name in the program (a C identifier).
+  /// The kernel's name (a C identifier, any: `sin` or `kernel` too), used in messages; the
+  /// program's kernel function is `_elw_kernel_<name>`, and its source starts with a comment
+  /// naming the ElementwiseKernel.
   std::string name = "elementwise";
   /// Source placed before the kernel (helper functions, macros, `<%def>`s), a template like
   /// the operation.

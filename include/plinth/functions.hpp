@@ -62,7 +62,9 @@ PLINTH_EXPORT Module conj(const DType& dtype);
 /// others.
 PLINTH_EXPORT Module norm(const DType& dtype);
 
-/// `dtype ${prefix}(dtype a)`: `e^a` for a real or complex `a`.
+/// `dtype ${prefix}(dtype a)`: `e^a` for a real or complex `a`; a complex `a` gives C99
+/// Annex G's special values, as numpy's exp (`inf + 0i` gives `inf + 0i`, `NaN + 0i` gives
+/// `NaN + 0i`, `-inf + i inf` gives `0 + 0i`, `inf + i inf` gives `inf + NaN i`).
 /// Throws LogicError for an integer dtype (the output type would be ambiguous).
 PLINTH_EXPORT Module exp(const DType& dtype);
 

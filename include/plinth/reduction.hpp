@@ -87,7 +87,9 @@ struct ReductionData;
 /// How a ReductionKernel is built. Every member has a default, so designated initializers
 /// may name any of them (`{.name = "norm2"}`).
 struct ReductionOptions {
-  /// The stage-1 kernel's name in the program (a C identifier); stage 2 is `<name>_final`.
+  /// The kernel's name (a C identifier, any: `dot` or `max` too), used in messages; the
+  /// program's kernel functions are `_red_kernel_<name>` and `_red_kernel_<name>_final`, and
+  /// its source starts with a comment naming the ReductionKernel.
   std::string name = "reduction";
   /// Source placed before the kernels (helper functions, macros, `<%def>`s), a template.
   std::string preamble{};
@@ -163,7 +165,7 @@ class PLINTH_EXPORT ReductionKernel {
   const std::vector<ElementwiseArg>& arguments() const noexcept;
   /// The output dtype.
   const DType& output_dtype() const noexcept;
-  /// The stage-1 kernel's name (ReductionOptions::name).
+  /// The kernel's name (ReductionOptions::name).
   const std::string& name() const noexcept;
   /// How many programs the in-process cache holds now. Shared by copies.
   std::size_t cached_programs() const;

@@ -84,8 +84,9 @@ enum class ScanKind {
 /// How a ScanKernel is built. Every member has a default, so designated initializers may
 /// name any of them (`{.name = "cumsum"}`).
 struct ScanOptions {
-  /// The kernels' name stem in the program (a C identifier): the kernels are `<name>_reduce`,
-  /// `<name>_groups` and `<name>_final`.
+  /// The kernels' name (a C identifier, any: `max` or `float` too), used in messages; the
+  /// program's kernel functions are `_scan_kernel_<name>_reduce`, `..._groups` and
+  /// `..._final`, and its source starts with a comment naming the ScanKernel.
   std::string name = "scan";
   /// Source placed before the kernels (helper functions, macros, `<%def>`s), a template like
   /// the operator.
@@ -150,7 +151,7 @@ class PLINTH_EXPORT ScanKernel {
   const std::string& scan_expression() const noexcept;
   /// The neutral element as given.
   const std::string& neutral() const noexcept;
-  /// The kernels' name stem (ScanOptions::name).
+  /// The kernels' name (ScanOptions::name).
   const std::string& name() const noexcept;
   /// How many programs (one per device called on) the kernel object holds now. Shared by
   /// copies.

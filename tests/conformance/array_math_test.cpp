@@ -4,6 +4,7 @@
 // real and complex, astype between every pair of dtypes, fill, copy of strided views, the
 // kernel cache, and misuse (LogicError naming shapes, dtypes and devices).
 
+#include "complex_exp_special_values.hpp"
 #include "fixture.hpp"
 
 #include <plinth/array_expression.hpp>
@@ -14,9 +15,11 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace plinth::conformance {
@@ -348,6 +351,109 @@ TEST_P(ArrayMathTest, WeakScalarsPromoteAsPythonScalars) {
   EXPECT_GE(after.capacity, after.kernels);
 }
 
+// numpy 2 (NEP 50): a double scalar with a complex64 array is a complex64 rounded from the
+// double, never refused (a Release build once threw "not exactly a complex64").
+TEST_P(ArrayMathTest, DoubleScalarsRoundToComplex64) {
+  using C64 = std::complex<float>;
+  const auto z = upload(queue(), {C(1, 2), C(-3, 0), C(0, 0.5)}, c64);
+  const auto got = [&](const Array& r) {
+    EXPECT_EQ(r.dtype(), c64);
+    return r.get(queue()).to_vector<C64>();
+  };
+  const float tenth = 0.1f;  // what numpy rounds 0.1 to
+  // z * 0.1: (a + bi)(t + 0i) = (a t - b 0) + (a 0 + b t)i, each product exact or rounded
+  // once in float32.
+  EXPECT_EQ(got(evaluate(queue(), z * 0.1)),
+            (std::vector<C64>{{1 * tenth, 2 * tenth}, {-3 * tenth, 0}, {0, 0.5f * tenth}}));
+  const auto f = upload(queue(), std::vector<C>(3, C(0)), c64);
+  fill(queue(), f, 0.1);
+  EXPECT_EQ(got(f), std::vector<C64>(3, C64(tenth, 0)));
+  const auto flags = upload(queue(), {1, 0, 1}, b8);
+  EXPECT_EQ(got(evaluate(queue(), where(flags, z, 0.1))),
+            (std::vector<C64>{{1, 2}, {tenth, 0}, {0, 0.5f}}));
+  const auto x = upload(queue(), {2, -1, 0.5}, f32);  // float32 * 0.1i → complex64
+  const auto r = got(evaluate(queue(), x * std::complex<double>(0, 0.1)));
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].imag(), 2 * tenth);
+  EXPECT_EQ(r[1].imag(), -tenth);
+  EXPECT_EQ(r[2].imag(), 0.5f * tenth);
+}
+
+// numpy 2 compares integers exactly: an integer scalar out of the array's range is no error
+// but compares as its value, and a signed integer against a uint64 compares by sign, not
+// through float64 (where 2^63 - 1 and 2^63 are equal).
+TEST_P(ArrayMathTest, IntegerComparisonsAreExact) {
+  const auto flags = [&](const ArrayExpression& e) {
+    const auto r = evaluate(queue(), e);
+    EXPECT_EQ(r.dtype(), b8);
+    std::vector<std::uint8_t> out;
+    for (const auto value : download(queue(), r)) out.push_back(value.real() != 0 ? 1 : 0);
+    return out;
+  };
+  using Flags = std::vector<std::uint8_t>;
+  const auto small = upload(queue(), {127, -128, 5}, i8);
+  EXPECT_EQ(flags(small < 1000), Flags(3, 1));
+  EXPECT_EQ(flags(small >= 1000), Flags(3, 0));
+  EXPECT_EQ(flags(small > -129), Flags(3, 1));
+  EXPECT_EQ(flags(small == -1000), Flags(3, 0));
+  EXPECT_EQ(flags(1000 > small), Flags(3, 1));  // the scalar on the left
+  EXPECT_EQ(flags(-1000 != small), Flags(3, 1));
+  EXPECT_EQ(flags(small < 6), (Flags{0, 1, 1}));  // in range: as before
+  const auto bytes = upload(queue(), {0, 255, 7}, u8);
+  EXPECT_EQ(flags(bytes == -1), Flags(3, 0));
+  EXPECT_EQ(flags(bytes != -1), Flags(3, 1));
+  EXPECT_EQ(flags(bytes > -1), Flags(3, 1));
+  EXPECT_EQ(flags(bytes <= 255), Flags(3, 1));
+  EXPECT_EQ(flags(bytes < 256), Flags(3, 1));
+
+  constexpr auto int64_max = std::numeric_limits<std::int64_t>::max();
+  constexpr auto int64_min = std::numeric_limits<std::int64_t>::min();
+  constexpr std::uint64_t two_63 = std::uint64_t{1} << 63;
+  const std::vector<std::int64_t> signed_values = {-1, 0, int64_max, int64_min, 5, int64_max - 1};
+  const std::vector<std::uint64_t> unsigned_values = {two_63, two_63 - 1, two_63 - 1,
+                                                      0,      5,          two_63 - 1};
+  const auto s = Array::from_host(queue(), HostArray::from_values(signed_values));
+  const auto u = Array::from_host(queue(), HostArray::from_values(unsigned_values));
+  EXPECT_EQ(flags(s < two_63), Flags(6, 1));  // int64 < 2**63: a uint64 scalar
+  EXPECT_EQ(flags(s == two_63), Flags(6, 0));
+  EXPECT_EQ(flags(u > -1), Flags(6, 1));  // uint64 > -1
+  EXPECT_EQ(flags(u == -1), Flags(6, 0));
+  // int64 against uint64, both ways round, every comparison, against C++20's exact ones.
+  const auto expected = [&](auto compare, bool swapped) {
+    Flags out;
+    for (std::size_t k = 0; k < signed_values.size(); ++k) {
+      out.push_back(swapped ? compare(unsigned_values[k], signed_values[k])
+                            : compare(signed_values[k], unsigned_values[k]));
+    }
+    return out;
+  };
+  const auto lt = [](auto a, auto b) { return std::cmp_less(a, b); };
+  const auto le = [](auto a, auto b) { return std::cmp_less_equal(a, b); };
+  const auto eq = [](auto a, auto b) { return std::cmp_equal(a, b); };
+  EXPECT_EQ(flags(s < u), (Flags{1, 1, 0, 1, 0, 1}));  // float64 gave 0 for the last
+  EXPECT_EQ(flags(s < u), expected(lt, false));
+  EXPECT_EQ(flags(s <= u), expected(le, false));
+  EXPECT_EQ(flags(s == u), (Flags{0, 0, 1, 0, 1, 0}));  // float64 gave 1 for the last
+  EXPECT_EQ(flags(s == u), expected(eq, false));
+  EXPECT_EQ(flags(s != u),
+            expected([](auto a, auto b) { return std::cmp_not_equal(a, b); }, false));
+  EXPECT_EQ(flags(s > u), expected([](auto a, auto b) { return std::cmp_greater(a, b); }, false));
+  EXPECT_EQ(flags(s >= u),
+            expected([](auto a, auto b) { return std::cmp_greater_equal(a, b); }, false));
+  EXPECT_EQ(flags(u < s), expected(lt, true));
+  EXPECT_EQ(flags(u <= s), expected(le, true));
+  EXPECT_EQ(flags(u == s), expected(eq, true));
+  // A narrower signed integer against uint64 too.
+  const auto narrow = upload(queue(), {-1, 3, 100}, i16);
+  const auto wide = Array::from_host(
+      queue(), HostArray::from_values(std::vector<std::uint64_t>{18446744073709551615u, 3, 99}));
+  EXPECT_EQ(flags(narrow < wide), (Flags{1, 0, 0}));
+  EXPECT_EQ(flags(narrow == wide), (Flags{0, 1, 0}));
+  // Arithmetic still refuses such a scalar (numpy's OverflowError).
+  EXPECT_NE(logic_error_message([&] { evaluate(queue(), small + 1000); }).find("out of the range"),
+            std::string::npos);
+}
+
 TEST_P(ArrayMathTest, BroadcastingAndViews) {
   const std::size_t rows = 5, cols = 7;
   std::vector<C> rv(cols), cv(rows), mv(rows * cols);
@@ -572,6 +678,26 @@ TEST_P(ArrayMathTest, ComplexMathFunctions) {
     const auto zero = upload(queue(), {0, 0}, dtype);
     const auto exponent = upload(queue(), {0, C(2, 1)}, dtype);
     expect_values(queue(), evaluate(queue(), pow(zero, exponent)), {1, 0});
+  }
+}
+
+// exp of a complex array follows C99 Annex G's special values, as numpy's (inf + 0j gives
+// inf + 0j, not inf + NaNj), in complex64 and complex128; pow of a complex goes through the
+// same exp.
+TEST_P(ArrayMathTest, ComplexExpSpecialValuesOfAnnexG) {
+  const auto cases = complex_exp_special_cases();
+  std::vector<C> inputs;
+  for (const auto& c : cases) inputs.push_back(c.z);
+  std::vector<DType> dtypes{c64};
+  if (device().params().supports_double) dtypes.push_back(c128);
+  for (const auto& dtype : dtypes) {
+    SCOPED_TRACE(dtype.name());
+    const auto got = download(queue(), evaluate(queue(), exp(upload(queue(), inputs, dtype))));
+    ASSERT_EQ(got.size(), cases.size());
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+      EXPECT_TRUE(annex_g_equal(got[k], cases[k], dtype == c64 ? 1e-6 : 1e-15))
+          << "exp" << cases[k].z << " gave " << got[k] << ", Annex G: " << cases[k].expected;
+    }
   }
 }
 

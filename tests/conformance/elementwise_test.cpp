@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -418,6 +419,24 @@ TEST_P(ElementwiseTest, MisuseIsALogicErrorNamingTheArgument) {
   queue().synchronize();
 }
 
+// Any C identifier names a kernel, even one the kernel dialect defines (a built-in function,
+// a type, a keyword): the generated kernel function has a name of its own (issue 25).
+TEST_P(ElementwiseTest, KernelsNamedLikeBuiltinsWork) {
+  const std::vector<std::int32_t> xs{3, -1, 7, 0, 12};
+  const auto x = Array::from_host(queue(), HostArray::from_values(xs));
+  for (const char* name : {"sin", "dot", "max", "exp", "float", "kernel", "barrier"}) {
+    SCOPED_TRACE(name);
+    const ElementwiseKernel kernel(
+        {ElementwiseArg::output("z", i32), ElementwiseArg::input("x", i32)}, "z[i] = x[i] * 2 + 1",
+        {.name = name});
+    EXPECT_EQ(kernel.name(), name);
+    const auto z = Array::empty(device(), {xs.size()}, i32);
+    kernel(queue(), z, x);
+    EXPECT_EQ(z.get(queue()).to_vector<std::int32_t>(),
+              (std::vector<std::int32_t>{7, -1, 15, 1, 25}));
+  }
+}
+
 TEST_P(ElementwiseTest, CompileErrorShowsTheGeneratedSource) {
   ElementwiseKernel broken({ElementwiseArg::output("z", f32), ElementwiseArg::input("x", f32)},
                            "z[i] = x[i] + undeclared_name_42", {.name = "broken"});
@@ -428,7 +447,9 @@ TEST_P(ElementwiseTest, CompileErrorShowsTheGeneratedSource) {
   } catch (const CompileError& error) {
     const std::string what = error.what();
     EXPECT_NE(what.find("undeclared_name_42"), std::string::npos) << what;
-    EXPECT_NE(what.find("KERNEL void broken("), std::string::npos) << what;
+    EXPECT_NE(what.find("// ElementwiseKernel 'broken': _elw_kernel_broken"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("KERNEL void _elw_kernel_broken("), std::string::npos) << what;
   }
   // The failure is not cached as a program, and a second call fails the same way.
   EXPECT_EQ(broken.cached_programs(), 0u);

@@ -3,6 +3,7 @@
 // (relative error under 1e-6 in single precision, 1e-12 in double; integers exactly).
 // One program per factory and precision holds a kernel per combination, to keep builds few.
 
+#include "complex_exp_special_values.hpp"
 #include "fixture.hpp"
 
 #include <plinth/dtype_c.hpp>
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <iostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -515,6 +517,50 @@ TEST_P(FunctionsTest, PolarUnitFastMath) {
   ProgramOptions options;
   options.fast_math = true;
   run_cases(cases, false, options);
+}
+
+// The special values of C99 Annex G for cexp (inf + 0i is inf + 0i, NaN + 0i is NaN + 0i,
+// ...), in single and (where the device has it) double precision, and the host's std::exp
+// agreeing with the table where the host follows Annex G.
+TEST_P(FunctionsTest, ExpSpecialValuesOfAnnexG) {
+  const auto cases = complex_exp_special_cases();
+  for (const auto& c : cases) {
+    if (!annex_g_equal(std::exp(c.z), c, 1e-15)) {
+      const auto host = std::exp(c.z);
+      std::cout << "note: the host's std::exp(" << c.z << ") gives " << host << ", not Annex G's\n";
+    }
+  }
+  std::vector<DType> dtypes{c64};
+  if (device().params().supports_double) dtypes.push_back(c128);
+  for (const auto& dtype : dtypes) {
+    SCOPED_TRACE(dtype.name());
+    ProgramOptions options;
+    options.render_globals.insert_or_assign("exp", functions::exp(dtype));
+    const Program program(
+        context(),
+        fmt::format(
+            "KERNEL void exp_values(GLOBAL_MEM {0}* out, GLOBAL_MEM const {0}* in)\n"
+            "{{\n    const SIZE_T i = get_global_id(0);\n    out[i] = ${{exp}}(in[i]);\n}}\n",
+            ctype(dtype).as_string()),
+        options);
+    const std::size_t n = cases.size();
+    std::vector<std::byte> input(n * dtype.itemsize()), output(input.size());
+    for (std::size_t k = 0; k < n; ++k)
+      store(dtype, input.data() + k * dtype.itemsize(), cases[k].z);
+    auto in = Buffer::allocate(device(), input.size());
+    auto out = Buffer::allocate(device(), output.size());
+    in.set(queue(), input);
+    std::vector<KernelArg> args{out, in};
+    program.kernel("exp_values").prepare({n}).launch(queue(), args);
+    out.get(queue(), output);
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto got = load(dtype, output.data() + k * dtype.itemsize());
+      const std::complex<double> value(static_cast<double>(got.real()),
+                                       static_cast<double>(got.imag()));
+      EXPECT_TRUE(annex_g_equal(value, cases[k], dtype == c64 ? 1e-6 : 1e-15))
+          << "exp" << cases[k].z << " gave " << value << ", Annex G: " << cases[k].expected;
+    }
+  }
 }
 
 PLINTH_INSTANTIATE_DEVICE_TEST(FunctionsTest);

@@ -133,6 +133,18 @@ TEST_P(ScanTest, SumsOfInt32Int64AndUint32) {
   EXPECT_EQ(sum32.cached_programs(), 1u);
 }
 
+// Any C identifier names a scan, even one the kernel dialect defines: the generated kernel
+// functions have names of their own.
+TEST_P(ScanTest, KernelsNamedLikeBuiltinsWork) {
+  const std::vector<std::int32_t> xs{3, -1, 7, 0, 12};
+  for (const char* name : {"sin", "dot", "max", "exp", "float", "kernel", "barrier"}) {
+    SCOPED_TRACE(name);
+    const ScanKernel scan(i32, "a + b", "0", ScanKind::inclusive, {.name = name});
+    EXPECT_EQ(scan.name(), name);
+    EXPECT_EQ(device_scan(queue(), scan, xs), (std::vector<std::int32_t>{3, 2, 9, 9, 21}));
+  }
+}
+
 TEST_P(ScanTest, MaxScansKeepTheRunningMaximum) {
   const ScanKernel max_int(i32, "a > b ? a : b", "-2147483647 - 1", ScanKind::inclusive,
                            {.name = "max_int"});
@@ -494,7 +506,9 @@ TEST_P(ScanTest, CompileErrorShowsTheGeneratedSource) {
   } catch (const CompileError& error) {
     const std::string what = error.what();
     EXPECT_NE(what.find("undeclared_name_42"), std::string::npos) << what;
-    EXPECT_NE(what.find("KERNEL void broken_final("), std::string::npos) << what;
+    EXPECT_NE(what.find("KERNEL void _scan_kernel_broken_final("), std::string::npos) << what;
+    EXPECT_NE(what.find("// ScanKernel 'broken': _scan_kernel_broken_reduce"), std::string::npos)
+        << what;
   }
   EXPECT_EQ(broken.cached_programs(), 0u);
   EXPECT_THROW(broken(queue(), x, x), CompileError);

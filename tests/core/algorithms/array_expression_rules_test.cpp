@@ -4,6 +4,7 @@
 // (no device needed).
 
 #include "algorithms/array_expression_rules.hpp"
+#include "algorithms/elementwise_codegen.hpp"
 
 #include <plinth/array_expression.hpp>
 #include <plinth/errors.hpp>
@@ -12,6 +13,9 @@
 
 #include <complex>
 #include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,6 +94,40 @@ TEST(ArrayExpressionPromotion, MathFunctionTypes) {
   EXPECT_EQ(float_function_type(u64), f64);
 }
 
+// numpy 2 compares integers exactly: a signed integer against a uint64 computes in 64-bit
+// integers by sign (not in float64, inexact beyond 2^53), and an integer scalar out of the
+// array's range is no error (the code generator then compares in 64 bits).
+TEST(ArrayExpressionPromotion, IntegerComparisonsAreExact) {
+  EXPECT_EQ(comparison_type(strong(i64), strong(u64)), i64);
+  EXPECT_EQ(comparison_type(strong(u64), strong(i8)), i64);
+  EXPECT_EQ(comparison_type(strong(u64), strong(u32)), u64);
+  EXPECT_EQ(comparison_type(strong(i64), strong(f32)), f64);
+  EXPECT_EQ(comparison_type(weak(i64), strong(u64)), u64);
+  EXPECT_EQ(comparison_type(strong(i8), weak(i64)), i8);
+  EXPECT_TRUE(compares_by_sign(i16, u64));
+  EXPECT_TRUE(compares_by_sign(u64, i64));
+  EXPECT_FALSE(compares_by_sign(u32, i64));
+  EXPECT_FALSE(compares_by_sign(u64, u64));
+  EXPECT_FALSE(compares_by_sign(u64, f64));
+
+  EXPECT_TRUE(integer_fits(std::int64_t{127}, i8));
+  EXPECT_FALSE(integer_fits(std::int64_t{128}, i8));
+  EXPECT_TRUE(integer_fits(std::int64_t{-128}, i8));
+  EXPECT_FALSE(integer_fits(std::int64_t{-129}, i8));
+  EXPECT_FALSE(integer_fits(std::int64_t{-1}, u8));
+  EXPECT_TRUE(integer_fits(std::int64_t{255}, u8));
+  EXPECT_FALSE(integer_fits(std::int64_t{1000}, u8));
+  EXPECT_FALSE(integer_fits(std::uint64_t{1} << 63, i64));
+  EXPECT_TRUE(integer_fits(std::uint64_t{(std::uint64_t{1} << 63) - 1}, i64));
+  EXPECT_TRUE(integer_fits(std::uint64_t{18446744073709551615u}, u64));
+  EXPECT_FALSE(integer_fits(std::int64_t{-1}, u64));
+  EXPECT_TRUE(integer_fits(true, u8));
+  EXPECT_TRUE(integer_fits(true, b));
+  EXPECT_FALSE(integer_fits(std::int64_t{1}, b));
+  EXPECT_FALSE(integer_fits(2.0, i32));
+  EXPECT_FALSE(integer_fits(std::int64_t{1}, f32));
+}
+
 TEST(ArrayExpressionCasting, SameKind) {
   EXPECT_TRUE(can_cast_same_kind(f64, f32));
   EXPECT_TRUE(can_cast_same_kind(i64, i8));
@@ -140,6 +178,38 @@ TEST(ArrayExpressionScalars, ConvertedToTheTypeTheyAreUsedIn) {
   EXPECT_NE(message_of([&] { as(2.5, i32); }).find("not an integer"), std::string::npos);
   EXPECT_EQ(kernel_dtype(b), u8);
   EXPECT_EQ(kernel_dtype(f32), f32);
+}
+
+// numpy 2 (NEP 50): a Python float used with a float32 or complex64 array is rounded to
+// float32 (and overflows to inf), never refused. The kernel call then takes the rounded value
+// exactly (convert_scalar), in a Release build too (GCC 12 at -O2 once folded the rounding of
+// both parts of a complex away, and the call threw "not exactly a complex64").
+TEST(ArrayExpressionScalars, RealsRoundToFloat32AndComplex64) {
+  using C64 = std::complex<float>;
+  const auto kernel_value = [](const ScalarValue& value, const DType& dtype) -> std::optional<C64> {
+    const auto argument = scalar_argument(value, dtype);
+    const auto bytes = convert_scalar(argument.value(), dtype);
+    if (!bytes) return std::nullopt;
+    if (dtype == f32) {
+      float real = 0;
+      std::memcpy(&real, bytes->bytes.data(), sizeof real);
+      return C64(real, 0);
+    }
+    C64 result;
+    std::memcpy(&result, bytes->bytes.data(), sizeof result);
+    return result;
+  };
+  EXPECT_EQ(kernel_value(0.1, c64), C64(0.1f, 0));  // z * 0.1, fill(z, 0.1)
+  EXPECT_EQ(kernel_value(std::complex<double>(0, 0.1), c64), C64(0, 0.1f));  // f32 * 0.1i
+  EXPECT_EQ(kernel_value(std::complex<double>(0.1, -0.2), c64), C64(0.1f, -0.2f));
+  EXPECT_EQ(kernel_value(std::complex<double>(1.0 / 3, 2.0 / 3), c64), C64(1.0f / 3, 2.0f / 3));
+  EXPECT_EQ(kernel_value(std::int64_t{16777217}, c64), C64(16777216.0f, 0));  // ties to even
+  EXPECT_EQ(kernel_value(0.1, f32), C64(0.1f, 0));
+  const auto inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(kernel_value(1e300, f32), C64(inf, 0));  // numpy: float32(3) + 3e100 is inf
+  EXPECT_EQ(kernel_value(std::complex<double>(-1e300, 1e-300), c64), C64(-inf, 0));
+  EXPECT_EQ(std::get<std::complex<double>>(scalar_argument(0.1, c64).value()),
+            std::complex<double>(static_cast<double>(0.1f), 0));
 }
 
 TEST(ArrayExpressionScalars, ExpressionsOfScalarsOnly) {

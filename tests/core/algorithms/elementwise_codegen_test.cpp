@@ -109,6 +109,15 @@ TEST(ElementwiseMergeLayout, DropsExtentsOfOne) {
   EXPECT_EQ(merged.shape, (std::vector<std::size_t>{1}));
 }
 
+// Generated kernel functions have names of their own, so that a kernel may be named like
+// anything the dialect defines (issue 25); the source's first line names both.
+TEST(ElementwiseSource, KernelFunctionNamesAreReserved) {
+  EXPECT_EQ(generated_kernel_name(elementwise_reserved_prefix, "dot"), "_elw_kernel_dot");
+  EXPECT_EQ(generated_kernel_name("_red_", "float"), "_red_kernel_float");
+  EXPECT_EQ(generated_kernel_comment("ElementwiseKernel", "sin", "_elw_kernel_sin"),
+            "// ElementwiseKernel 'sin': _elw_kernel_sin\n");
+}
+
 TEST(ElementwiseSource, FastPathHasNoOffsetsAndSixtyFourBitIndices) {
   const std::vector<ElementwiseArg> args{ElementwiseArg::output("z", f32),
                                          ElementwiseArg::scalar("a", DType::complex64()),
@@ -198,6 +207,11 @@ TEST(ElementwiseScalars, ExactConversionsOnly) {
   EXPECT_EQ(converted<C64>(C64(1, -2), DType::complex64()), C64(1, -2));
   EXPECT_EQ(converted<C64>(3, DType::complex64()), C64(3, 0));
   EXPECT_FALSE(converted<C64>(std::complex<double>(0.1, 0), DType::complex64()));
+  EXPECT_FALSE(converted<C64>(std::complex<double>(0.1, 0.2), DType::complex64()));
+  EXPECT_FALSE(converted<C64>(std::complex<double>(0.5, 0.2), DType::complex64()));
+  EXPECT_EQ(converted<C64>(std::complex<double>(0.1f, -0.2f), DType::complex64()),
+            C64(0.1f, -0.2f));
+  EXPECT_FALSE(converted<C64>(std::complex<double>(1e300, 0), DType::complex64()));
   EXPECT_EQ(converted<std::complex<double>>(std::complex<double>(0.1, 0.2), DType::complex128()),
             std::complex<double>(0.1, 0.2));
   EXPECT_EQ(converted<bool>(true, DType::boolean()), true);
