@@ -1,6 +1,8 @@
 // PLINTH_API, PLINTH_DEVICE, PLINTH_PLUGIN_PATH, PLINTH_DEBUG, PLINTH_CACHE_DIR and
 // PLINTH_CACHE_SIZE, end to end through plinth-info in a child process.
 
+#include "run_command.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -30,14 +32,8 @@ Result run(const std::string& environment, const std::string& arguments = {},
   // Leak checks belong to the test processes; in a child they race with PoCL's threads at exit.
   const std::string command =
       "env ASAN_OPTIONS=detect_leaks=0 " + environment + " " + program + " " + arguments + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return {-1, "popen failed"};
-  std::string output;
-  std::array<char, 4096> chunk{};
-  while (const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), pipe))
-    output.append(chunk.data(), n);
-  const int status = ::pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  auto [status, output] = plinth::test::run_command(command);
+  return {status, std::move(output)};
 }
 
 nlohmann::json info_json(const std::string& environment = {}) {

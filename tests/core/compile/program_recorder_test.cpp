@@ -2,6 +2,7 @@
 // cache's rules, a file it did not write is never reused, and any source is recorded.
 
 #include "compile/program_recorder.hpp"
+#include "../run_command.hpp"
 #include "compile/program_job.hpp"
 
 #include <gtest/gtest.h>
@@ -157,14 +158,7 @@ std::pair<int, std::string> build_programs_recording_into(const fs::path& dir, i
       "env ASAN_OPTIONS=detect_leaks=0 POCL_DEVICES=pthread "
       "PLINTH_CACHE_DIR=off PLINTH_RECORD_PROGRAMS=" +
       dir.string() + " " + PLINTH_CACHE_HELPER_PATH + " " + std::to_string(programs) + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return {-1, "popen failed"};
-  std::string output;
-  std::array<char, 4096> chunk{};
-  while (const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), pipe))
-    output.append(chunk.data(), n);
-  const int status = ::pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  return plinth::test::run_command(command);
 }
 
 // Through the environment, end to end: a refused directory is a warning on stderr, once per
