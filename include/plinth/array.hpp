@@ -68,11 +68,19 @@ class PLINTH_EXPORT Array {
   /// A new array of `shape` and `dtype` on `device` (contents undefined). Without `strides`,
   /// C order; `first_element_offset` places the first element that many bytes into the
   /// allocation (default: the smallest offset that fits negative strides, usually 0). The
-  /// memory comes from `allocator` (default: Buffer::allocate), asked for
+  /// memory comes from `allocator` (default: the context's MemoryPool, memory_pool.hpp), asked for
   /// first_element_offset + the bytes the elements span (one element's size at least).
   /// Throws LogicError for bad strides or offsets (see ArrayMetadata), or if the allocator
   /// returns a buffer that is too small or on another device; OutOfMemoryError.
   static Array empty(const BoundDevice& device, std::vector<std::size_t> shape, const DType& dtype,
+                     std::optional<std::vector<std::ptrdiff_t>> strides = std::nullopt,
+                     std::optional<std::size_t> first_element_offset = std::nullopt,
+                     const Allocator& allocator = {});
+  /// As above, with the memory for `queue` (on its device): the default allocator, the
+  /// context's MemoryPool, then orders the memory in `queue`, so a block released by work in
+  /// `queue` is reused at once (memory_pool.hpp). What the device overloads do with
+  /// `device`'s pool: reuse only memory no queue still uses.
+  static Array empty(const Queue& queue, std::vector<std::size_t> shape, const DType& dtype,
                      std::optional<std::vector<std::ptrdiff_t>> strides = std::nullopt,
                      std::optional<std::size_t> first_element_offset = std::nullopt,
                      const Allocator& allocator = {});
@@ -84,6 +92,10 @@ class PLINTH_EXPORT Array {
   /// A new array laid out as `metadata`, in a buffer of metadata.buffer_size() bytes (one
   /// element's size at least) from `allocator`. Throws as empty().
   static Array empty_with_metadata(const BoundDevice& device, const ArrayMetadata& metadata,
+                                   const Allocator& allocator = {});
+  /// empty_like() and empty_with_metadata() with the memory for `queue` (see empty()).
+  static Array empty_like(const Queue& queue, const Array& like, const Allocator& allocator = {});
+  static Array empty_with_metadata(const Queue& queue, const ArrayMetadata& metadata,
                                    const Allocator& allocator = {});
   /// An array laid out as `metadata` in the existing buffer `base` (shared, not copied).
   /// Throws LogicError if `base` has fewer than metadata.buffer_size() bytes.
@@ -141,6 +153,12 @@ class PLINTH_EXPORT Array {
   /// so); transfers work at any offset.
   /// Throws BackendError if the backend cannot make the region.
   Array minimum_subregion() const;
+
+  /// Notes that `queue` uses this array's memory in work that plinth does not enqueue itself
+  /// (its native handle passed to a vendor library): if the memory is a MemoryPool block, it
+  /// is reused only after that work (memory_pool.hpp). plinth's own launches and transfers
+  /// note their queues themselves. As Buffer::record_queue() on base_buffer().
+  void record_queue(const Queue& queue) const;
 
   const ArrayMetadata& metadata() const noexcept;
   const std::vector<std::size_t>& shape() const noexcept { return metadata().shape(); }

@@ -53,6 +53,13 @@ class PLINTH_EXPORT Buffer {
   /// argument (the launch throws LogicError, saying so).
   Buffer get_sub_region(std::size_t origin, std::size_t size) const;
 
+  /// Notes that `queue` uses this buffer's memory in work that plinth does not enqueue itself
+  /// (its native handle passed to a vendor library). For a MemoryPool block (memory_pool.hpp),
+  /// the block is then reused only after the work `queue` has at its release; for other
+  /// memory it does nothing. plinth's own launches and transfers note their queues
+  /// themselves. Throws LogicError if `queue` is of another context.
+  void record_queue(const Queue& queue) const;
+
   /// The offset from the root allocation (0 for an allocation).
   std::size_t offset() const;
   /// Bytes in this buffer or region.
