@@ -321,7 +321,7 @@ ArrayExpression astype(const ArrayExpression& a, const DType& dtype) {
 
 Array evaluate(const Queue& queue, const ArrayExpression& expression) {
   detail::check_devices(queue, *expression.node(), nullptr);
-  const auto out = Array::empty(queue.device(), expression.shape(), expression.dtype());
+  const auto out = Array::empty(queue, expression.shape(), expression.dtype());
   if (out.size() != 0) detail::run(queue, out, *expression.node());
   return out;
 }

@@ -145,7 +145,7 @@ void copy_into(const Queue& queue, const Array& dest, const Array& src) {
 
 Array copy(const Queue& queue, const Array& array) {
   check_device(queue, array, "copy");
-  const auto result = Array::empty(queue.device(), array.shape(), array.dtype());
+  const auto result = Array::empty(queue, array.shape(), array.dtype());
   if (array.size() != 0) {
     copy_kernel(storage_dtype(array.dtype()))(queue, as_storage(result), as_storage(array));
   }
@@ -176,7 +176,7 @@ Array concatenate(const Queue& queue, std::span<const Array> arrays, std::ptrdif
     shape[a] += array.shape()[a];
   }
   const auto dtype = joined_dtype(arrays, "concatenate");
-  const auto result = Array::empty(queue.device(), shape, dtype);
+  const auto result = Array::empty(queue, shape, dtype);
   std::size_t begin = 0;
   for (const auto& array : arrays) {
     const auto end = begin + array.shape()[a];
@@ -204,7 +204,7 @@ Array stack(const Queue& queue, std::span<const Array> arrays, std::ptrdiff_t ax
   }
   auto shape = first.shape();
   shape.insert(shape.begin() + static_cast<std::ptrdiff_t>(a), arrays.size());
-  const auto result = Array::empty(queue.device(), shape, joined_dtype(arrays, "stack"));
+  const auto result = Array::empty(queue, shape, joined_dtype(arrays, "stack"));
   for (std::size_t k = 0; k < arrays.size(); ++k) {
     std::vector<Index> indices(a, Slice::all());
     indices.emplace_back(static_cast<std::ptrdiff_t>(k));

@@ -437,7 +437,7 @@ struct ReductionData {
       build(*launch.slot, device, signature);
       return launch;
     }
-    launch.result = target.out ? *target.out : Array::empty(device, out_shape, output);
+    launch.result = target.out ? *target.out : Array::empty(launch.queue, out_shape, output);
     if (!work) return launch;
     launch.slot = slot_for(device, signature);
     build(*launch.slot, device, signature);

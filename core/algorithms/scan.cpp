@@ -220,7 +220,7 @@ struct ScanData {
     std::erase_if(scratch,
                   [&](const ScratchEntry& entry) { return entry.queue.lock() == queue.impl(); });
     if (scratch.size() >= max_cached_scratch) scratch.erase(scratch.begin());
-    scratch.push_back({queue.impl(), Array::empty(queue.device(), {count}, dtype)});
+    scratch.push_back({queue.impl(), Array::empty(queue, {count}, dtype)});
     return scratch.back().sums;
   }
 
@@ -257,7 +257,7 @@ struct ScanData {
                                      output.first_element_offset(), output.base_buffer().size());
         source = Array::from_buffer(output.base_buffer(), as_input);
       } else {
-        source = Array::empty(device, input.shape(), input_dtype);
+        source = Array::empty(queue, input.shape(), input_dtype);
       }
       copy_kernel()(queue, source, input);
     }
@@ -417,7 +417,7 @@ Array cumsum(const Queue& queue, const Array& array) {
     return ScanKernel(out_dtype, "a + b", zero, ScanKind::inclusive,
                       {.name = "cumsum", .input_dtype = array.dtype()});
   }();
-  const Array result = Array::empty(queue.device(), {array.size()}, out_dtype);
+  const Array result = Array::empty(queue, {array.size()}, out_dtype);
   kernel(queue, array, result);
   return result;
 }

@@ -5,6 +5,7 @@
 #include "runtime/peer_copy.hpp"
 
 #include <plinth/errors.hpp>
+#include <plinth/memory_pool.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -80,6 +81,7 @@ void after_transfer(const Queue& queue, const HostArray& host, bool async) {
 void read(const Queue& queue, const Array& array, const HostArray& dest, bool async) {
   const auto& m = array.metadata();
   if (m.size() == 0) return;
+  detail::note_use(array.base_buffer(), queue);
   auto& buffer = array.base_buffer().adapter();
   if (m.is_contiguous() && dest.is_contiguous()) {
     queue.adapter().read(dest.data(), buffer, m.first_element_offset(), m.nbytes(), async);
@@ -97,6 +99,7 @@ void read(const Queue& queue, const Array& array, const HostArray& dest, bool as
 void write(const Queue& queue, const Array& array, const HostArray& src, bool async) {
   const auto& m = array.metadata();
   if (m.size() == 0) return;
+  detail::note_use(array.base_buffer(), queue);
   auto& buffer = array.base_buffer().adapter();
   if (m.is_contiguous() && src.is_contiguous()) {
     queue.adapter().write(buffer, m.first_element_offset(), src.data(), m.nbytes(), async);
@@ -111,25 +114,14 @@ void write(const Queue& queue, const Array& array, const HostArray& src, bool as
   queue.adapter().write(buffer, m.min_offset(), covering.get(), m.span(), false);
 }
 
-}  // namespace
-
-Array Array::empty(const BoundDevice& device, std::vector<std::size_t> shape, const DType& dtype,
-                   std::optional<std::vector<std::ptrdiff_t>> strides,
-                   std::optional<std::size_t> first_element_offset, const Allocator& allocator) {
-  return empty_with_metadata(
-      device, ArrayMetadata(std::move(shape), dtype, std::move(strides), first_element_offset),
-      allocator);
-}
-
-Array Array::empty_like(const BoundDevice& device, const Array& like, const Allocator& allocator) {
-  return empty(device, like.shape(), like.dtype(), std::nullopt, std::nullopt, allocator);
-}
-
-Array Array::empty_with_metadata(const BoundDevice& device, const ArrayMetadata& metadata,
-                                 const Allocator& allocator) {
+Array allocate_array(const BoundDevice& device, const Queue* queue, const ArrayMetadata& metadata,
+                     const Allocator& allocator) {
   // Buffers cannot be empty: an array without elements still gets one element's bytes.
   const std::size_t size = std::max(metadata.buffer_size(), metadata.dtype().itemsize());
-  Buffer base = allocator ? allocator(device, size) : Buffer::allocate(device, size);
+  const auto pool = MemoryPool::of(device.context());
+  Buffer base = allocator ? allocator(device, size)
+                : queue   ? pool.allocate(*queue, size)
+                          : pool.allocate(device, size);
   if (!(base.device() == device)) {
     throw LogicError(
         fmt::format("Array::empty: the allocator returned a buffer of the wrong device: {}",
@@ -142,6 +134,42 @@ Array Array::empty_with_metadata(const BoundDevice& device, const ArrayMetadata&
   return make_array(base, metadata);
 }
 
+}  // namespace
+
+Array Array::empty(const BoundDevice& device, std::vector<std::size_t> shape, const DType& dtype,
+                   std::optional<std::vector<std::ptrdiff_t>> strides,
+                   std::optional<std::size_t> first_element_offset, const Allocator& allocator) {
+  return empty_with_metadata(
+      device, ArrayMetadata(std::move(shape), dtype, std::move(strides), first_element_offset),
+      allocator);
+}
+
+Array Array::empty(const Queue& queue, std::vector<std::size_t> shape, const DType& dtype,
+                   std::optional<std::vector<std::ptrdiff_t>> strides,
+                   std::optional<std::size_t> first_element_offset, const Allocator& allocator) {
+  return empty_with_metadata(
+      queue, ArrayMetadata(std::move(shape), dtype, std::move(strides), first_element_offset),
+      allocator);
+}
+
+Array Array::empty_like(const BoundDevice& device, const Array& like, const Allocator& allocator) {
+  return empty(device, like.shape(), like.dtype(), std::nullopt, std::nullopt, allocator);
+}
+
+Array Array::empty_like(const Queue& queue, const Array& like, const Allocator& allocator) {
+  return empty(queue, like.shape(), like.dtype(), std::nullopt, std::nullopt, allocator);
+}
+
+Array Array::empty_with_metadata(const BoundDevice& device, const ArrayMetadata& metadata,
+                                 const Allocator& allocator) {
+  return allocate_array(device, nullptr, metadata, allocator);
+}
+
+Array Array::empty_with_metadata(const Queue& queue, const ArrayMetadata& metadata,
+                                 const Allocator& allocator) {
+  return allocate_array(queue.device(), &queue, metadata, allocator);
+}
+
 Array Array::from_buffer(const Buffer& base, const ArrayMetadata& metadata) {
   if (base.size() < metadata.buffer_size()) {
     throw LogicError(fmt::format("Array::from_buffer: the layout needs {} bytes, the buffer has {}",
@@ -151,7 +179,7 @@ Array Array::from_buffer(const Buffer& base, const ArrayMetadata& metadata) {
 }
 
 Array Array::from_host(const Queue& queue, const HostArray& host) {
-  auto array = empty(queue.device(), host.shape(), host.dtype());
+  auto array = empty(queue, host.shape(), host.dtype());
   array.set(queue, host, true);
   return array;
 }
@@ -217,6 +245,8 @@ Array Array::minimum_subregion() const {
   return make_array(impl_->base.get_sub_region(region.origin, region.size),
                     std::move(region.metadata));
 }
+
+void Array::record_queue(const Queue& queue) const { impl_->base.record_queue(queue); }
 
 const ArrayMetadata& Array::metadata() const noexcept { return impl_->metadata; }
 const BoundDevice& Array::device() const noexcept { return impl_->base.device(); }

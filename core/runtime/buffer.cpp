@@ -31,7 +31,7 @@ Buffer make_buffer(const BoundDevice& device, std::unique_ptr<backend::BufferAda
                    std::size_t size) {
   const auto& api = detail::loaded(device.context().api());
   auto impl = std::make_shared<detail::BufferImpl>(
-      detail::BufferImpl{device, nullptr, nullptr, 0, size, nullptr});
+      detail::BufferImpl{device, nullptr, nullptr, 0, size, nullptr, nullptr});
   impl->adapter = api.adopt(std::move(adapter));
   return Buffer(std::move(impl));
 }
@@ -56,6 +56,7 @@ Buffer Buffer::from_backend_buffer(const BoundDevice& device, std::uintptr_t nat
 void Buffer::get(const Queue& queue, std::span<std::byte> dest, bool async) const {
   check_queue(*this, queue, "get");
   check_size(*this, dest.size(), "get");
+  detail::note_use(*this, queue);
   queue.adapter().read(dest.data(), *impl_->adapter, 0, dest.size(), async);
   if (!async) detail::queue_idle(queue);
 }
@@ -63,6 +64,7 @@ void Buffer::get(const Queue& queue, std::span<std::byte> dest, bool async) cons
 void Buffer::set(const Queue& queue, std::span<const std::byte> src, bool no_async) const {
   check_queue(*this, queue, "set");
   check_size(*this, src.size(), "set");
+  detail::note_use(*this, queue);
   queue.adapter().write(*impl_->adapter, 0, src.data(), src.size(), !no_async);
   if (no_async) detail::queue_idle(queue);
 }
@@ -88,8 +90,8 @@ Buffer Buffer::get_sub_region(std::size_t origin, std::size_t size) const {
   }
   auto root = impl_->parent ? impl_->parent : impl_;
   const auto& api = detail::loaded(device().context().api());
-  auto sub = std::make_shared<detail::BufferImpl>(
-      detail::BufferImpl{impl_->device, root, nullptr, impl_->offset + origin, size, nullptr});
+  auto sub = std::make_shared<detail::BufferImpl>(detail::BufferImpl{
+      impl_->device, root, nullptr, impl_->offset + origin, size, nullptr, impl_->lease});
   sub->adapter = api.adopt(root->adapter->sub_region(impl_->offset + origin, size));
   if (root->sub_regions) root->sub_regions->add(sub);  // a virtual buffer's: pack() moves it
   return Buffer(std::move(sub));
@@ -101,6 +103,15 @@ bool Buffer::overlaps(const Buffer& other) const noexcept {
   if (root != other_root) return false;
   return impl_->offset < other.impl_->offset + other.impl_->size &&
          other.impl_->offset < impl_->offset + impl_->size;
+}
+
+void Buffer::record_queue(const Queue& queue) const {
+  if (!(queue.device().context() == device().context())) {
+    throw LogicError(
+        fmt::format("Buffer::record_queue: {}",
+                    detail::describe_mismatch("queue", queue.device(), "buffer", device())));
+  }
+  detail::note_use(*this, queue);
 }
 
 std::size_t Buffer::offset() const { return impl_->offset; }

@@ -1,5 +1,6 @@
 #include <plinth/context.hpp>
 
+#include "memory/context_pools.hpp"
 #include "runtime/impl.hpp"
 
 #include <plinth/errors.hpp>
@@ -37,8 +38,13 @@ std::vector<const backend::DeviceAdapter*> adapters_of(const std::vector<Device>
 
 Context make_context(const std::vector<Device>& devices,
                      std::shared_ptr<backend::ContextAdapter> adapter) {
-  return Context(std::make_shared<detail::ContextImpl>(detail::ContextImpl{
-      devices.front().api(), devices.front().platform().index(), devices, std::move(adapter)}));
+  std::vector<std::size_t> alignments;
+  for (const auto& device : devices) alignments.push_back(device.params().address_alignment);
+  auto pools =
+      detail::make_context_pools(adapter, alignments, detail::loaded(devices.front().api()).plugin);
+  return Context(std::make_shared<detail::ContextImpl>(
+      detail::ContextImpl{devices.front().api(), devices.front().platform().index(), devices,
+                          std::move(adapter), std::move(pools)}));
 }
 
 }  // namespace

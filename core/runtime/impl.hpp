@@ -2,6 +2,8 @@
 
 // The state behind the public handles. Internal to the core.
 
+#include "memory/queue_track.hpp"
+
 #include <plinth/backend/sdk.hpp>
 #include <plinth/buffer.hpp>
 #include <plinth/context.hpp>
@@ -61,11 +63,17 @@ struct LoadedApi {
 const PlatformData& platform_data(const Platform& platform);
 const DeviceData& device_data(const Device& device);
 
+struct ContextPools;  // memory/context_pools.hpp
+class BlockLease;     // memory/device_pool.hpp
+
 struct ContextImpl {
   API api;
   std::size_t platform_index;
   std::vector<Device> devices;
   std::shared_ptr<backend::ContextAdapter> adapter;
+  /// The device memory pools (MemoryPool). After `adapter`: destroyed first, while the
+  /// adapter that frees their segments still lives.
+  std::shared_ptr<ContextPools> pools;
 };
 
 /// Host arrays that a queue's asynchronous transfers still read or write: a HostArray handle
@@ -107,14 +115,18 @@ struct QueueImpl {
   /// record_event_again): recording one then allocates nothing. At most event_pool_size.
   std::vector<std::shared_ptr<backend::EventAdapter>> events;
   bool events_reusable = true;  // false once the backend declined to record one again
+  /// The queue's progress as the memory pool sees it (memory/queue_track.hpp).
+  std::shared_ptr<QueueTrack> track = std::make_shared<QueueTrack>();
   static constexpr std::size_t event_pool_size = 16;
-  /// Waits for the transfers that still use kept host arrays, then releases them.
+  /// Waits for the transfers that still use kept host arrays, then releases them; waits for
+  /// the queue's work too if it used pool blocks (their claims then need no event).
   ~QueueImpl();
 };
 
 /// After a blocking call on `queue` (all earlier work is done): drops the kept host arrays.
 inline void queue_idle(const Queue& queue) noexcept {
   if (queue.impl()->pending.any()) queue.impl()->pending.release();
+  queue.impl()->track->idle();
 }
 
 class SubRegionRecord;  // virtual_alloc/sub_regions.hpp
@@ -128,7 +140,14 @@ struct BufferImpl {
   /// Only on a virtual buffer (virtual_alloc.hpp), whose memory pack() may move: its
   /// sub-regions, so that pack() re-points them too.
   std::shared_ptr<SubRegionRecord> sub_regions = nullptr;
+  /// Only on a MemoryPool block and its sub-regions: the block's lease, which returns it to
+  /// the pool when the last of them goes, and notes the queues that use it.
+  std::shared_ptr<BlockLease> lease = nullptr;
 };
+
+/// Notes that `queue` enqueues work on `buffer`, for the memory pool's ordering (a no-op for
+/// memory not from a pool). Called by every launch and transfer the core enqueues.
+void note_use(const Buffer& buffer, const Queue& queue);
 
 struct ProgramImpl {
   BoundMultiDevice devices;

@@ -3,6 +3,8 @@
 #include "diagnostics/debug.hpp"
 #include "runtime/impl.hpp"
 
+#include <plinth/memory_pool.hpp>
+
 #include <algorithm>
 #include <optional>
 #include <vector>
@@ -62,8 +64,8 @@ void copy_on_device(const Queue& queue, const Buffer& dst, std::size_t dst_offse
     }
     return;
   }
-  // Released when the copies are done (the backends free memory after the work using it).
-  const auto temporary = Buffer::allocate(dst.device(), size);
+  // From the pool, for `queue`: reused only after the copies (queue order).
+  const auto temporary = MemoryPool::of(dst.device().context()).allocate(queue, size);
   adapter.copy(temporary.adapter(), 0, src.adapter(), src_offset, size);
   adapter.copy(dst.adapter(), dst_offset, temporary.adapter(), 0, size);
 }
@@ -74,6 +76,8 @@ void copy_buffer_region(const Queue& queue, const Buffer& dst, std::size_t dst_o
                         const Buffer& src, std::size_t src_offset, std::size_t size,
                         const Queue* src_queue) {
   if (size == 0) return;
+  note_use(dst, queue);
+  note_use(src, src_queue != nullptr ? *src_queue : queue);
   const BoundDevice& to = dst.device();
   const BoundDevice& from = src.device();
   if (to == from) {

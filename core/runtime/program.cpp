@@ -472,6 +472,9 @@ void launch_slot(const KernelImpl& kernel, std::size_t slot, const SlotLaunch& l
   for (std::size_t i = 0; i < args.size(); ++i) {
     values[i] = bind(kernel, i, params[i], args[i], device);
   }
+  for (const auto& arg : args) {
+    if (arg.kind() == KernelArg::Kind::buffer) note_use(*arg.buffer(), queue);
+  }
   prepared.adapter->launch(queue.adapter(), launch.shape, values);
 }
 
@@ -573,6 +576,7 @@ void Program::set_constant_array(const Queue& queue, const std::string& name,
   if (!(src.device() == queue.device())) {
     throw LogicError("set_constant_array: the source buffer is not on the queue's device");
   }
+  detail::note_use(src, queue);
   impl_->adapter(slot).set_constant_array(impl_->adapter_slot(slot), queue.adapter(), name,
                                           src.adapter(), src.size());
 }

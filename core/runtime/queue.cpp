@@ -44,9 +44,13 @@ void PendingHostArrays::abandon() noexcept {
 }
 
 QueueImpl::~QueueImpl() {
-  if (!pending.any() || !adapter) return;
+  // A transfer may still read or write a kept array; a pool block's claim by this queue is
+  // settled only by the queue's end (its epoch then says everything is done).
+  const bool pool_claims = track->used_by_pool.load(std::memory_order_relaxed);
+  if ((!pending.any() && !pool_claims) || !adapter) return;
   try {
-    adapter->synchronize();  // a transfer may still read or write a kept array
+    adapter->synchronize();
+    if (pool_claims) track->epoch.store(QueueTrack::finished, std::memory_order_release);
   } catch (...) {
     pending.abandon();  // the transfers' state is unknown: better a leak than a late write
   }

@@ -82,6 +82,7 @@ class PLINTH_EXPORT Buffer {
 
   /// For the implementation.
   explicit Buffer(std::shared_ptr<detail::BufferImpl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<detail::BufferImpl>& impl() const noexcept { return impl_; }
   backend::BufferAdapter& adapter() const;
 
  private:

@@ -23,9 +23,9 @@
 #include <plinth/functions.hpp>
 #include <plinth/host_array.hpp>
 #include <plinth/kernel_arg.hpp>
+#include <plinth/memory_pool.hpp>
 #include <plinth/module.hpp>
 #include <plinth/multi_array.hpp>
-#include <plinth/memory_pool.hpp>
 #include <plinth/page_locked.hpp>
 #include <plinth/per_device.hpp>
 #include <plinth/platform.hpp>
