@@ -2,6 +2,7 @@
 // (NCCL, RCCL) through its CommunicatorAdapter.
 
 #include "collectives/engine.hpp"
+#include "runtime/impl.hpp"
 
 #include <plinth/buffer.hpp>
 
@@ -23,6 +24,8 @@ class LibraryEngine final : public CollectiveEngine {
     parts_.clear();
     for (std::size_t i = 0; i < queues.size(); ++i) {
       const auto& [src, dst] = collective.parts[i];
+      note_use(src.base_buffer(), queues[i]);  // for the memory pool's ordering
+      note_use(dst.base_buffer(), queues[i]);
       parts_.push_back({&queues[i].adapter(), &src.base_buffer().adapter(),
                         src.first_element_offset(), &dst.base_buffer().adapter(),
                         dst.first_element_offset()});

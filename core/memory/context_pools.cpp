@@ -40,7 +40,8 @@ std::shared_ptr<ContextPools> make_context_pools(
     const std::shared_ptr<backend::ContextAdapter>& adapter,
     const std::vector<std::size_t>& alignments, const std::shared_ptr<const void>& plugin) {
   auto pools = std::make_shared<ContextPools>();
-  pools->settings = memory_pool_settings_from([](const char* name) { return std::getenv(name); });
+  pools->settings =
+      memory_pool_settings_from([](const char* name) { return ::secure_getenv(name); });
   if (!pools->settings.enabled) return pools;
   for (std::size_t i = 0; i < alignments.size(); ++i) {
     pools->devices.push_back(

@@ -6,6 +6,7 @@
 #include "memory/device_pool.hpp"
 
 #include <plinth/backend/sdk.hpp>
+#include <plinth/export.hpp>
 
 #include <cstddef>
 #include <functional>
@@ -24,7 +25,7 @@ struct MemoryPoolSettings {
 /// PLINTH_MEMORY_POOL (off, 0, false, none: disabled) and PLINTH_MEMORY_POOL_LIMIT (bytes,
 /// with a K, M or G suffix), read through `getenv`; values it cannot read are warned about
 /// and ignored.
-MemoryPoolSettings memory_pool_settings_from(const std::function<const char*(const char*)>& getenv);
+PLINTH_EXPORT MemoryPoolSettings memory_pool_settings_from(const std::function<const char*(const char*)>& getenv);
 
 struct ContextPools {
   MemoryPoolSettings settings;

@@ -280,9 +280,9 @@ void DevicePool::set_limit(std::optional<std::size_t> bytes) {
   if (limit_ && stats_.bytes_held > *limit_) free_idle_segments();
 }
 
-BlockLease::BlockLease(std::shared_ptr<DevicePool> pool, PoolBlock* block,
+BlockLease::BlockLease(std::shared_ptr<DevicePool> pool, const PoolAllocation& allocation,
                        const std::shared_ptr<QueueImpl>& owner)
-    : pool_(std::move(pool)), block_(block) {
+    : pool_(std::move(pool)), block_(allocation.block), segment_(allocation.segment) {
   if (owner) {
     primary_track_ = owner->track;
     primary_.store(primary_track_.get(), std::memory_order_release);

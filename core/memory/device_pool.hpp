@@ -132,7 +132,7 @@ class DevicePool : public std::enable_shared_from_this<DevicePool> {
 class BlockLease {
  public:
   /// `owner`: the queue the block was allocated for (null: the first queue that uses it).
-  BlockLease(std::shared_ptr<DevicePool> pool, PoolBlock* block,
+  BlockLease(std::shared_ptr<DevicePool> pool, const PoolAllocation& allocation,
              const std::shared_ptr<QueueImpl>& owner);
   BlockLease(const BlockLease&) = delete;
   BlockLease& operator=(const BlockLease&) = delete;
@@ -140,10 +140,16 @@ class BlockLease {
 
   /// Notes that `queue` enqueued work on the block. Cheap for the block's own queue.
   void note(const std::shared_ptr<QueueImpl>& queue);
+  /// The adapter of bytes [origin, origin + size) of the block, made from its segment's (the
+  /// SDK's sub_region() is called on root buffers only). Throws what the backend throws.
+  std::unique_ptr<backend::BufferAdapter> region(std::size_t origin, std::size_t size) const {
+    return segment_->sub_region(block_->offset + origin, size);
+  }
 
  private:
   std::shared_ptr<DevicePool> pool_;
   PoolBlock* block_;
+  std::shared_ptr<backend::BufferAdapter> segment_;
   /// The queue the block belongs to, for the check without the lock.
   std::atomic<const QueueTrack*> primary_{nullptr};
   std::mutex mutex_;

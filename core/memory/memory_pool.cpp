@@ -33,7 +33,7 @@ Buffer pooled_buffer(const BoundDevice& device, const std::shared_ptr<detail::De
   const auto allocation = pool->allocate(owner, size);
   std::shared_ptr<detail::BlockLease> lease;
   try {
-    lease = std::make_shared<detail::BlockLease>(pool, allocation.block, owner);
+    lease = std::make_shared<detail::BlockLease>(pool, allocation, owner);
   } catch (...) {
     pool->release(allocation.block, {});  // no work has used it
     throw;
@@ -41,8 +41,7 @@ Buffer pooled_buffer(const BoundDevice& device, const std::shared_ptr<detail::De
   // From here the lease returns the block, whatever throws.
   auto impl = std::make_shared<detail::BufferImpl>(
       detail::BufferImpl{device, nullptr, nullptr, 0, size, nullptr, std::move(lease)});
-  impl->adapter =
-      detail::adopt(allocation.segment->sub_region(allocation.block->offset, size), pool->plugin());
+  impl->adapter = detail::adopt(impl->lease->region(0, size), pool->plugin());
   return Buffer(std::move(impl));
 }
 

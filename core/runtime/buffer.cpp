@@ -1,6 +1,7 @@
 #include <plinth/buffer.hpp>
 
 #include "runtime/impl.hpp"
+#include "memory/device_pool.hpp"
 #include "runtime/peer_copy.hpp"
 #include "virtual_alloc/sub_regions.hpp"
 
@@ -92,7 +93,9 @@ Buffer Buffer::get_sub_region(std::size_t origin, std::size_t size) const {
   const auto& api = detail::loaded(device().context().api());
   auto sub = std::make_shared<detail::BufferImpl>(detail::BufferImpl{
       impl_->device, root, nullptr, impl_->offset + origin, size, nullptr, impl_->lease});
-  sub->adapter = api.adopt(root->adapter->sub_region(impl_->offset + origin, size));
+  // A pool block's regions are cut from its segment: the SDK's sub_region() takes roots only.
+  sub->adapter = api.adopt(impl_->lease ? impl_->lease->region(impl_->offset + origin, size)
+                                        : root->adapter->sub_region(impl_->offset + origin, size));
   if (root->sub_regions) root->sub_regions->add(sub);  // a virtual buffer's: pack() moves it
   return Buffer(std::move(sub));
 }

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -290,7 +292,65 @@ TEST_P(MemoryPoolTest, ThreadsAllocateAndReleaseAtOnce) {
   EXPECT_EQ(after.hits + after.misses, before.hits + before.misses + 200);
 }
 
+TEST_P(MemoryPoolTest, OffInTheEnvironmentGivesFreshAllocations) {
+  const char* old = std::getenv("PLINTH_MEMORY_POOL");
+  const std::optional<std::string> saved = old ? std::optional<std::string>(old) : std::nullopt;
+  setenv("PLINTH_MEMORY_POOL", "off", 1);
+  const Context off = Context::from_devices({device().device()});
+  if (saved) {
+    setenv("PLINTH_MEMORY_POOL", saved->c_str(), 1);
+  } else {
+    unsetenv("PLINTH_MEMORY_POOL");
+  }
+  const auto off_pool = MemoryPool::of(off);
+  EXPECT_FALSE(off_pool.enabled());
+  const Queue q(off.devices()[0]);
+  for (int i = 0; i < 3; ++i) {
+    const auto array = Array::empty(q, {n}, DType::int32());
+    array.set(q, HostArray::from_values(std::vector<int>(n, i)), true);
+    expect_all(array.get(q).to_vector<int>(), i, "an array of the pool that is off");
+  }
+  EXPECT_EQ(off_pool.stats().bytes_held, 0u);
+  EXPECT_EQ(off_pool.stats().misses, 0u);
+  // Contexts made later have their pool again.
+  EXPECT_TRUE(MemoryPool::of(Context::from_devices({device().device()})).enabled() ||
+              (saved && *saved == "off"));
+}
+
 PLINTH_INSTANTIATE_DEVICE_TEST(MemoryPoolTest);
+
+using MemoryPoolDevicesTest = MultiDeviceTest;
+
+// Each device has its pool; a block of one device that a queue of another uses (a copy
+// between devices) is claimed by that queue too.
+TEST_P(MemoryPoolDevicesTest, EachDeviceHasItsPoolAndOtherDevicesQueuesClaim) {
+  const auto devices = context().devices();
+  const auto pool = MemoryPool::of(context());
+  const Queue first(devices[0]);
+  const Queue second(devices[1]);
+  const auto before0 = pool.stats(devices[0]);
+  const auto before1 = pool.stats(devices[1]);
+  const std::vector<int> values(n, 5);
+  {
+    const auto there = Array::empty(second, {n}, DType::int32());
+    EXPECT_EQ(pool.stats(devices[1]).bytes_in_use, before1.bytes_in_use + 512);
+    EXPECT_EQ(pool.stats(devices[0]).bytes_in_use, before0.bytes_in_use);
+    const auto here = Array::empty(first, {n}, DType::int32());
+    here.set(first, HostArray::from_values(values), true);
+    there.set(second, here);  // `here` is read in `second`'s queue
+    EXPECT_EQ(there.get(second).to_vector<int>(), values);
+  }
+  EXPECT_EQ(pool.stats().bytes_in_use, before0.bytes_in_use + before1.bytes_in_use);
+  const auto waits = pool.stats(devices[0]).queue_waits;
+  const auto again = pool.allocate(first, n * sizeof(int));
+  EXPECT_EQ(pool.stats(devices[0]).queue_waits, waits + 1) << "first waits for second's copy";
+  // A device of another context is refused.
+  const Context other = Context::from_devices({devices[0].device()});
+  EXPECT_NE(logic_error_message([&] { (void)pool.stats(other.devices()[0]); }).find("context"),
+            std::string::npos);
+}
+
+PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(MemoryPoolDevicesTest);
 
 }  // namespace
 }  // namespace plinth::conformance
