@@ -342,6 +342,26 @@ class RatioReporter : public benchmark::ConsoleReporter {
     return text;
   }
 
+  /// `ratio_target` followed by the plinth side's own targets (plinth_max_seconds,
+  /// plinth_zero_counters), each with "ok" or "MISSED", separated by "; ".
+  static std::string plinth_targets(const Operation& op, const Result& plinth,
+                                    std::string ratio_target) {
+    std::string text = std::move(ratio_target);
+    if (!plinth.present || !plinth.error.empty()) return text;
+    auto add = [&text](const std::string& what, bool met) {
+      if (!text.empty()) text += "; ";
+      text += what + (met ? " ok" : " MISSED");
+    };
+    if (op.plinth_max_seconds > 0 && op.measure == Measure::latency)
+      add("plinth <= " + format_time(op.plinth_max_seconds),
+          plinth.seconds <= op.plinth_max_seconds);
+    for (const auto& name : op.plinth_zero_counters) {
+      const auto it = plinth.counters.find(name);
+      add(name + " = 0", it != plinth.counters.end() && it->second.value == 0);
+    }
+    return text;
+  }
+
   void print_table(std::ostream& out) const {
     constexpr std::size_t columns = 8;
     using Row = std::array<std::string, columns>;
@@ -372,6 +392,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
                    (met ? " ok" : " MISSED");
         }
       }
+      row[6] = plinth_targets(op, entry.plinth, row[6]);
       row[7] = counter_text(op, entry);
       rows.push_back(row);
       for (const auto* result : {&entry.plinth, &entry.raw})
