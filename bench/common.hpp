@@ -1,8 +1,11 @@
 #pragma once
 
 // Shared by plinth's benchmarks: pairs of benchmarks (`<operation>/plinth` and
-// `<operation>/raw`), a console reporter that ends with a table of plinth/raw ratios, a count
-// of the heap allocations made on the benchmarking thread, and small helpers.
+// `<operation>/raw`), a console reporter that ends with a table of plinth/raw ratios, the heap
+// allocations made on the benchmarking thread per iteration (allocation_count.hpp), and small
+// helpers.
+
+#include "allocation_count.hpp"
 
 #include <benchmark/benchmark.h>
 #include <plinth/buffer.hpp>
@@ -60,14 +63,6 @@ void configure(
 /// Runs the benchmarks selected by the command line (after benchmark::Initialize) with the
 /// ratio reporter and returns main's exit status (1 if any benchmark failed).
 int run_benchmarks();
-
-/// The number of operator new calls made on this thread so far (operator new is replaced in
-/// common.cpp, so this includes libplinth's and the plugins' allocations).
-std::uint64_t allocations() noexcept;
-
-/// Checks that allocations() sees allocations made inside libplinth; prints a warning and
-/// returns false if not (the counters then read 0 for everything).
-bool allocation_counting_works(std::uint64_t before, std::uint64_t after);
 
 /// "4KiB", "1MiB", "256MiB", "1GiB".
 std::string size_name(std::size_t bytes);
