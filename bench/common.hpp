@@ -155,12 +155,14 @@ class AllocationCounter {
 /// misses: requests it could not serve from cached memory) and reports them per iteration as
 /// the counter "misses/iter", which is 0 when every request of the region was served from
 /// the cache (no cuMemAlloc, no cuMemFree, no device synchronisation). Start it after the
-/// warm-up that fills the cache.
+/// warm-up that fills the cache. A pool turned off (PLINTH_MEMORY_POOL=off) counts nothing,
+/// though every request then goes to the driver: the counter is left out.
 class PoolMissCounter {
  public:
   PoolMissCounter(plinth::MemoryPool pool, plinth::BoundDevice device)
       : pool_(std::move(pool)), device_(std::move(device)), start_(pool_.stats(device_).misses) {}
   void report(benchmark::State& state) const {
+    if (!pool_.enabled()) return;
     const auto misses = pool_.stats(device_).misses - start_;
     state.counters["misses/iter"] =
         state.iterations() > 0

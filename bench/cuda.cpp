@@ -780,6 +780,10 @@ int main(int argc, char** argv) {
     std::cout << "plinth-bench-cuda on " << description << "; peak memory bandwidth "
               << setup->peak_bandwidth() / 1e9 << " GB/s" << std::endl;
     benchmark::AddCustomContext("plinth_device", description);
+    if (!plinth::MemoryPool::of(context).enabled())
+      std::cout << "plinth's memory pool is off (PLINTH_MEMORY_POOL): the pool/ rows measure "
+                   "fresh allocations, and their misses/iter are left out"
+                << std::endl;
 
     const auto before = allocations();
     auto probe = setup->program.kernel("empty").prepare({1}, {1});

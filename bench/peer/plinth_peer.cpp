@@ -263,7 +263,10 @@ void run(const Options& options) {
     const double calls = static_cast<double>(options.reps) * workload.batch;
     const double allocations_per_call =
         static_cast<double>(plinth_bench::allocations() - allocations) / calls;
-    const double misses_per_call = static_cast<double>(pool.stats(device).misses - misses) / calls;
+    // A pool turned off counts no misses, though every result is then a driver allocation.
+    const std::string misses_per_call =
+        pool.enabled() ? number(static_cast<double>(pool.stats(device).misses - misses) / calls)
+                       : "null";
     std::cout << "{\"impl\": \"plinth\", \"kind\": \"workload\", \"workload\": "
               << quoted(workload.name) << ", \"how\": " << quoted(workload.how)
               << ", \"measure\": " << quoted(workload.measure)
@@ -273,7 +276,7 @@ void run(const Options& options) {
               << ", \"seconds\": " << number(median(device_seconds)) << ", \"best_seconds\": "
               << number(*std::min_element(device_seconds.begin(), device_seconds.end()))
               << ", \"host_seconds\": " << number(median(host_seconds))
-              << ", \"pool_misses_per_call\": " << number(misses_per_call)
+              << ", \"pool_misses_per_call\": " << misses_per_call
               << ", \"host_allocs_per_call\": " << number(allocations_per_call) << "}" << std::endl;
   }
 }
