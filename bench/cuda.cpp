@@ -17,8 +17,10 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -556,33 +558,33 @@ void register_pool(Setup& s) {
     misses.report(state);
   };
   for (const bool async : {false, true}) {
-    auto pair =
-        register_pair({async ? "pool/alloc_free_1MiB_vs_async" : "pool/alloc_free_1MiB",
-                       Measure::latency,
-                       0,
-                       {"misses/iter", "allocs/iter"},
-                       0.5e-6,
-                       {"misses/iter"}},
-                      pooled, [&s, block, async](benchmark::State& state) {
-                        auto alloc_free = [&] {
-                          CUdeviceptr pointer = 0;
-                          if (async) {
-                            cu_check(cuMemAllocAsync(&pointer, block, s.stream), "cuMemAllocAsync");
-                            cu_check(cuMemFreeAsync(pointer, s.stream), "cuMemFreeAsync");
-                          } else {
-                            cu_check(cuMemAlloc(&pointer, block), "cuMemAlloc");
-                            cu_check(cuMemFree(pointer), "cuMemFree");
-                          }
-                        };
-                        warm_up(alloc_free);
-                        AllocationCounter allocs;
-                        for (auto _ : state) alloc_free();
-                        allocs.report(state);
-                        stream_sync(s.stream);
-                        // cuMemAlloc is a driver allocation every time; the stream-ordered pool's
-                        // are not counted (the driver does not say).
-                        if (!async) state.counters["misses/iter"] = 1;
-                      });
+    auto raw = [&s, block, async](benchmark::State& state) {
+      auto alloc_free = [&] {
+        CUdeviceptr pointer = 0;
+        if (async) {
+          cu_check(cuMemAllocAsync(&pointer, block, s.stream), "cuMemAllocAsync");
+          cu_check(cuMemFreeAsync(pointer, s.stream), "cuMemFreeAsync");
+        } else {
+          cu_check(cuMemAlloc(&pointer, block), "cuMemAlloc");
+          cu_check(cuMemFree(pointer), "cuMemFree");
+        }
+      };
+      warm_up(alloc_free);
+      AllocationCounter allocs;
+      for (auto _ : state) alloc_free();
+      allocs.report(state);
+      stream_sync(s.stream);
+      // cuMemAlloc is a driver allocation every time; the stream-ordered pool's are not
+      // counted (the driver does not say).
+      if (!async) state.counters["misses/iter"] = 1;
+    };
+    auto pair = register_pair({async ? "pool/alloc_free_1MiB_vs_async" : "pool/alloc_free_1MiB",
+                               Measure::latency,
+                               0,
+                               {"misses/iter", "allocs/iter"},
+                               0.5e-6,
+                               {"misses/iter"}},
+                              pooled, raw);
     configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
   }
 
@@ -612,19 +614,27 @@ void register_pool(Setup& s) {
       }
       return **arrays;
     };
-    auto gigabytes = [moved](benchmark::State& state) {
-      state.counters["GB/s"] = benchmark::Counter(
-          static_cast<double>(state.iterations()) * static_cast<double>(moved) / 1e9,
-          benchmark::Counter::kIsRate);
+    // Real time per complete call, as bytes/s of `moved` per call and as the counter "GB/s"
+    // (10^9 bytes), and "allocs/iter"; the warm-up first.
+    auto time_calls = [moved](benchmark::State& state, const std::function<void()>& call) {
+      warm_up(call);
+      AllocationCounter allocs;
+      const auto start = std::chrono::steady_clock::now();
+      for (auto _ : state) call();
+      const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+      allocs.report(state);
+      state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(moved));
+      state.counters["GB/s"] = static_cast<double>(state.iterations()) *
+                               static_cast<double>(moved) / seconds.count() / 1e9;
     };
     auto pair = register_pair(
         {"pool/axpy_float32_1GiB_new-vs-existing",
          Measure::throughput,
          0.95,
-         {"GB/s", "misses/iter"},
+         {"GB/s", "misses/iter", "allocs/iter"},
          0,
          {"misses/iter"}},
-        [&s, pool, init, moved, gigabytes](benchmark::State& state) {
+        [&s, pool, init, time_calls](benchmark::State& state) {
           const auto& a = init();
           auto call = [&] {
             {
@@ -633,19 +643,17 @@ void register_pool(Setup& s) {
             }
             s.queue.synchronize();
           };
-          warm_up(call);
+          warm_up(call);  // fills the pool before its misses are counted
           const PoolMissCounter misses(pool, s.device);
-          time_transfers(state, moved, call);
+          time_calls(state, call);
           misses.report(state);
-          gigabytes(state);
         },
-        [&s, init, moved, gigabytes](benchmark::State& state) {
+        [&s, init, time_calls](benchmark::State& state) {
           const auto& a = init();
-          time_transfers(state, moved, [&] {
+          time_calls(state, [&] {
             plinth::assign(s.queue, a.z, 2.5 * a.x + a.y);
             s.queue.synchronize();
           });
-          gigabytes(state);
         });
     configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
   }
