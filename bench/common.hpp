@@ -1,11 +1,15 @@
 #pragma once
 
 // Shared by plinth's benchmarks: pairs of benchmarks (`<operation>/plinth` and
-// `<operation>/raw`), a console reporter that ends with a table of plinth/raw ratios, a count
-// of the heap allocations made on the benchmarking thread, and small helpers.
+// `<operation>/raw`), a console reporter that ends with a table of plinth/raw ratios, the heap
+// allocations made on the benchmarking thread per iteration (allocation_count.hpp), and small
+// helpers.
+
+#include "allocation_count.hpp"
 
 #include <benchmark/benchmark.h>
 #include <plinth/buffer.hpp>
+#include <plinth/memory_pool.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -32,6 +36,12 @@ struct Operation {
   double target = 0;
   /// User counters shown for both variants in the table's last column.
   std::vector<std::string> counters;
+  /// A bound on the plinth side's own time per iteration (latency only), in seconds, checked
+  /// beside the ratio's target (e.g. 0.5e-6: a cached pool block in at most 0.5 us); 0: none.
+  double plinth_max_seconds = 0;
+  /// Counters that must read 0 on the plinth side (e.g. "misses/iter": no driver allocation),
+  /// checked beside the ratio's target.
+  std::vector<std::string> plinth_zero_counters = {};
 };
 
 /// Registers `<op.name>/plinth` and `<op.name>/raw` (in that order) and remembers `op` for the
@@ -53,14 +63,6 @@ void configure(
 /// Runs the benchmarks selected by the command line (after benchmark::Initialize) with the
 /// ratio reporter and returns main's exit status (1 if any benchmark failed).
 int run_benchmarks();
-
-/// The number of operator new calls made on this thread so far (operator new is replaced in
-/// common.cpp, so this includes libplinth's and the plugins' allocations).
-std::uint64_t allocations() noexcept;
-
-/// Checks that allocations() sees allocations made inside libplinth; prints a warning and
-/// returns false if not (the counters then read 0 for everything).
-bool allocation_counting_works(std::uint64_t before, std::uint64_t after);
 
 /// "4KiB", "1MiB", "256MiB", "1GiB".
 std::string size_name(std::size_t bytes);
@@ -147,6 +149,31 @@ class AllocationCounter {
   std::uint64_t start_;
   std::uint64_t counted_ = 0;
   bool running_ = true;
+};
+
+/// Counts the driver allocations a MemoryPool makes for `device` over a region (its stats'
+/// misses: requests it could not serve from cached memory) and reports them per iteration as
+/// the counter "misses/iter", which is 0 when every request of the region was served from
+/// the cache (no cuMemAlloc, no cuMemFree, no device synchronisation). Start it after the
+/// warm-up that fills the cache. A pool turned off (PLINTH_MEMORY_POOL=off) counts nothing,
+/// though every request then goes to the driver: the counter is left out.
+class PoolMissCounter {
+ public:
+  PoolMissCounter(plinth::MemoryPool pool, plinth::BoundDevice device)
+      : pool_(std::move(pool)), device_(std::move(device)), start_(pool_.stats(device_).misses) {}
+  void report(benchmark::State& state) const {
+    if (!pool_.enabled()) return;
+    const auto misses = pool_.stats(device_).misses - start_;
+    state.counters["misses/iter"] =
+        state.iterations() > 0
+            ? static_cast<double>(misses) / static_cast<double>(state.iterations())
+            : 0.0;
+  }
+
+ private:
+  plinth::MemoryPool pool_;
+  plinth::BoundDevice device_;
+  std::uint64_t start_;
 };
 
 /// How long each benchmark runs. Every benchmark runs default_repetitions times, each

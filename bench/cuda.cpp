@@ -17,8 +17,10 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -531,6 +533,193 @@ void register_kernel(Setup& s) {
   });
 }
 
+/// The device memory pool (issue 26, docs/performance.md): a cached block's allocation and
+/// release against the driver's pairs, an expression into a new result against the same into
+/// an existing array, and a small new result's heap and driver allocations per call.
+void register_pool(Setup& s) {
+  const plinth::MemoryPool pool = plinth::MemoryPool::of(s.context);
+  const std::size_t block = std::size_t{1} << 20;
+
+  // MemoryPool::allocate(queue, 1 MiB) and the Buffer's release, against the driver's pair
+  // (cuMemAlloc + cuMemFree, which synchronises the device) and CUDA's own stream-ordered
+  // pool (cuMemAllocAsync + cuMemFreeAsync on plinth's stream). Host time per pair.
+  auto pooled = [&s, pool, block](benchmark::State& state) {
+    warm_up([&] {
+      plinth::Buffer buffer = pool.allocate(s.queue, block);
+      benchmark::DoNotOptimize(buffer);
+    });
+    const PoolMissCounter misses(pool, s.device);
+    AllocationCounter allocs;
+    for (auto _ : state) {
+      plinth::Buffer buffer = pool.allocate(s.queue, block);
+      benchmark::DoNotOptimize(buffer);
+    }
+    allocs.report(state);
+    misses.report(state);
+  };
+  for (const bool async : {false, true}) {
+    auto raw = [&s, block, async](benchmark::State& state) {
+      auto alloc_free = [&] {
+        CUdeviceptr pointer = 0;
+        if (async) {
+          cu_check(cuMemAllocAsync(&pointer, block, s.stream), "cuMemAllocAsync");
+          cu_check(cuMemFreeAsync(pointer, s.stream), "cuMemFreeAsync");
+        } else {
+          cu_check(cuMemAlloc(&pointer, block), "cuMemAlloc");
+          cu_check(cuMemFree(pointer), "cuMemFree");
+        }
+      };
+      warm_up(alloc_free);
+      AllocationCounter allocs;
+      for (auto _ : state) alloc_free();
+      allocs.report(state);
+      stream_sync(s.stream);
+      // cuMemAlloc is a driver allocation every time; the stream-ordered pool's are not
+      // counted (the driver does not say).
+      if (!async) state.counters["misses/iter"] = 1;
+    };
+    auto pair = register_pair({async ? "pool/alloc_free_1MiB_vs_async" : "pool/alloc_free_1MiB",
+                               Measure::latency,
+                               0,
+                               {"misses/iter", "allocs/iter"},
+                               0.5e-6,
+                               {"misses/iter"}},
+                              pooled, raw);
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+  }
+
+  // z = 2.5*x + y on 2^28 float32 (1 GiB per array; 3 x 1 GiB moved per call) into a new
+  // result (evaluate(), dropped at once: its block goes back to the pool) against the same
+  // expression into an existing array (assign()). Both are complete calls (real time of the
+  // call and a synchronize()), so every allocation cost counts. "raw" is plinth's own
+  // assign() here: no vendor call makes a new array.
+  {
+    const std::size_t n = std::size_t{1} << 28;
+    const std::size_t moved = 3 * n * sizeof(float);
+    struct Arrays {
+      plinth::Array x, y, z;
+    };
+    auto arrays = std::make_shared<std::optional<Arrays>>();
+    auto init = [&s, arrays, n]() -> const Arrays& {
+      if (!*arrays) {
+        const auto f32 = plinth::DType::float32();
+        Arrays made{plinth::Array::empty(s.queue, {n}, f32),
+                    plinth::Array::empty(s.queue, {n}, f32),
+                    plinth::Array::empty(s.queue, {n}, f32)};
+        plinth::fill(s.queue, made.x, 1.0f);
+        plinth::fill(s.queue, made.y, 1.0f);
+        plinth::fill(s.queue, made.z, 0.0f);
+        s.queue.synchronize();
+        *arrays = std::move(made);
+      }
+      return **arrays;
+    };
+    // Real time per complete call, as bytes/s of `moved` per call and as the counter "GB/s"
+    // (10^9 bytes), and "allocs/iter"; the warm-up first.
+    auto time_calls = [moved](benchmark::State& state, const std::function<void()>& call) {
+      warm_up(call);
+      AllocationCounter allocs;
+      const auto start = std::chrono::steady_clock::now();
+      for (auto _ : state) call();
+      const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+      allocs.report(state);
+      state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(moved));
+      state.counters["GB/s"] = static_cast<double>(state.iterations()) *
+                               static_cast<double>(moved) / seconds.count() / 1e9;
+    };
+    auto pair = register_pair(
+        {"pool/axpy_float32_1GiB_new-vs-existing",
+         Measure::throughput,
+         0.95,
+         {"GB/s", "misses/iter", "allocs/iter"},
+         0,
+         {"misses/iter"}},
+        [&s, pool, init, time_calls](benchmark::State& state) {
+          const auto& a = init();
+          auto call = [&] {
+            {
+              plinth::Array z = plinth::evaluate(s.queue, 2.5 * a.x + a.y);
+              benchmark::DoNotOptimize(z);
+            }
+            s.queue.synchronize();
+          };
+          warm_up(call);  // fills the pool before its misses are counted
+          const PoolMissCounter misses(pool, s.device);
+          time_calls(state, call);
+          misses.report(state);
+        },
+        [&s, init, time_calls](benchmark::State& state) {
+          const auto& a = init();
+          time_calls(state, [&] {
+            plinth::assign(s.queue, a.z, 2.5 * a.x + a.y);
+            s.queue.synchronize();
+          });
+        });
+    configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
+  }
+
+  // x*2 + 1 on 4096 float32 into a new result, the expression built on every call as a user
+  // writes it: host time per call (the queue synchronized, untimed, every 256 calls), heap
+  // allocations per call, and driver allocations per call on a warm pool (0: every result
+  // reuses a cached block). Against the raw way to a new result with CUDA's stream-ordered
+  // pool: cuMemAllocAsync, the launch of a hand-written kernel of the same work, cuMemFreeAsync.
+  {
+    const unsigned n = 4096;
+    auto x = std::make_shared<plinth::Array>(
+        plinth::Array::empty(s.queue, {n}, plinth::DType::float32()));
+    plinth::fill(s.queue, *x, 1.0f);
+    s.queue.synchronize();
+    const plinth::Program program(s.context, scale_shift_source);
+    CUfunction function = nullptr;
+    cu_check(
+        cuModuleGetFunction(&function, reinterpret_cast<CUmodule>(program.native_handle(s.device)),
+                            "scale_shift"),
+        "cuModuleGetFunction");
+    auto pair = register_pair(
+        {"pool/small_new_result_4096",
+         Measure::latency,
+         0,
+         {"misses/iter", "allocs/iter", "launches"},
+         0,
+         {"misses/iter"}},
+        [&s, pool, x](benchmark::State& state) {
+          auto call = [&] {
+            plinth::Array z = plinth::evaluate(s.queue, *x * 2 + 1);
+            benchmark::DoNotOptimize(z);
+          };
+          warm_up([&] {
+            call();
+            s.queue.synchronize();
+          });
+          const PoolMissCounter misses(pool, s.device);
+          time_launches(state, call, [&] { s.queue.synchronize(); });
+          misses.report(state);
+        },
+        [&s, program, function, x, n](benchmark::State& state) {
+          CUdeviceptr in = Setup::pointer(x->base_buffer());
+          const std::size_t bytes = std::size_t{n} * sizeof(float);
+          const unsigned blocks =
+              static_cast<unsigned>((n + saxpy_local_size - 1) / saxpy_local_size);
+          const unsigned threads = static_cast<unsigned>(saxpy_local_size);
+          time_launches(
+              state,
+              [&] {
+                CUdeviceptr out = 0;
+                cu_check(cuMemAllocAsync(&out, bytes, s.stream), "cuMemAllocAsync");
+                float a = 2.0f, b = 1.0f;
+                unsigned count = n;
+                void* params[] = {&out, &in, &a, &b, &count};
+                cu_check(cuLaunchKernel(function, blocks, 1, 1, threads, 1, 1, 0, s.stream, params,
+                                        nullptr),
+                         "cuLaunchKernel");
+                cu_check(cuMemFreeAsync(out, s.stream), "cuMemFreeAsync");
+              },
+              [&] { stream_sync(s.stream); });
+        });
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+  }
+}
+
 /// The algorithm benchmarks (algorithms.hpp) against cuMemcpyDtoDAsync and, where nvcc built
 /// them, CUB's DeviceReduce::Sum and DeviceScan::ExclusiveSum on the same stream and buffers.
 void register_algorithm_references(Setup& s) {
@@ -599,6 +788,10 @@ int main(int argc, char** argv) {
     std::cout << "plinth-bench-cuda on " << description << "; peak memory bandwidth "
               << setup->peak_bandwidth() / 1e9 << " GB/s" << std::endl;
     benchmark::AddCustomContext("plinth_device", description);
+    if (!plinth::MemoryPool::of(context).enabled())
+      std::cout << "plinth's memory pool is off (PLINTH_MEMORY_POOL): the pool/ rows measure "
+                   "fresh allocations, and their misses/iter are left out"
+                << std::endl;
 
     const auto before = allocations();
     auto probe = setup->program.kernel("empty").prepare({1}, {1});
@@ -615,6 +808,7 @@ int main(int argc, char** argv) {
       benchmark::DoNotOptimize(program);
     });
     register_kernel(*setup);
+    register_pool(*setup);
     register_algorithm_references(*setup);
   } catch (const std::exception& error) {
     std::cerr << "plinth-bench-cuda: " << error.what() << std::endl;

@@ -20,6 +20,16 @@ KERNEL void saxpy(GLOBAL_MEM float *y, GLOBAL_MEM const float *x, float a, unsig
 }
 )";
 
+/// `scale_shift` (y[i] = a * x[i] + b for i < n): the hand-written kernel of `x*2 + 1`, for the
+/// raw side of the memory pool's small new result (bench/cuda.cpp).
+inline const std::string scale_shift_source = R"(
+KERNEL void scale_shift(GLOBAL_MEM float *y, GLOBAL_MEM const float *x, float a, float b,
+                        unsigned int n) {
+  const SIZE_T i = get_global_id(0);
+  if (i < n) y[i] = a * x[i] + b;
+}
+)";
+
 /// `empty_static`: a StaticKernel (global size 1) that only asks whether it is padding.
 inline const std::string static_kernel_source = R"(
 KERNEL void empty_static(void) { if (${static.skip}()) return; }
