@@ -25,7 +25,8 @@ struct MemoryPoolSettings {
 /// PLINTH_MEMORY_POOL (off, 0, false, none: disabled) and PLINTH_MEMORY_POOL_LIMIT (bytes,
 /// with a K, M or G suffix), read through `getenv`; values it cannot read are warned about
 /// and ignored.
-PLINTH_EXPORT MemoryPoolSettings memory_pool_settings_from(const std::function<const char*(const char*)>& getenv);
+PLINTH_EXPORT MemoryPoolSettings
+memory_pool_settings_from(const std::function<const char*(const char*)>& getenv);
 
 struct ContextPools {
   MemoryPoolSettings settings;

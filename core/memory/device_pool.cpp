@@ -49,7 +49,7 @@ OutOfMemoryError over_limit(std::size_t request, std::size_t held, std::size_t l
 
 /// `into` gets the claims of `from`: one per queue, the later release's, which covers the
 /// earlier one's work (queue order; its epoch is the later too).
-void merge_claims(std::vector<QueueClaim>& into, const std::vector<QueueClaim>& from) {
+void merge_claims(QueueClaims& into, const QueueClaims& from) {
   for (const auto& claim : from) {
     const auto same = std::find_if(into.begin(), into.end(),
                                    [&](const QueueClaim& c) { return c.track == claim.track; });
@@ -73,6 +73,8 @@ DevicePool::DevicePool(std::shared_ptr<backend::ContextAdapter> context, std::si
       limit_(limit) {}
 
 DevicePool::~DevicePool() {
+  small_free_.clear();  // unlinks the blocks: the hooks must not be linked when they go
+  large_free_.clear();
   for (auto& segment : segments_) {
     for (PoolBlock* block = segment->first; block != nullptr;) {
       PoolBlock* next = block->next;
@@ -83,12 +85,12 @@ DevicePool::~DevicePool() {
 }
 
 PoolBlock* DevicePool::find(bool small, std::size_t size, const QueueTrack* queue,
-                            std::vector<backend::EventAdapter*>& waits) {
+                            EventWaits& waits) {
   auto& set = free_set(small);
   PoolBlock key;
   key.size = size;
-  for (auto it = set.lower_bound(&key); it != set.end(); ++it) {
-    PoolBlock* block = *it;
+  for (auto it = set.lower_bound(key); it != set.end(); ++it) {
+    PoolBlock* block = &*it;
     waits.clear();
     bool usable = true;
     for (const auto& claim : block->claims) {
@@ -128,16 +130,39 @@ PoolBlock* DevicePool::new_segment(std::size_t request, bool small) {
   segment->adapter = detail::adopt(std::move(memory), plugin_);
   segment->size = size;
   segment->small = small;
-  auto block = std::make_unique<PoolBlock>();
+  segments_.reserve(segments_.size() + 1);
+  PoolBlock* block = new_block();
   block->segment = segment.get();
   block->size = size;
-  segments_.reserve(segments_.size() + 1);
-  segment->first = block.get();
+  segment->first = block;
   segments_.push_back(std::move(segment));
   stats_.bytes_held += size;
   stats_.peak_bytes_held = std::max(stats_.peak_bytes_held, stats_.bytes_held);
   ++stats_.misses;
-  return block.release();
+  return block;
+}
+
+PoolBlock* DevicePool::new_block() {
+  if (spare_.empty()) return new PoolBlock;
+  PoolBlock* block = spare_.back().release();
+  spare_.pop_back();
+  return block;
+}
+
+void DevicePool::recycle(PoolBlock* block) noexcept {
+  block->segment = nullptr;
+  block->offset = block->size = 0;
+  block->in_use = false;
+  block->prev = block->next = nullptr;
+  block->claims.clear();
+  try {
+    if (spare_.size() < 64) {
+      spare_.emplace_back(block);
+      return;
+    }
+  } catch (const std::bad_alloc&) {
+  }
+  delete block;
 }
 
 PoolAllocation DevicePool::allocate(const std::shared_ptr<QueueImpl>& queue, std::size_t size) {
@@ -149,13 +174,13 @@ PoolAllocation DevicePool::allocate(const std::shared_ptr<QueueImpl>& queue, std
   const bool small = rounded <= small_request;
   const QueueTrack* track = queue ? queue->track.get() : nullptr;
   const std::lock_guard lock(mutex_);
-  std::vector<backend::EventAdapter*> waits;
+  EventWaits waits;
   PoolBlock* block = find(small, rounded, track, waits);
   if (block != nullptr) {
     for (auto* event : waits) queue->adapter->wait_for(*event);  // throws: the block stays free
     stats_.queue_waits += waits.size();
     ++stats_.hits;
-    free_set(small).erase(block);
+    free_set(small).erase(free_set(small).iterator_to(*block));
   } else {
     block = new_segment(rounded, small);
   }
@@ -163,16 +188,16 @@ PoolAllocation DevicePool::allocate(const std::shared_ptr<QueueImpl>& queue, std
   const std::size_t rest = block->size - rounded;
   if (rest > 0 && (small ? rest >= alignment_ : rest > large_split_remainder)) {
     try {
-      auto tail = std::make_unique<PoolBlock>();
+      PoolBlock* tail = new_block();
       tail->segment = block->segment;
       tail->offset = block->offset + rounded;
       tail->size = rest;
       tail->prev = block;
       tail->next = block->next;
       tail->claims = block->claims;
-      free_set(small).insert(tail.get());
-      if (block->next != nullptr) block->next->prev = tail.get();
-      block->next = tail.release();
+      free_set(small).insert(*tail);
+      if (block->next != nullptr) block->next->prev = tail;
+      block->next = tail;
       block->size = rounded;
       ++stats_.splits;
     } catch (const std::bad_alloc&) {
@@ -192,26 +217,26 @@ PoolBlock* DevicePool::merge_neighbours(PoolBlock* block) {
   // Absorb a free next neighbour.
   if (PoolBlock* next = block->next; next != nullptr && !next->in_use) {
     merge_claims(block->claims, next->claims);
-    set.erase(next);
+    set.erase(set.iterator_to(*next));
     block->size += next->size;
     block->next = next->next;
     if (next->next != nullptr) next->next->prev = block;
-    delete next;
+    recycle(next);
   }
   // Be absorbed by a free previous one.
   if (PoolBlock* prev = block->prev; prev != nullptr && !prev->in_use) {
     merge_claims(prev->claims, block->claims);
-    set.erase(prev);
+    set.erase(set.iterator_to(*prev));
     prev->size += block->size;
     prev->next = block->next;
     if (block->next != nullptr) block->next->prev = prev;
-    delete block;
+    recycle(block);
     block = prev;
   }
   return block;
 }
 
-void DevicePool::release(PoolBlock* block, std::vector<QueueClaim> claims) noexcept {
+void DevicePool::release(PoolBlock* block, QueueClaims claims) noexcept {
   const std::lock_guard lock(mutex_);
   PoolSegment* segment = block->segment;
   block->in_use = false;
@@ -220,7 +245,7 @@ void DevicePool::release(PoolBlock* block, std::vector<QueueClaim> claims) noexc
   block->claims = std::move(claims);
   try {
     block = merge_neighbours(block);
-    free_set(segment->small).insert(block);
+    free_set(segment->small).insert(*block);
   } catch (const std::bad_alloc&) {
     // No host memory for the bookkeeping: the block stays out of the free set, unused.
     return;
@@ -237,8 +262,9 @@ void DevicePool::abandon(PoolBlock* block) noexcept {
 void DevicePool::free_segment(PoolSegment* segment) noexcept {
   for (PoolBlock* block = segment->first; block != nullptr;) {
     PoolBlock* next = block->next;
-    free_set(segment->small).erase(block);
-    delete block;
+    if (block->is_linked())
+      free_set(segment->small).erase(free_set(segment->small).iterator_to(*block));
+    recycle(block);
     block = next;
   }
   stats_.bytes_held -= segment->size;
@@ -306,8 +332,7 @@ void BlockLease::note(const std::shared_ptr<QueueImpl>& queue) {
 
 BlockLease::~BlockLease() {
   try {
-    std::vector<QueueClaim> claims;
-    claims.reserve(others_.size() + 1);
+    QueueClaims claims;
     if (primary_track_) {
       const std::lock_guard lock(primary_track_->points_mutex);
       claims.push_back({primary_track_,

@@ -8,13 +8,15 @@
 #include <plinth/backend/sdk.hpp>
 #include <plinth/memory_pool.hpp>
 
+#include <boost/container/small_vector.hpp>
+#include <boost/intrusive/set.hpp>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <vector>
 
 namespace plinth::detail {
@@ -33,18 +35,22 @@ struct QueueClaim {
   std::uint64_t point = 0;
 };
 
+/// The claims on one block: most blocks have one (their queue's), so none allocates.
+using QueueClaims = boost::container::small_vector<QueueClaim, 2>;
+
 struct PoolSegment;
 
 /// A piece of a segment: in use (leased) or free (in the pool's free set, with the claims of
-/// the queues that used it last).
-struct PoolBlock {
+/// the queues that used it last). Free blocks are linked into the free set in place, so that
+/// taking and returning a block allocates nothing.
+struct PoolBlock : boost::intrusive::set_base_hook<> {
   PoolSegment* segment = nullptr;
   std::size_t offset = 0;
   std::size_t size = 0;
   bool in_use = false;
   PoolBlock* prev = nullptr;  // the neighbours in the segment, by address
   PoolBlock* next = nullptr;
-  std::vector<QueueClaim> claims;
+  QueueClaims claims;
 };
 
 /// One allocation from the driver, cut into blocks.
@@ -80,7 +86,7 @@ class DevicePool : public std::enable_shared_from_this<DevicePool> {
   /// other queues' claims. Throws OutOfMemoryError, BackendError.
   PoolAllocation allocate(const std::shared_ptr<QueueImpl>& queue, std::size_t size);
   /// Returns a block with the claims of the queues that used it.
-  void release(PoolBlock* block, std::vector<QueueClaim> claims) noexcept;
+  void release(PoolBlock* block, QueueClaims claims) noexcept;
   /// Marks a block lost (its release failed): never reused, never freed.
   void abandon(PoolBlock* block) noexcept;
 
@@ -94,24 +100,28 @@ class DevicePool : public std::enable_shared_from_this<DevicePool> {
 
  private:
   struct BySize {
-    bool operator()(const PoolBlock* a, const PoolBlock* b) const noexcept {
-      if (a->size != b->size) return a->size < b->size;
-      if (a->segment != b->segment) return a->segment < b->segment;
-      return a->offset < b->offset;
+    bool operator()(const PoolBlock& a, const PoolBlock& b) const noexcept {
+      if (a.size != b.size) return a.size < b.size;
+      if (a.segment != b.segment) return a.segment < b.segment;
+      return a.offset < b.offset;
     }
   };
-  using FreeSet = std::set<PoolBlock*, BySize>;
+  using FreeSet = boost::intrusive::set<PoolBlock, boost::intrusive::compare<BySize>>;
 
   FreeSet& free_set(bool small) { return small ? small_free_ : large_free_; }
+  using EventWaits = boost::container::small_vector<backend::EventAdapter*, 4>;
   /// The best-fitting free block `queue` may take, or null; `waits` gets the events to wait for.
-  PoolBlock* find(bool small, std::size_t size, const QueueTrack* queue,
-                  std::vector<backend::EventAdapter*>& waits);
+  PoolBlock* find(bool small, std::size_t size, const QueueTrack* queue, EventWaits& waits);
   PoolBlock* new_segment(std::size_t request, bool small);
   void free_segment(PoolSegment* segment) noexcept;
   /// Frees every segment with no block in use; returns the bytes given back.
   std::size_t free_idle_segments() noexcept;
   /// Merges `block` with its free neighbours; returns the merged block.
   PoolBlock* merge_neighbours(PoolBlock* block);
+  /// A block record, recycled from `spare_` when there is one. Throws std::bad_alloc.
+  PoolBlock* new_block();
+  /// Keeps a record no segment uses any more (unlinked) for new_block().
+  void recycle(PoolBlock* block) noexcept;
 
   std::shared_ptr<backend::ContextAdapter> context_;
   std::size_t device_index_;
@@ -123,6 +133,8 @@ class DevicePool : public std::enable_shared_from_this<DevicePool> {
   std::vector<std::unique_ptr<PoolSegment>> segments_;
   FreeSet small_free_;
   FreeSet large_free_;
+  /// Block records to reuse, so that splitting a block allocates nothing once warm.
+  std::vector<std::unique_ptr<PoolBlock>> spare_;
   MemoryPoolStats stats_;
 };
 

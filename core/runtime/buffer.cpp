@@ -1,7 +1,7 @@
 #include <plinth/buffer.hpp>
 
-#include "runtime/impl.hpp"
 #include "memory/device_pool.hpp"
+#include "runtime/impl.hpp"
 #include "runtime/peer_copy.hpp"
 #include "virtual_alloc/sub_regions.hpp"
 
