@@ -11,9 +11,9 @@
 /// The page-locked host memory pool (PyCUDA's PageLockedMemoryPool, CuPy's PinnedMemoryPool).
 /// Every Context has one, and HostArray::page_locked() takes its memory from it: releasing a
 /// page-locked array (its last handle, views included) returns its block to the pool instead of
-/// to the driver (cuMemFreeHost synchronises the device, and cuMemHostAlloc costs as much as
-/// copying the memory), and the next page_locked() of a similar size reuses it. A reused block
-/// is zero-filled again, as every page_locked() array is.
+/// to the driver (cuMemFreeHost synchronises the device, and cuMemHostAlloc locks every page,
+/// a cost that grows with the size), and the next page_locked() of a similar size reuses it. A
+/// reused block is zero-filled again, as every page_locked() array is.
 ///
 /// **Sizes.** A request of up to 1 MiB gets a block rounded up to a multiple of 512 bytes; a
 /// larger one a block rounded up to a quarter of its power of two (1.25, 1.5, 1.75 or 2 times
