@@ -1,11 +1,14 @@
 // Page-locked host memory for users: HostArray::page_locked(), HostArray::is_page_locked()
 // and HostRegistration, over the SDK 1.2 methods of the context's adapter. A HostArray's block
-// is a shared_ptr whose deleter says what the memory is: PageLockedBlock (from
-// allocate_host(), freed with the last handle) or RegisteredBlock (the caller's memory, kept
-// registered while the array lives); is_page_locked() asks the shared_ptr for its deleter.
+// is a shared_ptr whose deleter says what the memory is: PooledBlock (from the context's
+// page-locked pool, page_locked_pool_state.hpp: returned to it with the last handle),
+// PageLockedBlock (from allocate_host() while the pool is off, freed with the last handle) or
+// RegisteredBlock (the caller's memory, kept registered while the array lives);
+// is_page_locked() asks the shared_ptr for its deleter.
 
 #include <plinth/page_locked.hpp>
 
+#include "arrays/page_locked_pool_state.hpp"
 #include "runtime/impl.hpp"
 
 #include <plinth/context.hpp>
@@ -47,6 +50,16 @@ struct PageLockedBlock {
   void operator()(std::byte* memory) const noexcept { detail::adapter(context).free_host(memory); }
 };
 
+/// Returns a block of the context's page-locked pool to it; holds the context, so that the
+/// pool (and the adapter that frees its blocks) outlives the block.
+struct PooledBlock {
+  Context context;
+  std::size_t size;
+  void operator()(std::byte* memory) const noexcept {
+    context.impl()->page_locked_pool->release({memory, size});
+  }
+};
+
 /// An array over registered memory: keeps the registration alive, frees nothing.
 struct RegisteredBlock {
   std::shared_ptr<detail::HostRegistrationState> state;
@@ -80,20 +93,29 @@ HostArray HostArray::page_locked(const Context& context, const ArrayMetadata& me
   require_sdk_1_2(context, "allocate page-locked host memory");
   // At least one byte, so that even an empty array has a valid (page-locked) block pointer.
   const std::size_t size = std::max<std::size_t>(metadata.buffer_size(), 1);
-  auto* memory = static_cast<std::byte*>(detail::adapter(context).allocate_host(size));
+  auto& pool = *context.impl()->page_locked_pool;
+  std::byte* memory = nullptr;
   std::shared_ptr<std::byte[]> block;
   try {
-    // On failure the shared_ptr calls the deleter, which frees the memory.
-    block = std::shared_ptr<std::byte[]>(memory, PageLockedBlock{context});
+    // On failure the shared_ptr calls the deleter, which frees the memory or returns it.
+    if (pool.enabled()) {
+      const auto pooled = pool.acquire(size);
+      memory = pooled.memory;
+      block = std::shared_ptr<std::byte[]>(memory, PooledBlock{context, pooled.size});
+    } else {
+      memory = static_cast<std::byte*>(detail::adapter(context).allocate_host(size));
+      block = std::shared_ptr<std::byte[]>(memory, PageLockedBlock{context});
+    }
   } catch (const std::bad_alloc&) {
     throw out_of_host_memory("HostArray::page_locked");
   }
-  std::memset(memory, 0, size);
+  std::memset(memory, 0, size);  // a reused block too
   return HostArray(std::move(block), metadata);
 }
 
 bool HostArray::is_page_locked() const noexcept {
-  return std::get_deleter<PageLockedBlock>(block_) != nullptr ||
+  return std::get_deleter<PooledBlock>(block_) != nullptr ||
+         std::get_deleter<PageLockedBlock>(block_) != nullptr ||
          std::get_deleter<RegisteredBlock>(block_) != nullptr;
 }
 

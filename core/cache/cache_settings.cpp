@@ -1,62 +1,18 @@
 #include "cache/cache_settings.hpp"
 
+#include "runtime/env_values.hpp"
+
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstdlib>
-#include <limits>
 #include <string_view>
 
 namespace plinth::detail {
 
-namespace {
-
-/// PLINTH_CACHE_SIZE: a decimal byte count, optionally with a K, M or G suffix (binary).
-bool parse_size(std::string_view text, std::uint64_t& out) {
-  if (text.empty()) return false;
-  std::uint64_t multiplier = 1;
-  switch (text.back()) {
-    case 'k':
-    case 'K': multiplier = std::uint64_t{1} << 10; break;
-    case 'm':
-    case 'M': multiplier = std::uint64_t{1} << 20; break;
-    case 'g':
-    case 'G': multiplier = std::uint64_t{1} << 30; break;
-    default: break;
-  }
-  if (multiplier != 1) text.remove_suffix(1);
-  if (text.empty()) return false;
-  std::uint64_t value = 0;
-  for (const char c : text) {
-    if (c < '0' || c > '9') return false;
-    const auto digit = static_cast<std::uint64_t>(c - '0');
-    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) return false;
-    value = value * 10 + digit;
-  }
-  if (value > std::numeric_limits<std::uint64_t>::max() / multiplier) return false;
-  out = value * multiplier;
-  return true;
-}
-
-/// PLINTH_CACHE_DIR words for "no cache": off, 0, false, none, in any case.
-bool means_off(std::string_view value) {
-  for (const std::string_view word : {"off", "0", "false", "none"}) {
-    if (value.size() == word.size() &&
-        std::equal(value.begin(), value.end(), word.begin(), [](char a, char b) {
-          return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
-        })) {
-      return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
 CacheSettings cache_settings_from(const std::function<const char*(const char*)>& getenv) {
   CacheSettings settings;
   if (const char* size = getenv("PLINTH_CACHE_SIZE"); size != nullptr && *size != '\0') {
-    if (!parse_size(size, settings.size_limit)) {
+    if (!parse_byte_size(size, settings.size_limit)) {
       // Quoted as given: warn() escapes it (printable() here too escaped it twice).
       settings.warnings.push_back(fmt::format(
           "PLINTH_CACHE_SIZE='{}' is not a byte count: using {}", size, default_cache_size_limit));

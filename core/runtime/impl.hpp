@@ -63,8 +63,9 @@ struct LoadedApi {
 const PlatformData& platform_data(const Platform& platform);
 const DeviceData& device_data(const Device& device);
 
-struct ContextPools;  // memory/context_pools.hpp
-class BlockLease;     // memory/device_pool.hpp
+struct ContextPools;        // memory/context_pools.hpp
+class BlockLease;           // memory/device_pool.hpp
+class PageLockedPoolState;  // arrays/page_locked_pool_state.hpp
 
 struct ContextImpl {
   API api;
@@ -74,6 +75,9 @@ struct ContextImpl {
   /// The device memory pools (MemoryPool). After `adapter`: destroyed first, while the
   /// adapter that frees their segments still lives.
   std::shared_ptr<ContextPools> pools;
+  /// The page-locked host pool (PageLockedMemoryPool): after `adapter`, so that it goes first
+  /// (it holds the adapter too, for handles that outlive the context). Never null.
+  std::shared_ptr<PageLockedPoolState> page_locked_pool;
 };
 
 /// Host arrays that a queue's asynchronous transfers still read or write: a HostArray handle

@@ -24,9 +24,9 @@ class HostRegistration;
 /// A shared handle, like a numpy array or std::span: copying a HostArray or taking a view()
 /// never copies the elements, and a `const HostArray&` still lets you change them (the
 /// constness is the handle's). The block is either owned (empty(), from_values(), copy():
-/// freed with the last handle), page-locked memory of a context (page_locked(): freed with the
-/// last handle), or the caller's (wrap(), HostRegistration::wrap(): it must outlive every
-/// handle).
+/// freed with the last handle), page-locked memory of a context (page_locked(): returned to
+/// the context's page-locked pool with the last handle), or the caller's (wrap(),
+/// HostRegistration::wrap(): it must outlive every handle).
 ///
 /// Transfers (Array::set/get, Buffer::set/get) from and to page-locked memory go straight to
 /// the DMA engine; ordinary (pageable) memory goes through the backend's staging, which is
@@ -45,13 +45,16 @@ class PLINTH_EXPORT HostArray {
   /// A new zero-filled C-order array in page-locked host memory of `context`
   /// (cuMemHostAlloc; OpenCL: a mapped CL_MEM_ALLOC_HOST_PTR buffer), which transfers on every
   /// device of the context use directly, at the DMA rate, asynchronous ones without staging.
-  /// The memory is freed with the last handle to it (views and copies of the handle included),
-  /// which keeps the context alive until then. An array of no elements is valid (it still
-  /// holds a small page-locked block). Any thread may call it.
+  /// The memory comes from the context's page-locked pool (page_locked_pool.hpp) and goes
+  /// back to it with the last handle to it (views and copies of the handle included), which
+  /// keeps the context alive until then; a reused block is zero-filled again. With
+  /// PLINTH_MEMORY_POOL=off it is allocated fresh and freed with the last handle. An array of
+  /// no elements is valid (it still holds a small page-locked block). Any thread may call it.
   /// Throws LogicError if the size overflows, or if the context's backend has no page-locked
   /// memory (its plugin implements SDK 1.0 or 1.1, or the backend has none);
-  /// OutOfMemoryError if the memory cannot be page-locked; BackendError for other failures of
-  /// the vendor API.
+  /// OutOfMemoryError if the memory cannot be page-locked (after the pool has given back what
+  /// it caches) or the pool's limit would be passed; BackendError for other failures of the
+  /// vendor API.
   static HostArray page_locked(const Context& context, std::vector<std::size_t> shape,
                                const DType& dtype);
   /// As above, metadata.buffer_size() bytes laid out as `metadata`.

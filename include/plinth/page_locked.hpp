@@ -29,6 +29,13 @@
 ///
 /// Page-locked memory is a scarce resource of the whole machine: lock what transfers use
 /// often, not everything.
+///
+/// Allocating and freeing page-locked memory is slow (cuMemFreeHost synchronises the device),
+/// so page_locked() takes its memory from the context's page-locked pool and a released array
+/// gives its block back to it, for the next array of a similar size (page_locked_pool.hpp:
+/// PageLockedMemoryPool::of(context).stats(), free_all_blocks(), set_limit();
+/// PLINTH_MEMORY_POOL=off turns it off). Cached blocks stay locked until free_all_blocks() or
+/// until the context and every array and pool handle of it are gone.
 
 namespace plinth {
 

@@ -27,6 +27,7 @@
 #include <plinth/module.hpp>
 #include <plinth/multi_array.hpp>
 #include <plinth/page_locked.hpp>
+#include <plinth/page_locked_pool.hpp>
 #include <plinth/per_device.hpp>
 #include <plinth/platform.hpp>
 #include <plinth/plugins.hpp>
