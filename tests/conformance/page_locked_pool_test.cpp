@@ -5,6 +5,7 @@
 // outlive their context, and threads. A backend without page-locked memory is skipped.
 
 #include "fixture.hpp"
+#include "page_locked_support.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -17,16 +18,6 @@ namespace plinth::conformance {
 namespace {
 
 using PageLockedPoolTest = DeviceTest;
-
-/// Why the context's backend has no page-locked memory, or nullopt when it has.
-std::optional<std::string> lacks_page_locked(const Context& context) {
-  try {
-    HostArray::page_locked(context, {1}, DType::uint8());
-    return std::nullopt;
-  } catch (const LogicError& e) {
-    return std::string(e.what());
-  }
-}
 
 #define PLINTH_SKIP_WITHOUT_POOL(context)                                      \
   if (const auto reason = lacks_page_locked(context)) {                        \

@@ -5,6 +5,7 @@
 // older SDK, or the SDK's defaults) is skipped; plinth's own backends must have it.
 
 #include "fixture.hpp"
+#include "page_locked_support.hpp"
 
 #include <cstring>
 #include <optional>
@@ -21,16 +22,6 @@ using PageLockedMultiDeviceTest = MultiDeviceTest;
 bool is_own_backend(const Context& context) {
   const auto shortcut = context.api().shortcut();
   return shortcut == "cuda" || shortcut == "opencl";
-}
-
-/// Why the context's backend has no page-locked memory, or nullopt when it has.
-std::optional<std::string> lacks_page_locked(const Context& context) {
-  try {
-    HostArray::page_locked(context, {1}, DType::uint8());
-    return std::nullopt;
-  } catch (const LogicError& e) {
-    return std::string(e.what());
-  }
 }
 
 #define PLINTH_SKIP_WITHOUT_PAGE_LOCKED(context)                                         \
