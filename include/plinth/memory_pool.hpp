@@ -48,7 +48,12 @@
 ///
 /// **Interactions.** A pooled block is an ordinary Buffer (offset() 0, a root of its own, its
 /// sub-regions and the views of its arrays keep it in use); Buffer::allocate, user Allocators
-/// and the virtual allocation managers (virtual_alloc.hpp) bypass the pool.
+/// and the virtual allocation managers (virtual_alloc.hpp) bypass the pool. Its native handle
+/// points into a larger allocation (a segment): a vendor call that needs the start of an
+/// allocation (CUDA IPC handles, cuMemGetAddressRange users) sees the segment's. Features to
+/// come that hand memory to other processes (IPC) or record work for replay (graphs) must
+/// say how they treat pooled blocks: an exported or captured block stays in use (a handle is
+/// kept) for as long as the other process or the graph may touch it.
 ///
 /// Threads: any thread may call every member; the pool of a context is shared by its copies.
 

@@ -3,6 +3,8 @@
 
 #include "cache/cache_settings.hpp"
 
+#include "fake_environment.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -12,10 +14,7 @@ namespace plinth::detail {
 namespace {
 
 CacheSettings settings(const std::map<std::string, std::string>& env) {
-  return cache_settings_from([&](const char* name) -> const char* {
-    const auto it = env.find(name);
-    return it == env.end() ? nullptr : it->second.c_str();
-  });
+  return cache_settings_from(test::fake_environment(env));
 }
 
 TEST(CacheSettings, DefaultsFollowXdgThenHome) {

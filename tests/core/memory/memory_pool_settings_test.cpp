@@ -3,6 +3,8 @@
 
 #include "memory/context_pools.hpp"
 
+#include "fake_environment.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -12,10 +14,7 @@ namespace plinth::detail {
 namespace {
 
 MemoryPoolSettings settings(const std::map<std::string, std::string>& env) {
-  return memory_pool_settings_from([&](const char* name) -> const char* {
-    const auto it = env.find(name);
-    return it == env.end() ? nullptr : it->second.c_str();
-  });
+  return memory_pool_settings_from(test::fake_environment(env));
 }
 
 TEST(MemoryPoolSettings, OnWithoutALimitByDefault) {
