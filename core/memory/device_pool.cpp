@@ -18,7 +18,6 @@ namespace plinth::detail {
 
 namespace {
 
-constexpr std::size_t kib = std::size_t{1} << 10;
 constexpr std::size_t mib = std::size_t{1} << 20;
 /// Requests of up to this many bytes share small segments.
 constexpr std::size_t small_request = 1 * mib;
