@@ -121,9 +121,21 @@ PoolBlock* DevicePool::new_segment(std::size_t request, bool small) {
   try {
     memory = context_->allocate(device_index_, size);
   } catch (const OutOfMemoryError&) {
-    // Cached segments may be what fills the device: give them back and try once more.
-    if (free_idle_segments() == 0) throw;
-    memory = context_->allocate(device_index_, size);
+    // Cached segments may be what fills the device: give them back and try once more, with a
+    // segment of just the request's size if a shared one was asked for.
+    const bool freed = free_idle_segments() > 0;
+    if (!freed && size == request) throw;
+    if (freed) {
+      try {
+        memory = context_->allocate(device_index_, size);
+      } catch (const OutOfMemoryError&) {
+        if (size == request) throw;
+      }
+    }
+    if (!memory) {
+      size = request;
+      memory = context_->allocate(device_index_, size);
+    }
   }
   auto segment = std::make_unique<PoolSegment>();
   segment->adapter = detail::adopt(std::move(memory), plugin_);

@@ -255,6 +255,10 @@ TEST_P(MemoryPoolTest, UserAllocatorsAndVirtualBuffersBypassThePool) {
   };
   const auto array = Array::empty(queue(), {n}, DType::int32(), std::nullopt, std::nullopt, mine);
   const auto plain = Buffer::allocate(device(), bytes);
+  TrivialManager manager(device());
+  const auto managed =
+      Array::empty(queue(), {n}, DType::int32(), std::nullopt, std::nullopt, manager.allocator());
+  EXPECT_EQ(manager.statistics().real_num, 1u);
   EXPECT_EQ(calls, 1u);
   EXPECT_EQ(stats().bytes_in_use, before.bytes_in_use);
   EXPECT_EQ(stats().misses, before.misses);

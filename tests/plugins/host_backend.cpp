@@ -136,6 +136,27 @@ Buffer& own(BufferAdapter& b) { return static_cast<Buffer&>(b); }
 /// $PLINTH_TEST_LIFETIME if not.
 using Alive = std::shared_ptr<std::atomic<bool>>;
 
+/// Bytes of device memory allocated and not yet freed, for PLINTH_TEST_HOST_DEVICE_MEMORY: a
+/// byte budget past which allocate() runs out of memory, as a device does (the memory pool's
+/// tests give back cached memory and retry through it).
+std::atomic<std::size_t> live_device_bytes{0};
+
+/// Memory for allocate(), within the budget. Throws OutOfMemoryError past it.
+std::shared_ptr<std::vector<std::byte>> device_memory(std::size_t size) {
+  if (const char* budget = std::getenv("PLINTH_TEST_HOST_DEVICE_MEMORY"); budget != nullptr) {
+    const auto limit = static_cast<std::size_t>(std::strtoull(budget, nullptr, 10));
+    if (live_device_bytes.load() + size > limit)
+      throw plinth::OutOfMemoryError("host test", "allocate", 2, "OUT_OF_MEMORY",
+                                     std::to_string(size) + " bytes more than the budget allows");
+  }
+  live_device_bytes += size;
+  return std::shared_ptr<std::vector<std::byte>>(new std::vector<std::byte>(size),
+                                                 [size](std::vector<std::byte>* memory) {
+                                                   live_device_bytes -= size;
+                                                   delete memory;
+                                                 });
+}
+
 class Event final : public EventAdapter {
  public:
   explicit Event(Alive context) : context_(std::move(context)) {}
@@ -305,8 +326,7 @@ class Context final : public ContextAdapter {
   Context& operator=(const Context&) = delete;
   std::size_t device_count() const override { return devices_; }
   std::unique_ptr<BufferAdapter> allocate(std::size_t device, std::size_t size) override {
-    return std::make_unique<Buffer>(std::make_shared<std::vector<std::byte>>(size), 0, size,
-                                    device);
+    return std::make_unique<Buffer>(device_memory(size), 0, size, device);
   }
   std::unique_ptr<BufferAdapter> wrap_buffer(std::size_t, NativeHandle, std::size_t,
                                              bool) override {

@@ -300,6 +300,36 @@ TEST_P(SdkVersion, PageLockedMemoryIsOnlyFrom1_2) {
   EXPECT_EQ(violation, nullptr) << violation;
 }
 
+// The device pool over a device that runs out of memory (the host backend's budget): an
+// allocation that fails gives back the cached segments and tries again, then with a segment of
+// just the request's size; past that, OutOfMemoryError. Plugins of every SDK version.
+TEST_P(SdkVersion, ThePoolGivesBackCachedMemoryWhenTheDeviceRunsOut) {
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  setenv("PLINTH_TEST_HOST_DEVICE_MEMORY", std::to_string(5 * mib).c_str(), 1);
+  const auto pool = MemoryPool::of(*context_);
+  pool.free_all_blocks();
+  { const auto small = pool.allocate(*queue_, 1000); }  // a 2 MiB segment, cached
+  EXPECT_EQ(pool.stats().bytes_held, 2 * mib);
+  const auto before = pool.stats();
+  // 4 MiB: a shared 20 MiB segment does not fit, nor does 4 MiB beside the cached 2 MiB.
+  std::optional<Buffer> big;
+  EXPECT_NO_THROW(big = pool.allocate(*queue_, 4 * mib));
+  const auto after = pool.stats();
+  EXPECT_EQ(after.segments_freed, before.segments_freed + 1) << "the cached segment went back";
+  EXPECT_EQ(after.bytes_held, 4 * mib) << "a segment of just the request";
+  // Nothing cached is left to give back: the device is out of memory.
+  EXPECT_THROW(pool.allocate(*queue_, 2 * mib), OutOfMemoryError);
+  // The block works.
+  if (big) {
+    const std::vector<float> values(16, 2.5f);
+    const auto region = big->get_sub_region(0, values.size() * sizeof(float));
+    region.set(*queue_, std::as_bytes(std::span(values)));
+    EXPECT_EQ(read(region), values);
+  }
+  big.reset();
+  unsetenv("PLINTH_TEST_HOST_DEVICE_MEMORY");
+}
+
 INSTANTIATE_TEST_SUITE_P(, SdkVersion,
                          testing::Values("hostv10", "hostv11", "hostv12", "hostv13", "hostv14"),
                          [](const auto& param) { return std::string(param.param); });
