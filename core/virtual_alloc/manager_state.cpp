@@ -76,8 +76,9 @@ Buffer VirtualManagerState::allocate(const BoundDevice& requested, std::size_t s
   if (size == 0) throw LogicError("virtual allocator: size must be greater than 0");
   // Made before the lock: if it dies on a failure below, its deleter must not find the
   // lock taken (nor anything recorded: its id is set last).
-  std::shared_ptr<BufferImpl> impl(new BufferImpl{device, nullptr, nullptr, 0, size, nullptr, nullptr},
-                                   VirtualBufferDeleter{weak_from_this(), 0});
+  std::shared_ptr<BufferImpl> impl(
+      new BufferImpl{device, nullptr, nullptr, 0, size, nullptr, nullptr},
+      VirtualBufferDeleter{weak_from_this(), 0});
   impl->sub_regions = std::make_shared<SubRegionRecord>();
   {
     const std::lock_guard lock(mutex_);
