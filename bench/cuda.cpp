@@ -588,6 +588,51 @@ void register_pool(Setup& s) {
     configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
   }
 
+  // HostArray::page_locked(context, 1 MiB) and its release, the block cached by the warm-up
+  // (PageLockedMemoryPool; a reused block is zero-filled again, as every page_locked() array
+  // is), against the driver's pair cuMemHostAlloc + cuMemFreeHost. Host time per pair.
+  {
+    const plinth::PageLockedMemoryPool host_pool = plinth::PageLockedMemoryPool::of(s.context);
+    auto pooled_host = [&s, host_pool, block](benchmark::State& state) {
+      const auto make = [&] {
+        const auto array =
+            plinth::HostArray::page_locked(s.context, {block}, plinth::DType::uint8());
+        benchmark::DoNotOptimize(array.data());
+      };
+      warm_up(make);
+      const auto misses_before = host_pool.stats().misses;
+      AllocationCounter allocs;
+      for (auto _ : state) make();
+      allocs.report(state);
+      if (host_pool.enabled() && state.iterations() > 0)
+        state.counters["misses/iter"] =
+            static_cast<double>(host_pool.stats().misses - misses_before) /
+            static_cast<double>(state.iterations());
+    };
+    auto raw_host = [block](benchmark::State& state) {
+      const auto alloc_free = [&] {
+        void* memory = nullptr;
+        cu_check(cuMemHostAlloc(&memory, block, CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc");
+        std::memset(memory, 0, block);  // as page_locked() zero-fills
+        benchmark::DoNotOptimize(memory);
+        cu_check(cuMemFreeHost(memory), "cuMemFreeHost");
+      };
+      warm_up(alloc_free);
+      AllocationCounter allocs;
+      for (auto _ : state) alloc_free();
+      allocs.report(state);
+      state.counters["misses/iter"] = 1;
+    };
+    auto pair = register_pair({"pool/page_locked_1MiB",
+                               Measure::latency,
+                               0,
+                               {"misses/iter", "allocs/iter"},
+                               0,
+                               {"misses/iter"}},
+                              pooled_host, raw_host);
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+  }
+
   // z = 2.5*x + y on 2^28 float32 (1 GiB per array; 3 x 1 GiB moved per call) into a new
   // result (evaluate(), dropped at once: its block goes back to the pool) against the same
   // expression into an existing array (assign()). Both are complete calls (real time of the
