@@ -264,12 +264,6 @@ void DevicePool::release(PoolBlock* block, QueueClaims claims) noexcept {
   if (limit_ && stats_.bytes_held > *limit_ && segment->blocks_in_use == 0) free_segment(segment);
 }
 
-void DevicePool::abandon(PoolBlock* block) noexcept {
-  const std::lock_guard lock(mutex_);
-  // Stays in use for ever: its memory may still be in use by a queue nobody can wait for.
-  (void)block;
-}
-
 void DevicePool::free_segment(PoolSegment* segment) noexcept {
   for (PoolBlock* block = segment->first; block != nullptr;) {
     PoolBlock* next = block->next;
@@ -362,15 +356,15 @@ BlockLease::~BlockLease() {
       } catch (const Error& e) {
         debug(DebugTopic::transfer, "memory pool: recording an event failed ({}); synchronizing",
               e.what());
-        queue->adapter->synchronize();  // throws: the block is abandoned below
+        queue->adapter->synchronize();  // throws: the block stays in use (below)
         continue;
       }
       claims.push_back({other.track, epoch, std::move(event), other.track->next_point()});
     }
     pool_->release(block_, std::move(claims));
   } catch (...) {
-    // The queues' state is unknown: the block must never be reused.
-    pool_->abandon(block_);
+    // The queues' state is unknown: the block stays in use, never reused and never freed
+    // before the pool goes.
   }
 }
 

@@ -87,8 +87,6 @@ class DevicePool : public std::enable_shared_from_this<DevicePool> {
   PoolAllocation allocate(const std::shared_ptr<QueueImpl>& queue, std::size_t size);
   /// Returns a block with the claims of the queues that used it.
   void release(PoolBlock* block, QueueClaims claims) noexcept;
-  /// Marks a block lost (its release failed): never reused, never freed.
-  void abandon(PoolBlock* block) noexcept;
 
   MemoryPoolStats stats() const;
   void free_all_blocks() noexcept;

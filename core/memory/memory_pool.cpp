@@ -26,23 +26,32 @@ void check_context(const detail::ContextPools& pools, const BoundDevice& device,
   }
 }
 
-/// A Buffer over `block` of `pool`, `size` bytes, leased for `owner` (null: the first queue
-/// that uses it).
-Buffer pooled_buffer(const BoundDevice& device, const std::shared_ptr<detail::DevicePool>& pool,
+/// A Buffer of `size` bytes from `device`'s pool (or a fresh one with the pool off), leased
+/// for `owner` (null: the first queue that uses it).
+Buffer pooled_buffer(const detail::ContextPools& pools, const BoundDevice& device,
                      const std::shared_ptr<detail::QueueImpl>& owner, std::size_t size) {
-  const auto allocation = pool->allocate(owner, size);
-  std::shared_ptr<detail::BlockLease> lease;
+  if (size == 0) throw LogicError("MemoryPool::allocate: size must be greater than 0");
+  check_context(pools, device, "allocate");
+  if (pools.devices.empty()) return Buffer::allocate(device, size);
+  const auto& pool = pools.devices[device.index()];
   try {
-    lease = std::make_shared<detail::BlockLease>(pool, allocation, owner);
-  } catch (...) {
-    pool->release(allocation.block, {});  // no work has used it
-    throw;
+    const auto allocation = pool->allocate(owner, size);
+    std::shared_ptr<detail::BlockLease> lease;
+    try {
+      lease = std::make_shared<detail::BlockLease>(pool, allocation, owner);
+    } catch (...) {
+      pool->release(allocation.block, {});  // no work has used it
+      throw;
+    }
+    // From here the lease returns the block, whatever throws.
+    auto impl = std::make_shared<detail::BufferImpl>(
+        detail::BufferImpl{device, nullptr, nullptr, 0, size, nullptr, std::move(lease)});
+    impl->adapter = detail::adopt(impl->lease->region(0, size), pool->plugin());
+    return Buffer(std::move(impl));
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemoryError("host", "MemoryPool::allocate", 0, "out of host memory",
+                           "cannot allocate the pool's bookkeeping");
   }
-  // From here the lease returns the block, whatever throws.
-  auto impl = std::make_shared<detail::BufferImpl>(
-      detail::BufferImpl{device, nullptr, nullptr, 0, size, nullptr, std::move(lease)});
-  impl->adapter = detail::adopt(impl->lease->region(0, size), pool->plugin());
-  return Buffer(std::move(impl));
 }
 
 }  // namespace
@@ -52,28 +61,11 @@ MemoryPool MemoryPool::of(const Context& context) noexcept {
 }
 
 Buffer MemoryPool::allocate(const Queue& queue, std::size_t size) const {
-  if (size == 0) throw LogicError("MemoryPool::allocate: size must be greater than 0");
-  const auto& device = queue.device();
-  check_context(*pools_, device, "allocate");
-  if (pools_->devices.empty()) return Buffer::allocate(device, size);
-  try {
-    return pooled_buffer(device, pools_->devices[device.index()], queue.impl(), size);
-  } catch (const std::bad_alloc&) {
-    throw OutOfMemoryError("host", "MemoryPool::allocate", 0, "out of host memory",
-                           "cannot allocate the pool's bookkeeping");
-  }
+  return pooled_buffer(*pools_, queue.device(), queue.impl(), size);
 }
 
 Buffer MemoryPool::allocate(const BoundDevice& device, std::size_t size) const {
-  if (size == 0) throw LogicError("MemoryPool::allocate: size must be greater than 0");
-  check_context(*pools_, device, "allocate");
-  if (pools_->devices.empty()) return Buffer::allocate(device, size);
-  try {
-    return pooled_buffer(device, pools_->devices[device.index()], nullptr, size);
-  } catch (const std::bad_alloc&) {
-    throw OutOfMemoryError("host", "MemoryPool::allocate", 0, "out of host memory",
-                           "cannot allocate the pool's bookkeeping");
-  }
+  return pooled_buffer(*pools_, device, nullptr, size);
 }
 
 MemoryPoolStats MemoryPool::stats(const BoundDevice& device) const {

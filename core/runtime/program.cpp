@@ -471,9 +471,7 @@ void launch_slot(const KernelImpl& kernel, std::size_t slot, const SlotLaunch& l
   const BoundDevice& device = queue.device();
   for (std::size_t i = 0; i < args.size(); ++i) {
     values[i] = bind(kernel, i, params[i], args[i], device);
-  }
-  for (const auto& arg : args) {
-    if (arg.kind() == KernelArg::Kind::buffer) note_use(*arg.buffer(), queue);
+    if (args[i].kind() == KernelArg::Kind::buffer) note_use(*args[i].buffer(), queue);
   }
   prepared.adapter->launch(queue.adapter(), launch.shape, values);
 }

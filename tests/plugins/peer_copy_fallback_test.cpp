@@ -7,43 +7,30 @@
 
 #include <plinth/plinth.hpp>
 
+#include "run_command.hpp"
+
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace plinth {
 namespace {
 
-struct Result {
-  int status;
-  std::string output;  // stdout and stderr
-};
-
-/// This test program in a child with `environment`, running `filter`.
-Result run_self(const std::string& environment, const std::string& filter) {
+/// This test program in a child with `environment`, running `filter`: its exit status and
+/// what it printed (stdout and stderr).
+std::pair<int, std::string> run_self(const std::string& environment, const std::string& filter) {
   // Leak checks belong to the test processes, not to their children.
   // (Resolved here: in the shell, /proc/self/exe would be the shell's own programs.)
   const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
-  const std::string command = "env ASAN_OPTIONS=detect_leaks=0 " + environment + " '" + self +
-                              "' --gtest_also_run_disabled_tests --gtest_filter='" + filter +
-                              "' 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return {-1, "popen failed"};
-  std::string output;
-  std::array<char, 4096> chunk{};
-  while (const std::size_t n = std::fread(chunk.data(), 1, chunk.size(), pipe))
-    output.append(chunk.data(), n);
-  const int status = ::pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  return test::run_command("env ASAN_OPTIONS=detect_leaks=0 " + environment + " '" + self +
+                           "' --gtest_also_run_disabled_tests --gtest_filter='" + filter +
+                           "' 2>&1");
 }
 
 /// Bytes that differ at every position (mod 251, a prime, so no shorter period than 251).
@@ -177,22 +164,21 @@ TEST_P(PeerCopyFallback, DISABLED_OneCopyAndOneResplay) {
 
 TEST_P(PeerCopyFallback, SaysHowEachCopyWent) {
   const std::string name = GetParam();
-  const auto result =
+  const auto [status, output] =
       run_self("PLINTH_DEBUG=transfer", "PeerCopyFallback.DISABLED_OneCopyAndOneResplay/" + name);
-  EXPECT_EQ(result.status, 0) << result.output;
+  EXPECT_EQ(status, 0) << output;
   const std::string copy_line =
       "12345 bytes from device 0 ('Host test device 0') to device 1 "
       "('Host test device 1'): ";
   const std::string how = name == "hostv13"
                               ? "the backend's copy (SDK 1.3 plugin)"
                               : "through the host (the backend has no peer copy between them)";
-  EXPECT_NE(result.output.find("plinth[transfer]: " + copy_line + how), std::string::npos)
-      << result.output;
-  EXPECT_NE(result.output.find("MultiArray::resplay: 8 bytes through the host (a part of a splay "
-                               "is not a range of step 1 in every dimension)"),
+  EXPECT_NE(output.find("plinth[transfer]: " + copy_line + how), std::string::npos) << output;
+  EXPECT_NE(output.find("MultiArray::resplay: 8 bytes through the host (a part of a splay "
+                        "is not a range of step 1 in every dimension)"),
             std::string::npos)
-      << result.output;
-  EXPECT_NE(result.output.find("1 test"), std::string::npos) << result.output;
+      << output;
+  EXPECT_NE(output.find("1 test"), std::string::npos) << output;
 }
 
 INSTANTIATE_TEST_SUITE_P(, PeerCopyFallback, testing::Values("hostv13", "hostv14"),
