@@ -79,6 +79,19 @@ std::string generated_kernel_comment(std::string_view what, std::string_view nam
 RewrittenOperation rewrite_operation(std::string_view operation,
                                      std::span<const std::string> array_names,
                                      const std::vector<bool>& strided) {
+  std::vector<std::string> replacements(array_names.size());
+  for (std::size_t k = 0; k < array_names.size() && k < strided.size(); ++k) {
+    if (strided[k]) {
+      replacements[k] =
+          fmt::format("{}[{}]", elementwise_strided_name(k), elementwise_offset_name(k));
+    }
+  }
+  return rewrite_operation_with(operation, array_names, replacements);
+}
+
+RewrittenOperation rewrite_operation_with(std::string_view operation,
+                                          std::span<const std::string> array_names,
+                                          std::span<const std::string> replacements) {
   RewrittenOperation result;
   result.raw_use.assign(array_names.size(), false);
   std::string& out = result.text;
@@ -144,6 +157,7 @@ RewrittenOperation rewrite_operation(std::string_view operation,
         }
       }
       if (k == array_names.size()) {
+        if (ident == "i" && !member) result.index_use = true;
         copy(pos, p);
         pos = p;
         continue;
@@ -153,8 +167,8 @@ RewrittenOperation rewrite_operation(std::string_view operation,
         result.raw_use[k] = true;
         copy(pos, p);
         pos = p;
-      } else if (k < strided.size() && strided[k]) {
-        out.append(fmt::format("{}[{}]", elementwise_strided_name(k), elementwise_offset_name(k)));
+      } else if (k < replacements.size() && !replacements[k].empty()) {
+        out.append(replacements[k]);
         before_last = '[';
         last = ']';
         pos = *end;
@@ -215,14 +229,14 @@ std::string elementwise_type_text(const ElementwiseArg& arg, std::size_t k) {
   return ctype(arg.dtype()).as_string();
 }
 
-std::string elementwise_source(std::span<const ElementwiseArg> args, std::string_view operation,
-                               std::string_view preamble, std::string_view name,
-                               const LayoutSignature& signature) {
+namespace {
+
+/// The kernel's parameter list, in the order elementwise_source documents.
+std::string parameter_list(std::span<const ElementwiseArg> args, const LayoutSignature& signature) {
   const auto strided = [&](std::size_t k) {
     return k < signature.strided.size() && signature.strided[k];
   };
   std::vector<std::string> params;
-  std::string pointers;
   for (std::size_t k = 0; k < args.size(); ++k) {
     const auto& arg = args[k];
     const auto type = elementwise_type_text(arg, k);
@@ -234,74 +248,196 @@ std::string elementwise_source(std::span<const ElementwiseArg> args, std::string
     const char* restrict = !arg.is_written() && signature.restrict_inputs ? "_elw_restrict " : "";
     params.push_back(fmt::format("GLOBAL_MEM {}{} *{}_elw_p{}", constness, type, restrict, k));
     params.push_back(fmt::format("long _elw_b{}", k));
-    const auto pointer = strided(k) ? elementwise_strided_name(k) : arg.name();
-    pointers += fmt::format("    GLOBAL_MEM {}{} *const {} = _elw_p{} + _elw_b{};\n", constness,
-                            type, pointer, k, k);
   }
   params.emplace_back("unsigned long _elw_begin");
   params.emplace_back("unsigned long _elw_end");
   const std::size_t rank = signature.rank;
   for (std::size_t d = 1; d < rank; ++d) params.push_back(fmt::format("unsigned long _elw_n{}", d));
+  if (signature.index32) {
+    for (std::size_t d = 1; d < rank; ++d) {
+      params.push_back(fmt::format("unsigned long _elw_m{}", d));
+      params.push_back(fmt::format("unsigned int _elw_h{}", d));
+    }
+  }
   for (std::size_t k = 0; k < args.size(); ++k) {
     if (!strided(k)) continue;
     for (std::size_t d = 0; d < rank; ++d) params.push_back(fmt::format("long _elw_s{}_{}", k, d));
   }
+  std::string joined;
+  for (std::size_t p = 0; p < params.size(); ++p) {
+    joined += p == 0 ? "\n    " : ",\n    ";
+    joined += params[p];
+  }
+  return joined;
+}
 
-  // The strided arrays' element offsets from the flat index, last dimension first.
+/// Each array's name (a strided one's elementwise_strided_name) pointed at its first element.
+std::string pointer_lines(std::span<const ElementwiseArg> args, const LayoutSignature& signature) {
+  std::string pointers;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const auto& arg = args[k];
+    if (!arg.is_array()) continue;
+    const bool strided = k < signature.strided.size() && signature.strided[k];
+    const auto pointer = strided ? elementwise_strided_name(k) : arg.name();
+    pointers +=
+        fmt::format("    GLOBAL_MEM {}{} *const {} = _elw_p{} + _elw_b{};\n",
+                    arg.is_written() ? "" : "const ", elementwise_type_text(arg, k), pointer, k, k);
+  }
+  return pointers;
+}
+
+/// The strided arrays' element offsets from the flat index `i`, last dimension first: in
+/// 64-bit arithmetic, or with signature.index32 in 32-bit arithmetic dividing by FastDivisors.
+std::string offset_lines(std::span<const ElementwiseArg> args, const LayoutSignature& signature) {
+  const std::size_t rank = signature.rank;
+  if (rank == 0) return {};
+  const auto strided = [&](std::size_t k) {
+    return k < signature.strided.size() && signature.strided[k];
+  };
+  const bool narrow = signature.index32;
+  const char* offset_type = narrow ? "int" : "long";
   std::string offsets;
-  if (rank > 0) {
-    for (std::size_t k = 0; k < args.size(); ++k) {
-      if (strided(k)) offsets += fmt::format("        long {} = 0;\n", elementwise_offset_name(k));
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    if (strided(k)) {
+      offsets += fmt::format("        {} {} = 0;\n", offset_type, elementwise_offset_name(k));
     }
-    if (rank > 1) offsets += "        VSIZE_T _elw_r = i;\n";
-    for (std::size_t d = rank - 1; d >= 1; --d) {
+  }
+  if (rank > 1) {
+    offsets += narrow ? "        unsigned int _elw_r = (unsigned int)i;\n"
+                      : "        VSIZE_T _elw_r = i;\n";
+  }
+  for (std::size_t d = rank - 1; d >= 1; --d) {
+    if (narrow) {
+      offsets += fmt::format(
+          "        {{\n"
+          "            const unsigned int _elw_q = (unsigned int)(((unsigned long)_elw_r * "
+          "_elw_m{0}) >> _elw_h{0});\n"
+          "            const int _elw_j = (int)(_elw_r - _elw_q * (unsigned int)_elw_n{0});\n"
+          "            _elw_r = _elw_q;\n",
+          d);
+    } else {
       offsets += fmt::format(
           "        {{\n"
           "            const VSIZE_T _elw_q = _elw_r / _elw_n{0};\n"
           "            const long _elw_j = (long)(_elw_r - _elw_q * _elw_n{0});\n"
           "            _elw_r = _elw_q;\n",
           d);
-      for (std::size_t k = 0; k < args.size(); ++k) {
-        if (strided(k)) {
-          offsets += fmt::format("            {} += _elw_j * _elw_s{}_{};\n",
-                                 elementwise_offset_name(k), k, d);
-        }
-      }
-      offsets += "        }\n";
     }
-    const char* outer = rank > 1 ? "_elw_r" : "i";
     for (std::size_t k = 0; k < args.size(); ++k) {
       if (strided(k)) {
-        offsets += fmt::format("        {} += (long){} * _elw_s{}_0;\n", elementwise_offset_name(k),
-                               outer, k);
+        offsets += fmt::format("            {} += _elw_j * ({})_elw_s{}_{};\n",
+                               elementwise_offset_name(k), offset_type, k, d);
       }
     }
+    offsets += "        }\n";
   }
+  const char* outer = rank > 1 ? "_elw_r" : "i";
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    if (strided(k)) {
+      offsets += fmt::format("        {0} += ({1}){2} * ({1})_elw_s{3}_0;\n",
+                             elementwise_offset_name(k), offset_type, outer, k);
+    }
+  }
+  return offsets;
+}
 
-  std::string joined;
-  for (std::size_t p = 0; p < params.size(); ++p) {
-    joined += p == 0 ? "\n    " : ",\n    ";
-    joined += params[p];
+/// The raw type a vector of `bytes` bytes (1, 2, 4, 8 or 16) is loaded and stored as.
+const char* vector_type(std::size_t bytes) {
+  switch (bytes) {
+    case 16: return "_elw_vec16";
+    case 8: return "_elw_vec8";
+    case 4: return "unsigned int";
+    case 2: return "unsigned short";
+    default: return "unsigned char";
   }
-  if (!signature.restrict_inputs) {
-    return fmt::format(
-        "{preamble}\n"
-        "KERNEL void {name}({params})\n"
-        "{{\n"
-        "{pointers}"
-        "    for (VSIZE_T i = (VSIZE_T)_elw_begin + (VSIZE_T)get_global_id(0); i < "
-        "(VSIZE_T)_elw_end;\n"
-        "         i += (VSIZE_T)get_global_size(0))\n"
-        "    {{\n"
-        "{offsets}"
-        "{operation}\n"
+}
+
+/// Defines _elw_vec16 and _elw_vec8: plain 16- and 8-byte types aligned to their size (HIP's
+/// uint4 has constructors, which a union member may not have).
+constexpr std::string_view vector_definitions =
+    "#if defined(PLINTH_HIP_API)\n"
+    "typedef struct ALIGN(16) { unsigned int w[4]; } _elw_vec16;\n"
+    "typedef struct ALIGN(8) { unsigned int w[2]; } _elw_vec8;\n"
+    "#else\n"
+    "typedef uint4 _elw_vec16;\n"
+    "typedef uint2 _elw_vec8;\n"
+    "#endif\n";
+
+/// The vectorised kernel body (signature.vector_width > 1, no array strided): each work item
+/// takes `width` consecutive elements at a time, loading every array it reads (and storing
+/// every array whose lanes the operation writes, see vector_lane_name) as one vector, then
+/// runs the rest one element at a time.
+std::string vector_body(std::span<const ElementwiseArg> args, std::string_view operation,
+                        std::string_view vector_operation, const LayoutSignature& signature) {
+  const std::size_t width = signature.vector_width;
+  std::string loads, lanes, stores;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const auto& arg = args[k];
+    if (!arg.is_array()) continue;
+    const bool reads = arg.kind() != ElementwiseArg::Kind::output;
+    const bool vector_store =
+        arg.kind() == ElementwiseArg::Kind::inout ||
+        (arg.kind() == ElementwiseArg::Kind::output && signature.vector_stores);
+    if (!reads && !vector_store) continue;  // written one element at a time
+    const auto raw = vector_type(width * arg.dtype().itemsize());
+    const auto type = elementwise_type_text(arg, k);
+    loads += fmt::format("        union {{ {} v; {} e[{}]; }} _elw_u{};\n", raw, type, width, k);
+    if (reads) {
+      loads += fmt::format("        _elw_u{0}.v = *(GLOBAL_MEM const {1} *)({2} + _elw_e);\n", k,
+                           raw, arg.name());
+    }
+    if (vector_store) {
+      stores += fmt::format("        *(GLOBAL_MEM {1} *)({2} + _elw_e) = _elw_u{0}.v;\n", k, raw,
+                            arg.name());
+    }
+  }
+  for (std::size_t lane = 0; lane < width; ++lane) {
+    lanes += fmt::format(
+        "        {{\n"
+        "        const int _elw_j = {0};\n"
+        "        const VSIZE_T i = _elw_e + {0};\n"
+        "{1}\n"
         "        ;\n"
-        "    }}\n"
-        "}}\n",
-        fmt::arg("preamble", preamble), fmt::arg("name", name), fmt::arg("params", joined),
-        fmt::arg("pointers", pointers), fmt::arg("offsets", offsets),
-        fmt::arg("operation", operation));
+        "        }}\n",
+        lane, vector_operation);
   }
+  return fmt::format(
+      "    const VSIZE_T _elw_step = (VSIZE_T)get_global_size(0);\n"
+      "    const VSIZE_T _elw_vectors = ((VSIZE_T)_elw_end - (VSIZE_T)_elw_begin) / {width};\n"
+      "    for (VSIZE_T _elw_v = (VSIZE_T)get_global_id(0); _elw_v < _elw_vectors; _elw_v += "
+      "_elw_step)\n"
+      "    {{\n"
+      "        const VSIZE_T _elw_e = (VSIZE_T)_elw_begin + _elw_v * {width};\n"
+      "{loads}{lanes}{stores}"
+      "    }}\n"
+      "    for (VSIZE_T i = (VSIZE_T)_elw_begin + _elw_vectors * {width} + "
+      "(VSIZE_T)get_global_id(0);\n"
+      "         i < (VSIZE_T)_elw_end; i += _elw_step)\n"
+      "    {{\n"
+      "{operation}\n"
+      "        ;\n"
+      "    }}\n",
+      fmt::arg("width", width), fmt::arg("loads", loads), fmt::arg("lanes", lanes),
+      fmt::arg("stores", stores), fmt::arg("operation", operation));
+}
+
+/// The plain body: a grid-stride loop, one index at a time.
+std::string simple_body(std::string_view operation, std::string_view offsets) {
+  return fmt::format(
+      "    for (VSIZE_T i = (VSIZE_T)_elw_begin + (VSIZE_T)get_global_id(0); i < "
+      "(VSIZE_T)_elw_end;\n"
+      "         i += (VSIZE_T)get_global_size(0))\n"
+      "    {{\n"
+      "{offsets}"
+      "{operation}\n"
+      "        ;\n"
+      "    }}\n",
+      fmt::arg("offsets", offsets), fmt::arg("operation", operation));
+}
+
+/// The body for restrict inputs: four indices a grid stride apart in each step, then one at a
+/// time for the rest.
+std::string unrolled_body(std::string_view operation, std::string_view offsets) {
   // One index's work, in a block of its own: `i` is a variable as in the simple loop.
   const auto step = [&](std::string_view index) {
     return fmt::format(
@@ -314,11 +450,6 @@ std::string elementwise_source(std::span<const ElementwiseArg> args, std::string
         fmt::arg("index", index), fmt::arg("offsets", offsets), fmt::arg("operation", operation));
   };
   return fmt::format(
-      "{restrict}"
-      "{preamble}\n"
-      "KERNEL void {name}({params})\n"
-      "{{\n"
-      "{pointers}"
       "    const VSIZE_T _elw_step = (VSIZE_T)get_global_size(0);\n"
       "    const VSIZE_T _elw_stop = (VSIZE_T)_elw_end;\n"
       "    VSIZE_T _elw_i = (VSIZE_T)_elw_begin + (VSIZE_T)get_global_id(0);\n"
@@ -329,13 +460,41 @@ std::string elementwise_source(std::span<const ElementwiseArg> args, std::string
       "    for (; _elw_i < _elw_stop; _elw_i += _elw_step)\n"
       "    {{\n"
       "{step0}"
-      "    }}\n"
-      "}}\n",
-      fmt::arg("restrict", restrict_definition), fmt::arg("preamble", preamble),
-      fmt::arg("name", name), fmt::arg("params", joined), fmt::arg("pointers", pointers),
+      "    }}\n",
       fmt::arg("step0", step("_elw_i")), fmt::arg("step1", step("_elw_i + _elw_step")),
       fmt::arg("step2", step("_elw_i + 2 * _elw_step")),
       fmt::arg("step3", step("_elw_i + 3 * _elw_step")));
+}
+
+}  // namespace
+
+std::string vector_lane_name(std::size_t k) { return fmt::format("_elw_u{}.e[_elw_j]", k); }
+
+std::string elementwise_source(std::span<const ElementwiseArg> args, std::string_view operation,
+                               std::string_view preamble, std::string_view name,
+                               const LayoutSignature& signature,
+                               std::string_view vector_operation) {
+  std::string body;
+  if (signature.vector_width > 1 && signature.rank == 0) {
+    body = vector_body(args, operation, vector_operation, signature);
+  } else if (signature.restrict_inputs) {
+    body = unrolled_body(operation, offset_lines(args, signature));
+  } else {
+    body = simple_body(operation, offset_lines(args, signature));
+  }
+  const bool vectors = signature.vector_width > 1 && signature.rank == 0;
+  return fmt::format(
+      "{restrict}{vectors}"
+      "{preamble}\n"
+      "KERNEL void {name}({params})\n"
+      "{{\n"
+      "{pointers}"
+      "{body}"
+      "}}\n",
+      fmt::arg("restrict", signature.restrict_inputs ? restrict_definition : ""),
+      fmt::arg("vectors", vectors ? vector_definitions : ""), fmt::arg("preamble", preamble),
+      fmt::arg("name", name), fmt::arg("params", parameter_list(args, signature)),
+      fmt::arg("pointers", pointer_lines(args, signature)), fmt::arg("body", body));
 }
 
 namespace {

@@ -43,6 +43,9 @@ struct RewrittenOperation {
   std::string text;
   /// Per argument: its name occurs other than as `name[i]` (always false for scalars).
   std::vector<bool> raw_use;
+  /// The element index `i` occurs other than inside an array's `name[i]`: the operation
+  /// depends on which flat index an element has (so the dimensions keep their order).
+  bool index_use = false;
 };
 
 /// Scans `operation` for the names in `array_names` (one per argument; empty for scalars)
@@ -54,6 +57,16 @@ struct RewrittenOperation {
 PLINTH_EXPORT RewrittenOperation rewrite_operation(std::string_view operation,
                                                    std::span<const std::string> array_names,
                                                    const std::vector<bool>& strided);
+
+/// As rewrite_operation, but each `name[i]` of argument k becomes `replacements[k]` where that
+/// is not empty (and stays as it is where it is). Throws nothing but std::bad_alloc.
+PLINTH_EXPORT RewrittenOperation rewrite_operation_with(std::string_view operation,
+                                                        std::span<const std::string> array_names,
+                                                        std::span<const std::string> replacements);
+
+/// What `name[i]` of array argument `k` becomes in the lanes of a vectorised kernel:
+/// `_elw_u<k>.e[_elw_j]`, its element in the vector loaded for the lane's group.
+PLINTH_EXPORT std::string vector_lane_name(std::size_t k);
 
 /// The variable a strided array's element offset is kept in, for argument `k`: `_elw_o<k>`.
 PLINTH_EXPORT std::string elementwise_offset_name(std::size_t k);
@@ -95,12 +108,18 @@ inline constexpr std::string_view restrict_definition =
     "#endif\n";
 
 /// What a program is built for besides the declaration: which arguments are strided, the
-/// rank of the merged layout (0 when none is), and whether the input arrays may be declared
-/// `restrict` (no input shares memory with a written array; see elementwise_source).
+/// rank of the merged layout (0 when none is), whether the input arrays may be declared
+/// `restrict` (no input shares memory with a written array; see elementwise_source), whether
+/// the strided offsets are computed in 32-bit arithmetic (the layout planner's index32), and
+/// for the vectorised kernels the elements per vector (0 or 1: none) and whether output
+/// arrays are stored as vectors too (the operation writes every element it is given).
 struct LayoutSignature {
   std::vector<bool> strided;
   std::size_t rank = 0;
   bool restrict_inputs = false;
+  bool index32 = false;
+  std::size_t vector_width = 0;
+  bool vector_stores = false;
   bool operator==(const LayoutSignature& other) const = default;
 };
 
@@ -114,20 +133,28 @@ PLINTH_EXPORT std::string elementwise_type_text(const ElementwiseArg& arg, std::
 ///     KERNEL void <name>(<per argument: GLOBAL_MEM [const] T *_elw_p<k>, long _elw_b<k> |
 ///                        T <name>>, unsigned long _elw_begin, unsigned long _elw_end,
 ///                        unsigned long _elw_n1 ... _elw_n<rank-1>,
+///                        with index32: unsigned long _elw_m<d>, unsigned int _elw_h<d>
+///                                      for d = 1 ... rank-1 (FastDivisors of _elw_n<d>),
 ///                        per strided argument k: long _elw_s<k>_0 ... _elw_s<k>_<rank-1>)
 ///
 /// whose body points each array's name (a strided one's elementwise_strided_name) at its
-/// first element and runs the operation in a
-/// grid-stride loop over `i` in [_elw_begin, _elw_end). `operation` is the rewritten one.
-/// With signature.restrict_inputs the input pointers are `restrict` and the loop runs the
-/// operation for four indices a grid stride apart in each step (then one at a time for the
-/// rest): the compiler may then issue the four loads together, which a bandwidth-bound
-/// kernel needs to keep enough memory requests in flight.
+/// first element and runs the operation in a grid-stride loop over `i` in
+/// [_elw_begin, _elw_end). `operation` is the rewritten one.
+/// - With signature.vector_width > 1 (rank 0 only; every array's first element aligned to
+///   its vector's size, which the caller checks per call) each work item takes vector_width
+///   consecutive elements at a time: `vector_operation` (the operation rewritten with
+///   vector_lane_name for the arrays loaded as vectors) runs once per lane, then the elements
+///   left over run one at a time.
+/// - Otherwise, with signature.restrict_inputs the input pointers are `restrict` and the loop
+///   runs the operation for four indices a grid stride apart in each step (then one at a time
+///   for the rest): the compiler may then issue the four loads together, which a
+///   bandwidth-bound kernel needs to keep enough memory requests in flight.
 /// Throws LogicError as elementwise_type_text.
 PLINTH_EXPORT std::string elementwise_source(std::span<const ElementwiseArg> args,
                                              std::string_view operation, std::string_view preamble,
                                              std::string_view name,
-                                             const LayoutSignature& signature);
+                                             const LayoutSignature& signature,
+                                             std::string_view vector_operation = {});
 
 /// A scalar argument's bytes as the kernel receives them.
 struct ScalarBytes {

@@ -1,5 +1,6 @@
 #include <plinth/context.hpp>
 
+#include "algorithms/kit/kernel_store.hpp"
 #include "arrays/page_locked_pool_state.hpp"
 #include "memory/context_pools.hpp"
 #include "runtime/impl.hpp"
@@ -45,9 +46,11 @@ Context make_context(const std::vector<Device>& devices,
       detail::make_context_pools(adapter, alignments, detail::loaded(devices.front().api()).plugin);
   // PLINTH_MEMORY_POOL turns the page-locked pool off with the device pools.
   auto page_locked_pool = detail::make_page_locked_pool(adapter, pools->settings.enabled);
-  return Context(std::make_shared<detail::ContextImpl>(
+  auto impl = std::make_shared<detail::ContextImpl>(
       detail::ContextImpl{devices.front().api(), devices.front().platform().index(), devices,
-                          std::move(adapter), std::move(pools), std::move(page_locked_pool)}));
+                          std::move(adapter), std::move(pools), std::move(page_locked_pool)});
+  detail::register_kernel_store(impl);
+  return Context(std::move(impl));
 }
 
 }  // namespace

@@ -66,6 +66,7 @@ const DeviceData& device_data(const Device& device);
 struct ContextPools;        // memory/context_pools.hpp
 class BlockLease;           // memory/device_pool.hpp
 class PageLockedPoolState;  // arrays/page_locked_pool_state.hpp
+class KernelStore;          // algorithms/kit/kernel_store.hpp
 
 struct ContextImpl {
   API api;
@@ -78,6 +79,9 @@ struct ContextImpl {
   /// The page-locked host pool (PageLockedMemoryPool): after `adapter`, so that it goes first
   /// (it holds the adapter too, for handles that outlive the context). Never null.
   std::shared_ptr<PageLockedPoolState> page_locked_pool;
+  /// The compiled programs of the generated kernels (kernel_store.hpp). Last: destroyed
+  /// first, while the pools that hold its scratch memory and the adapter live. Never null.
+  std::shared_ptr<KernelStore> kernels = {};
 };
 
 /// Host arrays that a queue's asynchronous transfers still read or write: a HostArray handle

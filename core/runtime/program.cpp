@@ -63,6 +63,29 @@ std::shared_ptr<ProgramImpl> start(const BoundMultiDevice& devices, const Progra
   return impl;
 }
 
+}  // namespace
+
+Program with_owner(const Program& program, const Context& context) {
+  const auto& from = *program.impl();
+  std::vector<BoundDevice> devices;
+  devices.reserve(from.devices.size());
+  for (const auto& device : from.devices) devices.emplace_back(context, device.index());
+  auto impl = std::make_shared<ProgramImpl>(ProgramImpl{BoundMultiDevice(std::move(devices)),
+                                                        from.context_indices,
+                                                        {},
+                                                        from.slot_refs,
+                                                        from.kept_directory,
+                                                        from.constant_arrays,
+                                                        std::make_unique<std::mutex>()});
+  {
+    const std::lock_guard lock(*from.parts_mutex);
+    impl->parts = from.parts;
+  }
+  return Program(std::move(impl));
+}
+
+namespace {
+
 /// The kept files of one part of a program built in several: its files' names start with
 /// "part<n>-", so that the parts share the program's directory.
 class PartKeptFiles final : public backend::KeptFiles {

@@ -36,4 +36,10 @@ std::shared_ptr<KernelImpl> make_kernel(const Program& program, const std::strin
 void prepare_slot(KernelImpl& kernel, std::size_t slot, const std::vector<std::size_t>& global_size,
                   const std::vector<std::size_t>& local_size, std::size_t local_mem);
 
+/// `program` with its devices' Context held through `context` (the same context): for a
+/// program built with a handle that does not own its context (the kernel store's, see
+/// algorithms/kit/kernel_store.hpp) that a user is to keep. The backend programs are shared.
+/// Throws nothing but std::bad_alloc.
+Program with_owner(const Program& program, const Context& context);
+
 }  // namespace plinth::detail

@@ -164,6 +164,11 @@ struct ElementwiseOptions {
   bool fast_math = false;
   /// As ProgramOptions::compiler_options.
   std::vector<std::string> compiler_options{};
+  /// A promise that the operation assigns every output argument's element `i` for each `i`
+  /// it runs for (no store left out under a condition). It lets plinth store outputs 16 bytes
+  /// at a time, as it loads inputs; where it does, an element the operation leaves unassigned
+  /// gets an unspecified value. Without it outputs are stored one element at a time.
+  bool writes_every_element = false;
 };
 
 /// A sub-range [begin, end) of the flat indices of the iteration shape (PyCUDA's `range`):
@@ -292,8 +297,9 @@ class PLINTH_EXPORT ElementwiseKernel {
   const std::string& operation() const noexcept;
   /// The kernel's name (ElementwiseOptions::name).
   const std::string& name() const noexcept;
-  /// How many programs the in-process cache holds now (one per device and layout signature
-  /// called with, up to its limit). Shared by copies.
+  /// How many programs are built for this kernel now, over every live Context (one per
+  /// device and layout signature called with; each Context keeps its own, and drops them when
+  /// it goes or clear_kernel_caches() is called). Shared by copies.
   std::size_t cached_programs() const;
 
   /// Copies share the object. Moving copies too (there are no move operations), so a
