@@ -4,11 +4,14 @@
 #include "kernels.hpp"
 
 #include <plinth/array.hpp>
+#include <plinth/array_expression.hpp>
 #include <plinth/array_reductions.hpp>
+#include <plinth/array_shape.hpp>
 #include <plinth/elementwise.hpp>
 #include <plinth/program.hpp>
 #include <plinth/scan.hpp>
 
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -19,6 +22,13 @@ namespace {
 
 /// The elements of the small-call benchmark's arrays.
 constexpr unsigned small_call_elements = 4096;
+
+/// Issue 27's targets: the sum and the largest element at least as fast as CUB's; a transpose
+/// and an expression over a strided view at 0.8 of the device copy's rate (bytes read and
+/// written); sums along one axis of a matrix at 0.9 of the whole matrix's sum.
+constexpr double cub_target = 1.0;
+constexpr double layout_copy_target = 0.8;
+constexpr double axis_sum_target = 0.9;
 
 /// What the algorithm benchmarks share: three buffers of `bytes` bytes, allocated on first
 /// use. x and y hold float32 ones (no denormal numbers, no NaN) and keep them: the copy
@@ -69,6 +79,80 @@ void register_throughput(const std::string& name, double target, std::size_t pli
   configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
 }
 
+/// "<a>x<b>".
+std::string extents(std::size_t a, std::size_t b) {
+  return std::to_string(a) + "x" + std::to_string(b);
+}
+
+/// The layouts of issue 27, on x's buffer as a square float32 matrix m of side `side`: sums
+/// along axis 0 and axis 1 of m against plinth's own sum of all of m (the same bytes read),
+/// and a transpose of the leading `side/2` x `side/2` part and an expression over every
+/// second column of it against the device copy of as many bytes (read + written).
+void register_layouts(const std::shared_ptr<Arrays>& arrays,
+                      const std::shared_ptr<AlgorithmReferences>& refs, std::size_t side) {
+  const auto f32 = plinth::DType::float32();
+  auto matrix = [arrays, f32](std::size_t rows, std::size_t columns) {
+    arrays->prepare();
+    return plinth::Array::from_buffer(*arrays->x, plinth::ArrayMetadata({rows, columns}, f32));
+  };
+  const std::size_t bytes = side * side * sizeof(float);
+  {
+    auto sums = std::make_shared<std::pair<plinth::Array, plinth::Array>>(
+        plinth::Array::empty(arrays->queue.device(), {side}, f32),
+        plinth::Array::empty(arrays->queue.device(), {}, f32));
+    auto whole = [arrays, matrix, sums, side] {
+      plinth::sum(arrays->queue, matrix(side, side), {.out = sums->second});
+      arrays->queue.synchronize();
+    };
+    for (const std::size_t axis : {std::size_t{0}, std::size_t{1}}) {
+      register_throughput(
+          "algorithms/sum_axis" + std::to_string(axis) + "_float32_" + extents(side, side) +
+              "-vs-sum",
+          axis_sum_target, bytes, bytes,
+          [arrays, matrix, sums, side, axis] {
+            plinth::sum(arrays->queue, matrix(side, side), {.axes = {{axis}}, .out = sums->first});
+            arrays->queue.synchronize();
+          },
+          whole);
+    }
+  }
+  const std::size_t half = side / 2;  // 8192 for a 1 GiB buffer
+  const std::size_t tile_bytes = half * half * sizeof(float);
+  // transpose(m) of half x half: a new C-order array (from the memory pool), 2 x tile_bytes.
+  register_throughput(
+      "algorithms/transpose_float32_" + extents(half, half), layout_copy_target, 2 * tile_bytes,
+      2 * tile_bytes,
+      [arrays, matrix, half] {
+        {
+          const auto t = plinth::transpose(arrays->queue, matrix(half, half));
+          benchmark::DoNotOptimize(t);
+        }
+        arrays->queue.synchronize();
+      },
+      [arrays, refs, tile_bytes] {
+        arrays->prepare();
+        refs->copy(*arrays->y, *arrays->x, tile_bytes);
+      });
+  // 2*v + 1, v = m[:, ::2] of half x half: a new half x ceil(half/2) array, as many elements
+  // read, against the copy of as many bytes.
+  const std::size_t strided_bytes = half * ((half + 1) / 2) * sizeof(float);
+  register_throughput(
+      "algorithms/strided_expr_float32_" + extents(half, (half + 1) / 2), layout_copy_target,
+      2 * strided_bytes, 2 * strided_bytes,
+      [arrays, matrix, half] {
+        {
+          const auto v = matrix(half, half).view({plinth::Slice::all(), plinth::Slice({}, {}, 2)});
+          const auto r = plinth::evaluate(arrays->queue, 2 * v + 1);
+          benchmark::DoNotOptimize(r);
+        }
+        arrays->queue.synchronize();
+      },
+      [arrays, refs, strided_bytes] {
+        arrays->prepare();
+        refs->copy(*arrays->y, *arrays->x, strided_bytes);
+      });
+}
+
 }  // namespace
 
 void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
@@ -111,23 +195,33 @@ void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
       },
       raw_copy);
 
-  // The sum of float32 x (bytes read once), against CUB's, or the device copy's rate.
+  // The sum and the largest of float32 x (bytes read once), against CUB's, or the device
+  // copy's rate.
   {
     auto out = std::make_shared<plinth::Array>(plinth::Array::empty(queue.device(), {}, f32));
-    auto run = [arrays, out, f32] {
-      const auto [x, y] = arrays->arrays(f32);
-      plinth::sum(arrays->queue, x, plinth::ReductionTarget{.out = *out});
-      arrays->queue.synchronize();
-    };
-    if (refs->sum_float32) {
-      register_throughput("algorithms/sum_float32_" + size, 0.95, bytes, bytes, run,
-                          [arrays, refs, out] {
-                            arrays->prepare();
-                            refs->sum_float32(*arrays->x, out->base_buffer(), arrays->count(4));
-                          });
-    } else {
-      register_throughput("algorithms/sum_float32_" + size, refs->copy_target, bytes, 2 * bytes,
-                          run, raw_copy);
+    using Reference = decltype(refs->sum_float32);
+    const std::pair<const char*, Reference AlgorithmReferences::*> reductions[] = {
+        {"sum", &AlgorithmReferences::sum_float32}, {"max", &AlgorithmReferences::max_float32}};
+    for (const auto& [what, member] : reductions) {
+      const bool is_sum = std::string(what) == "sum";
+      auto run = [arrays, out, f32, is_sum] {
+        const auto [x, y] = arrays->arrays(f32);
+        const plinth::ReductionTarget target{.out = *out};
+        if (is_sum)
+          plinth::sum(arrays->queue, x, target);
+        else
+          plinth::max(arrays->queue, x, target);
+        arrays->queue.synchronize();
+      };
+      const std::string name = std::string("algorithms/") + what + "_float32_" + size;
+      if ((*refs).*member) {
+        register_throughput(name, cub_target, bytes, bytes, run, [arrays, refs, out, member] {
+          arrays->prepare();
+          ((*refs).*member)(*arrays->x, out->base_buffer(), arrays->count(4));
+        });
+      } else {
+        register_throughput(name, refs->copy_target, bytes, 2 * bytes, run, raw_copy);
+      }
     }
   }
 
@@ -155,6 +249,11 @@ void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
     }
   }
 
+  // Sums along an axis, a transpose, an expression over a strided view (issue 27) on x as
+  // the largest square matrix it holds (16384 x 16384 in 1 GiB).
+  register_layouts(arrays, refs,
+                   static_cast<std::size_t>(std::sqrt(static_cast<double>(arrays->count(4)))));
+
   // The host cost of a small elementwise call against a prepared launch of a hand-written
   // kernel doing the same (kernels.hpp's saxpy), both on 4096 elements.
   {
@@ -164,8 +263,14 @@ void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
     auto small_arrays = std::make_shared<std::pair<plinth::Array, plinth::Array>>(
         plinth::Array::empty(queue.device(), {small_call_elements}, f32),
         plinth::Array::empty(queue.device(), {small_call_elements}, f32));
+    // Issue 27's target: at most 1.2 x the prepared launch, with no heap allocation a call.
     auto pair = register_pair(
-        {"algorithms/small_call", Measure::latency, 1.2, {"allocs/iter", "launches"}},
+        {"algorithms/small_call",
+         Measure::latency,
+         1.2,
+         {"allocs/iter", "launches"},
+         0,
+         {"allocs/iter"}},
         [arrays, saxpy, small_arrays](benchmark::State& state) {
           const auto& [x, y] = *small_arrays;
           time_launches(

@@ -25,6 +25,10 @@ struct AlgorithmReferences {
   /// Sums `n` float32 of `in` into the first float of `out` (CUB's DeviceReduce::Sum).
   std::function<void(const plinth::Buffer& in, const plinth::Buffer& out, std::size_t n)>
       sum_float32;
+  /// The largest of `n` float32 of `in` into the first float of `out` (CUB's
+  /// DeviceReduce::Max).
+  std::function<void(const plinth::Buffer& in, const plinth::Buffer& out, std::size_t n)>
+      max_float32;
   /// The exclusive prefix sum of `n` int32 of `in` into `out` (CUB's DeviceScan::ExclusiveSum).
   std::function<void(const plinth::Buffer& in, const plinth::Buffer& out, std::size_t n)>
       exclusive_sum_int32;
@@ -35,9 +39,10 @@ struct AlgorithmReferences {
 
 /// Registers the algorithm benchmarks on `queue`'s device with arrays of `bytes` bytes each
 /// (1 GiB on a GPU): "algorithms/copy", "algorithms/saxpy", "algorithms/sum",
-/// "algorithms/exclusive_scan" (throughput), and "algorithms/small_call" (the host time of an
-/// elementwise call on 4096 elements against a prepared launch of the same work). The
-/// buffers are allocated when the first of them runs.
+/// "algorithms/max", "algorithms/exclusive_scan" (throughput), "algorithms/small_call" (the
+/// host time of an elementwise call on 4096 elements against a prepared launch of the same
+/// work), and the layouts of issue 27 (register_layouts). The buffers are allocated when the
+/// first of them runs.
 void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
                          AlgorithmReferences references);
 

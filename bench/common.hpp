@@ -187,10 +187,21 @@ inline constexpr double short_min_time = 0.05;
 inline constexpr double long_min_time = 0.1;
 /// Program builds per repetition.
 inline constexpr int build_iterations = 2;
+/// Repetitions of the launch benchmarks (launch/*), more than default_repetitions: their
+/// ratios are a few percent of a few microseconds of host time, which 10 repetitions on a
+/// shared machine did not settle (launch/4_args read 1.174 of raw at cv 13 % on 2026-11-25).
+/// Set on the benchmarks themselves, so --benchmark_repetitions does not change it.
+inline constexpr int launch_repetitions = 20;
 
 /// Kernel launches between two synchronizations in the launch benchmarks: enough to amortize
 /// the synchronization, few enough that no queue fills up and blocks the host.
 inline constexpr std::int64_t launches_per_sync = 256;
+
+/// How the launch benchmarks run (configure()'s argument): short repetitions, real time,
+/// launch_repetitions of them (the table takes their median).
+inline void configure_launch(benchmark::internal::Benchmark* benchmark) {
+  benchmark->MinTime(short_min_time)->UseRealTime()->Repetitions(launch_repetitions);
+}
 
 /// Runs `fn` once, then again until `seconds` have passed: before every measurement (each
 /// repetition too), so that whatever ran before (another benchmark) does not leak into it.

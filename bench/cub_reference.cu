@@ -1,5 +1,6 @@
-// CUB's device-wide sum and exclusive prefix sum (CUB ships with the CUDA toolkit), behind a C
-// interface: the references plinth-bench-cuda compares plinth's reductions and scans with.
+// CUB's device-wide sum, maximum and exclusive prefix sum (CUB ships with the CUDA toolkit),
+// behind a C interface: the references plinth-bench-cuda compares plinth's reductions and scans
+// with.
 // Built with nvcc where CMake finds it (bench/CMakeLists.txt); plinth itself never uses CUB.
 
 #include "cub_reference.h"
@@ -10,6 +11,13 @@
 extern "C" int plinth_bench_cub_sum_float32(const float* in, float* out, size_t n,
                                             void* temp, size_t* temp_bytes, CUstream stream) {
   return static_cast<int>(cub::DeviceReduce::Sum(temp, *temp_bytes, in, out,
+                                                 static_cast<long long>(n),
+                                                 static_cast<cudaStream_t>(stream)));
+}
+
+extern "C" int plinth_bench_cub_max_float32(const float* in, float* out, size_t n,
+                                            void* temp, size_t* temp_bytes, CUstream stream) {
+  return static_cast<int>(cub::DeviceReduce::Max(temp, *temp_bytes, in, out,
                                                  static_cast<long long>(n),
                                                  static_cast<cudaStream_t>(stream)));
 }

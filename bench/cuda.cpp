@@ -162,7 +162,7 @@ void register_launches(Setup& s) {
               },
               [&] { stream_sync(s.stream); });
         });
-    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+    configure(pair, configure_launch);
   }
   {
     // A StaticKernel launch, against the raw launch of the very CUfunction it runs.
@@ -196,7 +196,7 @@ void register_launches(Setup& s) {
               },
               [&] { stream_sync(s.stream); });
         });
-    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+    configure(pair, configure_launch);
   }
   {
     // Kernel::operator(): prepare and launch in one call, the convenient form. The Kernel
@@ -218,7 +218,7 @@ void register_launches(Setup& s) {
               },
               [&] { stream_sync(s.stream); });
         });
-    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+    configure(pair, configure_launch);
   }
   {
     // Four arguments passed on every launch, as a caller whose arguments change does.
@@ -249,7 +249,7 @@ void register_launches(Setup& s) {
               },
               [&] { stream_sync(s.stream); });
         });
-    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+    configure(pair, configure_launch);
   }
 }
 
@@ -766,7 +766,8 @@ void register_pool(Setup& s) {
 }
 
 /// The algorithm benchmarks (algorithms.hpp) against cuMemcpyDtoDAsync and, where nvcc built
-/// them, CUB's DeviceReduce::Sum and DeviceScan::ExclusiveSum on the same stream and buffers.
+/// them, CUB's DeviceReduce::Sum and ::Max and DeviceScan::ExclusiveSum on the same stream and
+/// buffers.
 void register_algorithm_references(Setup& s) {
   AlgorithmReferences refs;
   refs.copy_name = "cuMemcpyDtoDAsync";
@@ -796,6 +797,17 @@ void register_algorithm_references(Setup& s) {
                "cub::DeviceReduce::Sum");
     cuda_check(plinth_bench_cub_sum_float32(x, y, n, storage(bytes), &bytes, s.stream),
                "cub::DeviceReduce::Sum");
+    stream_sync(s.stream);
+  };
+  refs.max_float32 = [&s, storage, cuda_check](const plinth::Buffer& in, const plinth::Buffer& out,
+                                               std::size_t n) {
+    const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
+    auto* y = reinterpret_cast<float*>(Setup::pointer(out));
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_max_float32(x, y, n, nullptr, &bytes, s.stream),
+               "cub::DeviceReduce::Max");
+    cuda_check(plinth_bench_cub_max_float32(x, y, n, storage(bytes), &bytes, s.stream),
+               "cub::DeviceReduce::Max");
     stream_sync(s.stream);
   };
   refs.exclusive_sum_int32 = [&s, storage, cuda_check](const plinth::Buffer& in,

@@ -154,7 +154,7 @@ void register_launches(Setup& s) {
               },
               [&] { cl_check(clFinish(s.cl_queue), "clFinish"); });
         });
-    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+    configure(pair, configure_launch);
   }
   {
     // A StaticKernel launch, against the raw launch of a cl_kernel of the program it runs.
@@ -185,7 +185,7 @@ void register_launches(Setup& s) {
               },
               [&] { cl_check(clFinish(s.cl_queue), "clFinish"); });
         });
-    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+    configure(pair, configure_launch);
   }
   {
     // Kernel::operator(): prepare and launch in one call, the convenient form. The Kernel
@@ -209,7 +209,7 @@ void register_launches(Setup& s) {
               },
               [&] { cl_check(clFinish(s.cl_queue), "clFinish"); });
         });
-    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+    configure(pair, configure_launch);
   }
   {
     // Four arguments set on every launch, as a caller whose arguments change does.
@@ -244,7 +244,7 @@ void register_launches(Setup& s) {
               },
               [&] { cl_check(clFinish(s.cl_queue), "clFinish"); });
         });
-    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+    configure(pair, configure_launch);
   }
 }
 

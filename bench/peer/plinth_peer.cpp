@@ -5,18 +5,25 @@
 // median and the best of the device times (events) and the median of the host times (the
 // batch's wall time up to its last result) are printed as one JSON line.
 //
-//     plinth-bench-peer [--api cuda] [--large 268435456] [--small 4096] [--reps 20]
-//                       [--warmup 3] [--batch-large 10] [--batch-small 1000]
-//                       [--workloads axpy_new,axpy_into,small_new,sum]
+//     plinth-bench-peer [--api cuda] [--large 268435456] [--small 4096] [--matrix 16384]
+//                       [--cube 256x256x4096] [--reps 20] [--warmup 3] [--batch-large 10]
+//                       [--batch-small 1000] [--workloads axpy_new,axpy_into,...]
 //
 // The device is PLINTH_DEVICE's, else the API's first. CUDA is what CuPy runs on; `--api
-// opencl` runs the same workloads elsewhere (on PoCL, to try the program without a GPU).
+// opencl` runs the same workloads elsewhere (NVIDIA's OpenCL on the same GPU, for bench/peer/
+// run's --also-api; PoCL, to try the program without a GPU).
+//
+// The data, the same on CuPy's side (bench/peer/run), chosen so that every result is checked
+// exactly (small integers, whose float32 sums are exact in any order) and a wrong layout
+// shows: x and y are `large` float32 ones, except x[peak] = 3 (peak = 3/4 of the way);
+// m[i, j] = i%7 + 8*(j%5) is `matrix` x `matrix`; c[a, b, k] = b%5 + k%3 is the cube.
 
 #include "../allocation_count.hpp"
 
 #include <plinth/plinth.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -33,22 +40,33 @@
 
 namespace {
 
+/// Every workload, in the order they run by default (docs/performance.md, "bench/peer").
+const std::vector<std::string> all_workloads = {
+    "axpy_new",      "axpy_into",   "expr_into",  "small_new", "sum",          "dot",
+    "max",           "sum_axis1",   "sum_axis0",  "transpose", "strided_expr", "sum_3d_two_axes",
+    "broadcast_add", "astype_view", "device_copy"};
+
 /// The command line's settings.
 struct Options {
   std::string api = "cuda";
-  std::size_t large = std::size_t{1} << 28;  // elements of the bandwidth-bound workloads
+  std::size_t large = std::size_t{1} << 28;  // elements of the 1-D bandwidth-bound workloads
   std::size_t small = 4096;                  // elements of the host-bound workload
+  std::size_t matrix = 16384;                // side of the square matrix
+  std::array<std::size_t, 3> cube{};         // the 3-D array; 0s: (matrix/64)^2 x 4096
   int reps = 20;
   int warmup = 3;
   int batch_large = 10;
   int batch_small = 1000;
-  std::vector<std::string> workloads = {"axpy_new", "axpy_into", "small_new", "sum"};
+  std::vector<std::string> workloads = all_workloads;
 };
 
 constexpr const char* usage =
-    "usage: plinth-bench-peer [--api cuda] [--large N] [--small N] [--reps N] [--warmup N]\n"
-    "                         [--batch-large N] [--batch-small N] [--workloads a,b,...]\n"
-    "workloads: axpy_new, axpy_into, small_new, sum\n";
+    "usage: plinth-bench-peer [--api cuda] [--large N] [--small N] [--matrix N] [--cube AxBxC]\n"
+    "                         [--reps N] [--warmup N] [--batch-large N] [--batch-small N]\n"
+    "                         [--workloads a,b,...]\n"
+    "workloads: axpy_new, axpy_into, expr_into, small_new, sum, dot, max, sum_axis1,\n"
+    "           sum_axis0, transpose, strided_expr, sum_3d_two_axes, broadcast_add,\n"
+    "           astype_view, device_copy\n";
 
 std::size_t positive(const std::string& option, const std::string& text) {
   std::size_t used = 0;
@@ -61,6 +79,19 @@ std::size_t positive(const std::string& option, const std::string& text) {
   if (used != text.size() || value == 0 || text.front() == '-')
     throw std::invalid_argument(option + " takes a positive integer, not '" + text + "'");
   return static_cast<std::size_t>(value);
+}
+
+std::array<std::size_t, 3> cube_of(const std::string& text) {
+  std::array<std::size_t, 3> cube{};
+  std::stringstream parts(text);
+  std::size_t count = 0;
+  for (std::string part; std::getline(parts, part, 'x'); ++count) {
+    if (count == 3) break;
+    cube[count] = positive("--cube", part);
+  }
+  if (count != 3 || !parts.eof() || text.back() == 'x')
+    throw std::invalid_argument("--cube takes three extents AxBxC, not '" + text + "'");
+  return cube;
 }
 
 Options parse(int argc, char** argv) {
@@ -82,6 +113,10 @@ Options parse(int argc, char** argv) {
       options.large = positive(option, value);
     } else if (option == "--small") {
       options.small = positive(option, value);
+    } else if (option == "--matrix") {
+      options.matrix = positive(option, value);
+    } else if (option == "--cube") {
+      options.cube = cube_of(value);
     } else if (option == "--reps") {
       options.reps = count();
     } else if (option == "--warmup") {
@@ -94,13 +129,17 @@ Options parse(int argc, char** argv) {
       options.workloads.clear();
       std::stringstream list(value);
       for (std::string name; std::getline(list, name, ',');) {
-        if (name != "axpy_new" && name != "axpy_into" && name != "small_new" && name != "sum")
+        if (std::find(all_workloads.begin(), all_workloads.end(), name) == all_workloads.end())
           throw std::invalid_argument("unknown workload '" + name + "'");
         options.workloads.push_back(name);
       }
     } else {
       throw std::invalid_argument("unknown option '" + option + "'");
     }
+  }
+  if (options.cube[0] == 0) {
+    const std::size_t side = std::max<std::size_t>(options.matrix / 64, 1);
+    options.cube = {side, side, 4096};
   }
   return options;
 }
@@ -141,23 +180,341 @@ struct Workload {
   std::string how;      // the plinth call, for the table's notes
   std::string measure;  // "bandwidth" (GB/s of `bytes`) or "latency" (host time per call)
   std::size_t elements = 0;
-  std::size_t bytes = 0;  // bytes read and written per call
+  std::size_t bytes = 0;  // bytes moved per call (docs/performance.md, "bench/peer")
   int batch = 1;
   std::function<void()> call;
   std::function<std::string()> check;  // after the warm-up: "" if the result is right
 };
 
-/// The first `count` elements of `array` (float32) on the host.
-std::vector<float> head(const plinth::Queue& queue, const plinth::Array& array, std::size_t count) {
-  const auto part = array.view({plinth::Slice(0, static_cast<std::ptrdiff_t>(count))});
+/// Row `row` of a 2-D C-order array, as T, on the host.
+template <class T>
+std::vector<T> row_of(const plinth::Queue& queue, const plinth::Array& array, std::size_t row) {
+  const auto r = static_cast<std::ptrdiff_t>(row);
+  return array.view({plinth::Slice(r, r + 1)}).get(queue).to_vector<T>();
+}
+
+/// The elements [first, first + count) of a 1-D array (float32) on the host.
+std::vector<float> part_of(const plinth::Queue& queue, const plinth::Array& array,
+                           std::size_t first, std::size_t count) {
+  const auto from = static_cast<std::ptrdiff_t>(first);
+  const auto part = array.view({plinth::Slice(from, from + static_cast<std::ptrdiff_t>(count))});
   return part.get(queue).to_vector<float>();
 }
 
-std::string expect_all(const std::vector<float>& values, float expected, const char* what) {
-  for (const float value : values)
-    if (value != expected)
-      return std::string(what) + " gave " + number(value) + ", expected " + number(expected);
+/// "" if every value is within `tolerance` (relative) of expected(k) for its position k,
+/// else the first that is not.
+template <class T, class Expected>
+std::string expect(const std::vector<T>& values, Expected expected, const std::string& what,
+                   double tolerance = 0) {
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    const double want = expected(k);
+    const double got = static_cast<double>(values[k]);
+    if (!(std::fabs(got - want) <= tolerance * std::fabs(want)))
+      return what + "[" + std::to_string(k) + "] gave " + number(got) + ", expected " +
+             number(want);
+  }
   return {};
+}
+
+/// The shape of `array` as "(a, b)".
+std::string shape_text(const plinth::Array& array) {
+  std::string text = "(";
+  for (const auto extent : array.shape())
+    text += (text.size() > 1 ? ", " : "") + std::to_string(extent);
+  return text + ")";
+}
+
+/// "" if `array` has `shape` and `dtype`, else what it has.
+std::string expect_shape(const plinth::Array& array, const std::vector<std::size_t>& shape,
+                         const plinth::DType& dtype, const std::string& what) {
+  if (array.shape() == shape && array.dtype() == dtype) return {};
+  return what + " has shape " + shape_text(array) + " and dtype " + array.dtype().name();
+}
+
+/// The arrays the workloads read and write, made for the workloads asked for.
+struct Data {
+  std::optional<plinth::Array> x, y, z, small, m, rows, cols, cube;
+  std::optional<plinth::Buffer> copy_src, copy_dst;
+  std::size_t peak = 0;  // x[peak] = 3
+};
+
+/// A (1, ..., n, ..., 1) float32 array, the n values f(k) on axis `axis` of `ndim`.
+template <class F>
+plinth::Array axis_values(const plinth::Queue& queue, std::size_t n, std::size_t axis,
+                          std::size_t ndim, F f) {
+  std::vector<float> values(n);
+  for (std::size_t k = 0; k < n; ++k) values[k] = static_cast<float>(f(k));
+  std::vector<std::size_t> shape(ndim, 1);
+  shape[axis] = n;
+  return plinth::Array::from_host(queue, plinth::HostArray::from_values(values, shape));
+}
+
+Data make_data(const plinth::Queue& queue, const Options& options) {
+  const auto f32 = plinth::DType::float32();
+  auto wanted = [&](std::initializer_list<const char*> names) {
+    for (const char* name : names)
+      if (std::find(options.workloads.begin(), options.workloads.end(), name) !=
+          options.workloads.end())
+        return true;
+    return false;
+  };
+  Data data;
+  if (wanted({"axpy_new", "axpy_into", "expr_into", "sum", "dot", "max"})) {
+    data.x = plinth::Array::empty(queue, {options.large}, f32);
+    data.y = plinth::Array::empty(queue, {options.large}, f32);
+    data.z = plinth::Array::empty(queue, {options.large}, f32);
+    plinth::fill(queue, *data.x, 1.0f);
+    plinth::fill(queue, *data.y, 1.0f);
+    plinth::fill(queue, *data.z, 0.0f);
+    data.peak = options.large / 2 + options.large / 4;
+    const auto peak = static_cast<std::ptrdiff_t>(data.peak);
+    plinth::fill(queue, data.x->view({plinth::Slice(peak, peak + 1)}), 3.0f);
+  }
+  if (wanted({"small_new"})) {
+    data.small = plinth::Array::empty(queue, {options.small}, f32);
+    plinth::fill(queue, *data.small, 1.0f);
+  }
+  const std::size_t side = options.matrix;
+  if (wanted({"sum_axis1", "sum_axis0", "transpose", "strided_expr", "broadcast_add",
+              "astype_view"})) {
+    data.rows = axis_values(queue, side, 0, 2, [](std::size_t i) { return i % 7; });
+    data.cols = axis_values(queue, side, 1, 2, [](std::size_t j) { return 8 * (j % 5); });
+    data.m = plinth::Array::empty(queue, {side, side}, f32);
+    plinth::assign(queue, *data.m, *data.rows + *data.cols);
+  }
+  if (wanted({"sum_3d_two_axes"})) {
+    const auto& c = options.cube;
+    const auto middle = axis_values(queue, c[1], 1, 3, [](std::size_t b) { return b % 5; });
+    const auto last = axis_values(queue, c[2], 2, 3, [](std::size_t k) { return k % 3; });
+    data.cube = plinth::Array::empty(queue, {c[0], c[1], c[2]}, f32);
+    plinth::assign(queue, *data.cube, middle + last);
+  }
+  if (wanted({"device_copy"})) {
+    const std::size_t bytes = options.large * sizeof(float);
+    data.copy_src = plinth::Buffer::allocate(queue.device(), bytes);
+    data.copy_dst = plinth::Buffer::allocate(queue.device(), bytes);
+    const plinth::ArrayMetadata metadata({options.large}, f32);
+    plinth::fill(queue, plinth::Array::from_buffer(*data.copy_src, metadata), 2.0f);
+    plinth::fill(queue, plinth::Array::from_buffer(*data.copy_dst, metadata), 0.0f);
+  }
+  queue.synchronize();
+  return data;
+}
+
+/// The 1-D workloads on x, y, z (`large` float32) and `small` (docs/performance.md). The
+/// calls capture `queue` and `d`, which outlive them.
+void add_vector_workloads(std::vector<Workload>& out, const std::string& name,
+                          const plinth::Queue& queue, const Options& options, const Data& d) {
+  const std::size_t n = options.large;
+  const std::size_t bytes = n * sizeof(float);
+  const int batch = options.batch_large;
+  const std::size_t heads = std::min<std::size_t>(16, d.peak);  // x[0, heads) are ones
+  // sum(x) and dot(x, y): n - 1 ones and a 3, to rounding.
+  const double total = static_cast<double>(n) + 2;
+  auto near_total = [&queue, total](const plinth::Array& result, const char* what) {
+    if (result.dtype() != plinth::DType::float32())
+      return std::string(what) + " gave dtype " + result.dtype().name();
+    const double got = static_cast<double>(result.get(queue).to_vector<float>()[0]);
+    if (std::fabs(got - total) <= 1e-3 * total) return std::string();
+    return std::string(what) + " gave " + number(got) + ", expected " + number(total);
+  };
+  auto constant = [](double value) { return [value](std::size_t) { return value; }; };
+  const auto& q = queue;
+  if (name == "axpy_new") {
+    out.push_back({name, "evaluate(queue, 2.5*x + y)", "bandwidth", n, 3 * bytes, batch,
+                   [&q, &d] { const auto r = plinth::evaluate(q, 2.5 * *d.x + *d.y); },
+                   [&q, &d, heads, constant] {
+                     const auto r = plinth::evaluate(q, 2.5 * *d.x + *d.y);
+                     return expect(part_of(q, r, 0, heads), constant(3.5), "2.5*x + y");
+                   }});
+  } else if (name == "axpy_into") {
+    out.push_back({name, "assign(queue, z, 2.5*x + y)", "bandwidth", n, 3 * bytes, batch,
+                   [&q, &d] { plinth::assign(q, *d.z, 2.5 * *d.x + *d.y); },
+                   [&q, &d, heads, constant] {
+                     return expect(part_of(q, *d.z, 0, heads), constant(3.5), "z = 2.5*x + y");
+                   }});
+  } else if (name == "expr_into") {
+    out.push_back(
+        {name, "assign(queue, z, sin(x)*exp(y) + x*y)", "bandwidth", n, 3 * bytes, batch,
+         [&q, &d] { plinth::assign(q, *d.z, plinth::sin(*d.x) * plinth::exp(*d.y) + *d.x * *d.y); },
+         [&q, &d, heads, constant] {
+           const double want = std::sin(1.0) * std::exp(1.0) + 1.0;
+           return expect(part_of(q, *d.z, 0, heads), constant(want), "z = sin(x)*exp(y) + x*y",
+                         1e-5);
+         }});
+  } else if (name == "small_new") {
+    const std::size_t m = options.small;
+    out.push_back(
+        {name, "evaluate(queue, x*2 + 1)", "latency", m, 2 * m * sizeof(float), options.batch_small,
+         [&q, &d] { const auto r = plinth::evaluate(q, *d.small * 2 + 1); },
+         [&q, &d, m, constant] {
+           const auto r = plinth::evaluate(q, *d.small * 2 + 1);
+           return expect(part_of(q, r, 0, std::min<std::size_t>(m, 16)), constant(3.0), "x*2 + 1");
+         }});
+  } else if (name == "sum") {
+    out.push_back({name, "sum(queue, x)", "bandwidth", n, bytes, batch,
+                   [&q, &d] { const auto r = plinth::sum(q, *d.x); },
+                   [&q, &d, near_total] { return near_total(plinth::sum(q, *d.x), "sum(x)"); }});
+  } else if (name == "dot") {
+    out.push_back(
+        {name, "dot(queue, x, y)", "bandwidth", n, 2 * bytes, batch,
+         [&q, &d] { const auto r = plinth::dot(q, *d.x, *d.y); },
+         [&q, &d, near_total] { return near_total(plinth::dot(q, *d.x, *d.y), "dot(x, y)"); }});
+  } else if (name == "max") {
+    out.push_back({name, "max(queue, x)", "bandwidth", n, bytes, batch,
+                   [&q, &d] { const auto r = plinth::max(q, *d.x); },
+                   [&q, &d, constant] {
+                     const auto r = plinth::max(q, *d.x);
+                     std::string problem = expect_shape(r, {}, plinth::DType::float32(), "max(x)");
+                     if (problem.empty())
+                       problem = expect(r.get(q).to_vector<float>(), constant(3.0), "max(x)");
+                     return problem;
+                   }});
+  } else if (name == "device_copy") {
+    out.push_back({name, "dst.set(queue, src) of two Buffers (device to device)", "bandwidth", n,
+                   2 * bytes, batch, [&q, &d] { d.copy_dst->set(q, *d.copy_src); },
+                   [&q, &d, n, constant] {
+                     const auto copied = plinth::Array::from_buffer(
+                         *d.copy_dst, plinth::ArrayMetadata({n}, plinth::DType::float32()));
+                     const std::size_t count = std::min<std::size_t>(n, 16);
+                     std::string problem =
+                         expect(part_of(q, copied, 0, count), constant(2.0), "dst");
+                     if (problem.empty())
+                       problem =
+                           expect(part_of(q, copied, n - count, count), constant(2.0), "dst's end");
+                     return problem;
+                   }});
+  }
+}
+
+/// "" if rows 0 and last of the 2-D `result` (of `shape` and dtype T) hold
+/// expected(row, column), else what is wrong.
+template <class T, class Expected>
+std::string expect_rows(const plinth::Queue& queue, const plinth::Array& result,
+                        const std::vector<std::size_t>& shape, const std::string& what,
+                        Expected expected) {
+  std::string problem = expect_shape(result, shape, plinth::dtype_of<T>(), what);
+  for (const std::size_t row : {std::size_t{0}, shape[0] - 1}) {
+    if (!problem.empty()) break;
+    problem = expect(
+        row_of<T>(queue, result, row), [&](std::size_t column) { return expected(row, column); },
+        what + " row " + std::to_string(row));
+  }
+  return problem;
+}
+
+/// m[i, j] = i%7 + 8*(j%5), as make_data() fills it.
+double m_at(std::size_t i, std::size_t j) { return double(i % 7) + 8.0 * double(j % 5); }
+
+/// The workloads on the matrix m (`matrix` x `matrix` float32) and the cube. The calls
+/// capture `queue` and `d`, which outlive them.
+void add_layout_workloads(std::vector<Workload>& out, const std::string& name,
+                          const plinth::Queue& queue, const Options& options, const Data& d) {
+  const std::size_t side = options.matrix;
+  const std::size_t elements = side * side;
+  const std::size_t bytes = elements * sizeof(float);
+  const int batch = options.batch_large;
+  const auto& q = queue;
+  const auto axes = [](std::vector<std::size_t> list) {
+    return plinth::ReductionTarget{.axes = std::move(list)};
+  };
+  const std::vector<std::size_t> square = {side, side};
+  if (name == "sum_axis1" || name == "sum_axis0") {
+    // The sums of whole rows (axis 1) and columns (axis 0) of m, exact in float32.
+    const std::size_t axis = name == "sum_axis1" ? 1 : 0;
+    double sum_i7 = 0, sum_j5 = 0;
+    for (std::size_t k = 0; k < side; ++k) {
+      sum_i7 += double(k % 7);
+      sum_j5 += double(k % 5);
+    }
+    auto expected = [=](std::size_t k) {
+      return axis == 1 ? double(side) * double(k % 7) + 8 * sum_j5
+                       : sum_i7 + 8.0 * double(side) * double(k % 5);
+    };
+    out.push_back({name, "sum(queue, m, {.axes = {" + std::to_string(axis) + "}})", "bandwidth",
+                   elements, bytes, batch,
+                   [&q, &d, axes, axis] { const auto r = plinth::sum(q, *d.m, axes({axis})); },
+                   [&q, &d, axes, axis, side, expected] {
+                     const auto r = plinth::sum(q, *d.m, axes({axis}));
+                     const std::string what = "sum over axis " + std::to_string(axis);
+                     std::string problem = expect_shape(r, {side}, plinth::DType::float32(), what);
+                     if (problem.empty())
+                       problem = expect(r.get(q).to_vector<float>(), expected, what, 1e-6);
+                     return problem;
+                   }});
+  } else if (name == "transpose") {
+    out.push_back({name, "transpose(queue, m)", "bandwidth", elements, 2 * bytes, batch,
+                   [&q, &d] { const auto r = plinth::transpose(q, *d.m); },
+                   [&q, &d, square] {
+                     return expect_rows<float>(q, plinth::transpose(q, *d.m), square, "m.T",
+                                               [](auto r, auto c) { return m_at(c, r); });
+                   }});
+  } else if (name == "strided_expr") {
+    // v = m[:, ::2]: side x ceil(side/2) elements read and as many written.
+    const std::size_t half = (side + 1) / 2;
+    auto view = [&d] { return d.m->view({plinth::Slice::all(), plinth::Slice({}, {}, 2)}); };
+    out.push_back({name, "evaluate(queue, 2*v + 1), v = m[:, ::2]", "bandwidth", side * half,
+                   2 * side * half * sizeof(float), batch,
+                   [&q, view] { const auto r = plinth::evaluate(q, 2 * view() + 1); },
+                   [&q, view, side, half] {
+                     return expect_rows<float>(
+                         q, plinth::evaluate(q, 2 * view() + 1), {side, half}, "2*m[:, ::2] + 1",
+                         [](auto r, auto c) { return 2 * m_at(r, 2 * c) + 1; });
+                   }});
+  } else if (name == "broadcast_add") {
+    // (side, 1) + (1, side): 2*side elements read, side^2 written.
+    out.push_back({name, "evaluate(queue, a + b), a (N,1), b (1,N)", "bandwidth", elements,
+                   (elements + 2 * side) * sizeof(float), batch,
+                   [&q, &d] { const auto r = plinth::evaluate(q, *d.rows + *d.cols); },
+                   [&q, &d, square] {
+                     return expect_rows<float>(q, plinth::evaluate(q, *d.rows + *d.cols), square,
+                                               "a + b", m_at);
+                   }});
+  } else if (name == "astype_view") {
+    // m.T read as float32, written as float64: 4 + 8 bytes an element.
+    out.push_back({name, "astype(queue, transposed_view(m), float64)", "bandwidth", elements,
+                   3 * bytes, batch,
+                   [&q, &d] {
+                     const auto r =
+                         plinth::astype(q, plinth::transposed_view(*d.m), plinth::DType::float64());
+                   },
+                   [&q, &d, square] {
+                     const auto r =
+                         plinth::astype(q, plinth::transposed_view(*d.m), plinth::DType::float64());
+                     return expect_rows<double>(q, r, square, "m.T as float64",
+                                                [](auto r_, auto c) { return m_at(c, r_); });
+                   }});
+  } else if (name == "sum_3d_two_axes") {
+    // c[a, b, k] = b%5 + k%3, summed over a and k: exact in float32.
+    const auto [p, mid, s] = options.cube;
+    double sum_k3 = 0;
+    for (std::size_t k = 0; k < s; ++k) sum_k3 += double(k % 3);
+    const std::size_t count = p * mid * s;
+    auto expected = [=](std::size_t b) { return double(p) * (double(s) * double(b % 5) + sum_k3); };
+    out.push_back({name, "sum(queue, c, {.axes = {0, 2}})", "bandwidth", count,
+                   count * sizeof(float), batch,
+                   [&q, &d, axes] {
+                     const auto r = plinth::sum(q, *d.cube, axes({0, 2}));
+                   },
+                   [&q, &d, axes, mid, expected] {
+                     const auto r = plinth::sum(q, *d.cube, axes({0, 2}));
+                     const std::string what = "sum over axes (0, 2)";
+                     std::string problem = expect_shape(r, {mid}, plinth::DType::float32(), what);
+                     if (problem.empty())
+                       problem = expect(r.get(q).to_vector<float>(), expected, what, 1e-6);
+                     return problem;
+                   }});
+  }
+}
+
+std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& options,
+                                     const Data& data) {
+  std::vector<Workload> workloads;
+  for (const auto& name : options.workloads) {
+    add_vector_workloads(workloads, name, queue, options, data);
+    add_layout_workloads(workloads, name, queue, options, data);
+  }
+  return workloads;
 }
 
 void run(const Options& options) {
@@ -167,69 +524,14 @@ void run(const Options& options) {
   const auto& device = queue.device();
   const plinth::MemoryPool pool = plinth::MemoryPool::of(context);
   std::cout << "{\"impl\": \"plinth\", \"kind\": \"setup\", \"api\": " << quoted(api.name())
+            << ", \"api_id\": " << quoted(options.api)
             << ", \"device\": " << quoted(device.device().name()) << ", \"version\": \""
             << PLINTH_VERSION_MAJOR << '.' << PLINTH_VERSION_MINOR << '.' << PLINTH_VERSION_PATCH
             << "\""
             << ", \"memory_pool\": " << (pool.enabled() ? "true" : "false") << "}" << std::endl;
 
-  const auto f32 = plinth::DType::float32();
-  auto wanted = [&](const char* name) {
-    return std::find(options.workloads.begin(), options.workloads.end(), name) !=
-           options.workloads.end();
-  };
-  const bool large_needed = wanted("axpy_new") || wanted("axpy_into") || wanted("sum");
-  std::optional<plinth::Array> x, y, z, small;
-  if (large_needed) {
-    x = plinth::Array::empty(queue, {options.large}, f32);
-    y = plinth::Array::empty(queue, {options.large}, f32);
-    z = plinth::Array::empty(queue, {options.large}, f32);
-    plinth::fill(queue, *x, 1.0f);
-    plinth::fill(queue, *y, 1.0f);
-    plinth::fill(queue, *z, 0.0f);
-  }
-  if (wanted("small_new")) {
-    small = plinth::Array::empty(queue, {options.small}, f32);
-    plinth::fill(queue, *small, 1.0f);
-  }
-  queue.synchronize();
-
-  const std::size_t large_bytes = options.large * sizeof(float);
-  std::vector<Workload> workloads;
-  for (const auto& name : options.workloads) {
-    if (name == "axpy_new") {
-      workloads.push_back(
-          {name, "evaluate(queue, 2.5*x + y)", "bandwidth", options.large, 3 * large_bytes,
-           options.batch_large, [&] { const auto r = plinth::evaluate(queue, 2.5 * *x + *y); },
-           [&] {
-             return expect_all(head(queue, plinth::evaluate(queue, 2.5 * *x + *y), 16), 3.5f,
-                               "2.5*x + y");
-           }});
-    } else if (name == "axpy_into") {
-      workloads.push_back({name, "assign(queue, z, 2.5*x + y)", "bandwidth", options.large,
-                           3 * large_bytes, options.batch_large,
-                           [&] { plinth::assign(queue, *z, 2.5 * *x + *y); },
-                           [&] { return expect_all(head(queue, *z, 16), 3.5f, "z = 2.5*x + y"); }});
-    } else if (name == "small_new") {
-      workloads.push_back({name, "evaluate(queue, x*2 + 1)", "latency", options.small,
-                           2 * options.small * sizeof(float), options.batch_small,
-                           [&] { const auto r = plinth::evaluate(queue, *small * 2 + 1); },
-                           [&] {
-                             return expect_all(head(queue, plinth::evaluate(queue, *small * 2 + 1),
-                                                    std::min<std::size_t>(options.small, 16)),
-                                               3.0f, "x*2 + 1");
-                           }});
-    } else if (name == "sum") {
-      workloads.push_back({name, "sum(queue, x)", "bandwidth", options.large, large_bytes,
-                           options.batch_large, [&] { const auto r = plinth::sum(queue, *x); },
-                           [&]() -> std::string {
-                             const float total =
-                                 plinth::sum(queue, *x).get(queue).to_vector<float>()[0];
-                             const auto n = static_cast<double>(options.large);
-                             if (std::fabs(total - n) <= 1e-3 * n) return {};
-                             return "sum(x) gave " + number(total) + ", expected " + number(n);
-                           }});
-    }
-  }
+  const Data data = make_data(queue, options);
+  std::vector<Workload> workloads = make_workloads(queue, options, data);
 
   for (auto& workload : workloads) {
     // One batch: `batch` calls between two events, each new result dropped at once (as a
