@@ -7,17 +7,16 @@
 #include "algorithms/array_expression_build.hpp"
 #include "algorithms/array_expression_codegen.hpp"
 #include "algorithms/array_expression_rules.hpp"
+#include "algorithms/kit/recipe_cache.hpp"
 
 #include <plinth/elementwise.hpp>
 #include <plinth/errors.hpp>
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cmath>
 #include <limits>
-#include <list>
-#include <mutex>
-#include <unordered_map>
 
 namespace plinth {
 
@@ -34,47 +33,23 @@ void check_arithmetic_dtype(const DType& dtype, const char* what) {
 
 namespace {
 
-/// The process-wide cache of expression kernels, least recently used dropped first.
-class KernelCache {
- public:
-  static constexpr std::size_t capacity = 256;
+/// Expression evaluations that found their kernel in the recipe cache, and that made one.
+std::atomic<std::size_t> expression_hits{0}, expression_misses{0};
 
-  ElementwiseKernel get(const GeneratedExpression& generated) {
-    const std::lock_guard lock(mutex_);
-    const auto found = index_.find(generated.key);
-    if (found != index_.end()) {
-      ++hits_;
-      entries_.splice(entries_.begin(), entries_, found->second);
-      return found->second->second;
-    }
-    ++misses_;
-    ElementwiseKernel kernel(generated.args, generated.operation,
-                             {.name = "array_expression", .preamble = generated.preamble});
-    entries_.emplace_front(generated.key, kernel);
-    index_[generated.key] = entries_.begin();
-    if (entries_.size() > capacity) {
-      index_.erase(entries_.back().first);
-      entries_.pop_back();
-    }
-    return kernel;
-  }
-
-  ExpressionCacheInfo info() {
-    const std::lock_guard lock(mutex_);
-    return {entries_.size(), capacity, hits_, misses_};
-  }
-
- private:
-  std::mutex mutex_;
-  std::list<std::pair<std::string, ElementwiseKernel>> entries_;  // most recent first
-  std::unordered_map<std::string, std::list<std::pair<std::string, ElementwiseKernel>>::iterator>
-      index_;
-  std::size_t hits_ = 0, misses_ = 0;
-};
-
-KernelCache& kernel_cache() {
-  static KernelCache cache;
-  return cache;
+/// The ElementwiseKernel that runs `generated`, from the recipe cache.
+ElementwiseKernel expression_kernel(const GeneratedExpression& generated) {
+  bool hit = false;
+  auto kernel = recipe_cache().get<ElementwiseKernel>(
+      "expr:" + generated.key,
+      [&] {
+        return ElementwiseKernel(generated.args, generated.operation,
+                                 {.name = "array_expression",
+                                  .preamble = generated.preamble,
+                                  .writes_every_element = true});
+      },
+      &hit);
+  ++(hit ? expression_hits : expression_misses);
+  return kernel;
 }
 
 void collect_arrays(const ExpressionNode& node, std::vector<Array>& arrays) {
@@ -111,7 +86,7 @@ void run(const Queue& queue, const Array& out, const ExpressionNode& root) {
         fmt::format("array arithmetic: the expression computes in double precision, which {} lacks",
                     device_text(queue.device())));
   }
-  const auto kernel = kernel_cache().get(generated);
+  const auto kernel = expression_kernel(generated);
   std::vector<ElementwiseValue> values;
   values.reserve(generated.args.size());
   values.emplace_back(kernel_view(out));
@@ -434,7 +409,8 @@ void detail::fill(const Queue& queue, const Array& array, const ScalarValue& val
 
 ExpressionCacheInfo expression_cache_info() noexcept {
   try {
-    return detail::kernel_cache().info();
+    return {detail::recipe_cache().size(), detail::RecipeCache::capacity,
+            detail::expression_hits.load(), detail::expression_misses.load()};
   } catch (...) {
     return {};
   }

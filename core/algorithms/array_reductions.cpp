@@ -1,5 +1,7 @@
 #include <plinth/array_reductions.hpp>
 
+#include "algorithms/kit/recipe_cache.hpp"
+
 #include <plinth/dtype_c.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/functions.hpp>
@@ -8,27 +10,16 @@
 
 #include <cstdint>
 #include <limits>
-#include <map>
-#include <mutex>
 #include <string>
 
 namespace plinth {
 
 namespace {
 
-/// The kernel cached under `key`, made by `make` the first time.
+/// The kernel cached under `key` in the recipe cache, made by `make` the first time.
 template <class Make>
 ReductionKernel cached_kernel(const std::string& key, Make make) {
-  static std::mutex mutex;
-  static std::map<std::string, ReductionKernel> kernels;
-  {
-    const std::lock_guard lock(mutex);
-    const auto found = kernels.find(key);
-    if (found != kernels.end()) return found->second;
-  }
-  ReductionKernel kernel = make();  // outside the lock: may throw, takes no device
-  const std::lock_guard lock(mutex);
-  return kernels.emplace(key, kernel).first->second;
+  return detail::recipe_cache().get<ReductionKernel>("reduction:" + key, make);
 }
 
 std::string zero_of(const DType& dtype) {

@@ -5,6 +5,7 @@
 #include <plinth/array_shape.hpp>
 
 #include "algorithms/array_expression_rules.hpp"
+#include "algorithms/kit/recipe_cache.hpp"
 
 #include <plinth/array_expression.hpp>
 #include <plinth/elementwise.hpp>
@@ -14,8 +15,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <mutex>
-#include <unordered_map>
 
 namespace plinth {
 
@@ -38,19 +37,13 @@ Array as_storage(const Array& array) {
       ArrayMetadata(m.shape(), storage, m.strides(), m.first_element_offset(), m.buffer_size()));
 }
 
-/// One copy kernel per storage dtype (a few dozen at most are kept).
+/// The copy kernel of a storage dtype, from the recipe cache.
 ElementwiseKernel copy_kernel(const DType& dtype) {
-  static std::mutex mutex;
-  static std::unordered_map<DType, ElementwiseKernel> kernels;
-  const std::lock_guard lock(mutex);
-  const auto found = kernels.find(dtype);
-  if (found != kernels.end()) return found->second;
-  if (kernels.size() >= 64) kernels.clear();
-  ElementwiseKernel kernel(
-      {ElementwiseArg::output("dest", dtype), ElementwiseArg::input("src", dtype)},
-      "dest[i] = src[i];", {.name = "array_copy"});
-  kernels.emplace(dtype, kernel);
-  return kernel;
+  return detail::recipe_cache().get<ElementwiseKernel>("copy:" + dtype.name(), [&] {
+    return ElementwiseKernel(
+        {ElementwiseArg::output("dest", dtype), ElementwiseArg::input("src", dtype)},
+        "dest[i] = src[i];", {.name = "array_copy", .writes_every_element = true});
+  });
 }
 
 void check_device(const Queue& queue, const Array& array, const char* what) {

@@ -1,8 +1,10 @@
-// RandomGenerator (include/plinth/random.hpp): one ElementwiseKernel per operation and dtype,
-// drawing words from the philox4x32_10() module and converting them with random_math().
+// RandomGenerator (include/plinth/random.hpp): one ElementwiseKernel per operation and dtype
+// (in the recipe cache), drawing words from the philox4x32_10() module and converting them
+// with random_math().
 
 #include <plinth/random.hpp>
 
+#include "algorithms/kit/recipe_cache.hpp"
 #include "algorithms/random_math.hpp"
 
 #include <plinth/dtype.hpp>
@@ -14,23 +16,10 @@
 
 #include <cmath>
 #include <limits>
-#include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
 namespace plinth {
-
-namespace detail {
-
-/// The kernels of a generator and its copies, made on first use (ElementwiseKernel compiles
-/// per device and layout on its first call).
-struct RandomKernels {
-  std::mutex mutex;
-  std::map<std::string, ElementwiseKernel> kernels;
-};
-
-}  // namespace detail
 
 namespace {
 
@@ -110,17 +99,15 @@ ElementwiseKernel make_kernel(Operation op, const DType& dtype) {
   return ElementwiseKernel(
       std::move(args), std::move(operation),
       {.name = fmt::format("plinth_random_{}_{}", operation_name(op), dtype.name()),
-       .render_globals = std::move(globals)});
+       .render_globals = std::move(globals),
+       .writes_every_element = true});
 }
 
-ElementwiseKernel kernel(detail::RandomKernels& kernels, Operation op, const DType& dtype) {
-  const auto key = fmt::format("{}_{}", operation_name(op), dtype.name());
-  const std::lock_guard lock(kernels.mutex);
-  auto found = kernels.kernels.find(key);
-  if (found == kernels.kernels.end()) {
-    found = kernels.kernels.emplace(key, make_kernel(op, dtype)).first;
-  }
-  return found->second;
+/// The kernel of `op` for `dtype`, from the recipe cache (shared by every generator).
+ElementwiseKernel kernel(Operation op, const DType& dtype) {
+  return detail::recipe_cache().get<ElementwiseKernel>(
+      fmt::format("random:{}:{}", operation_name(op), dtype.name()),
+      [&] { return make_kernel(op, dtype); });
 }
 
 [[noreturn]] void fail(Operation op, const std::string& problem) {
@@ -153,7 +140,7 @@ std::vector<T> uniform_bounds(double low, double high) {
 }  // namespace
 
 RandomGenerator::RandomGenerator(std::uint64_t seed, std::uint64_t offset)
-    : seed_(seed), offset_(offset), kernels_(std::make_shared<detail::RandomKernels>()) {}
+    : seed_(seed), offset_(offset) {}
 
 namespace {
 
@@ -171,7 +158,7 @@ void RandomGenerator::uniform(const Queue& queue, const Array& array, double low
   const auto& dtype = array.dtype();
   require_dtype(Operation::uniform, dtype, dtype == DType::float32() || dtype == DType::float64(),
                 "float32 or float64");
-  const auto k = kernel(*kernels_, Operation::uniform, dtype);
+  const auto k = kernel(Operation::uniform, dtype);
   if (dtype == DType::float32()) {
     const auto b = uniform_bounds<float>(low, high);
     launch(k, queue, array, seed_, offset_, b[0], b[1], b[2], b[3]);
@@ -204,7 +191,7 @@ void RandomGenerator::normal(const Queue& queue, const Array& array, std::comple
                                         mean.real(), mean.imag(), dtype.name()));
   }
   const double scale = is_complex(dtype) ? stddev * std::sqrt(0.5) : stddev;
-  const auto k = kernel(*kernels_, Operation::normal, dtype);
+  const auto k = kernel(Operation::normal, dtype);
   if (is_double(dtype)) {
     launch(k, queue, array, seed_, offset_, scale, mean.real(), mean.imag());
   } else {
@@ -218,7 +205,7 @@ void RandomGenerator::bits(const Queue& queue, const Array& array) {
   const auto& dtype = array.dtype();
   require_dtype(Operation::bits, dtype, is_integer(dtype) && dtype != DType::boolean(),
                 "int8, uint8, int16, uint16, int32, uint32, int64 or uint64");
-  launch(kernel(*kernels_, Operation::bits, dtype), queue, array, seed_, offset_);
+  launch(kernel(Operation::bits, dtype), queue, array, seed_, offset_);
   ++offset_;
 }
 

@@ -1,6 +1,10 @@
 #include <plinth/scan.hpp>
 
 #include "algorithms/elementwise_codegen.hpp"
+#include "algorithms/kit/kernel_arguments.hpp"
+#include "algorithms/kit/launch_sizing.hpp"
+#include "algorithms/kit/program_slot.hpp"
+#include "algorithms/kit/recipe_cache.hpp"
 #include "algorithms/scan_codegen.hpp"
 
 #include <plinth/array_metadata.hpp>
@@ -26,36 +30,15 @@ namespace {
 /// Groups per compute unit for stages 1 and 3 (enough to fill a GPU's multiprocessors; the
 /// group totals stay few, so stage 2 is short).
 constexpr std::size_t groups_per_compute_unit = 8;
-/// Scratch arrays kept per kernel object (one per queue called on).
-constexpr std::size_t max_cached_scratch = 8;
-
-bool is_identifier(std::string_view name) {
-  const auto alpha = [](char c) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-  };
-  if (name.empty() || !alpha(name[0])) return false;
-  return std::all_of(name.begin(), name.end(),
-                     [&](char c) { return alpha(c) || (c >= '0' && c <= '9'); });
-}
-
 bool is_real_scalar(const DType& dtype) {
   return dtype.kind() == DTypeKind::signed_integer || dtype.kind() == DTypeKind::unsigned_integer ||
          dtype.kind() == DTypeKind::floating;
 }
 
-/// A device's compiled program, built once.
-struct Slot {
-  std::mutex mutex;
-  std::optional<Program> program;
-  std::optional<Kernel> reduce, groups, finish;
+/// A device's compiled program (kernels: reduce, groups, final), built once, with the
+/// geometry it was built for.
+struct ScanSlot : ProgramSlot {
   ScanGeometry geometry;
-  std::size_t max_groups = 1;
-};
-
-/// The group totals' array of one queue (held weakly: a kernel object does not keep queues).
-struct ScratchEntry {
-  std::weak_ptr<QueueImpl> queue;
-  Array sums;
 };
 
 }  // namespace
@@ -68,9 +51,8 @@ struct ScanData {
   std::string neutral;
   ScanOptions options;
 
-  std::mutex cache_mutex;
-  std::vector<std::pair<BoundDevice, std::shared_ptr<Slot>>> slots;
-  std::vector<ScratchEntry> scratch;  // oldest first
+  RecipeId recipe = next_recipe_id();
+  std::mutex copy_mutex;
   std::optional<ElementwiseKernel> copy;
 
   ScanData(DType dtype_, DType input_dtype_)
@@ -82,19 +64,15 @@ struct ScanData {
     throw LogicError(fmt::format("{}: argument '{}': {}", describe(), argument, problem));
   }
 
-  std::shared_ptr<Slot> slot_for(const BoundDevice& device) {
-    const std::lock_guard lock(cache_mutex);
-    for (const auto& [known, slot] : slots) {
-      if (known == device) return slot;
-    }
-    slots.emplace_back(device, std::make_shared<Slot>());
-    return slots.back().second;
+  /// The slot of `device` in its Context's store.
+  std::shared_ptr<ScanSlot> slot_for(const BoundDevice& device) const {
+    return store_slot<ScanSlot>(recipe, device, {});
   }
 
   /// Builds the program of `slot` if it has none yet. Throws RenderError, CompileError.
-  void build(Slot& slot, const BoundDevice& device) const {
+  void build(ScanSlot& slot, const BoundDevice& device) const {
     const std::lock_guard lock(slot.mutex);
-    if (slot.finish) return;
+    if (slot.built()) return;
     const auto& params = device.params();
     ScanLimits limits;
     limits.itemsize = dtype.itemsize();
@@ -112,9 +90,6 @@ struct ScanData {
     program_options.render_globals = options.render_globals;
     program_options.render_globals["_scan_type"] = ctype(dtype);
     program_options.render_globals["_scan_in_type"] = ctype(input_dtype);
-    const std::size_t index[1] = {device.index()};
-    const auto devices = device.context().devices()[std::span<const std::size_t>(index)];
-
     // A kernel may allow fewer work items than the device (registers, local memory): build
     // again with its limit until the geometry fits every kernel.
     for (;;) {
@@ -128,8 +103,8 @@ struct ScanData {
       spec.exclusive = kind == ScanKind::exclusive;
       spec.convert_input = input_dtype != dtype;
       spec.geometry = geometry;
-      Program program(
-          devices,
+      Program program = build_for_store(
+          device,
           generated_kernel_comment("ScanKernel", options.name,
                                    fmt::format("{0}_reduce, {0}_groups, {0}_final", function)) +
               scan_source(spec),
@@ -145,17 +120,11 @@ struct ScanData {
         limits.max_local_size = allowed;
         continue;
       }
-      std::size_t max_groups =
-          std::max<std::size_t>(params.compute_units, 1) * groups_per_compute_unit;
-      if (!params.max_num_groups.empty() && params.max_num_groups[0] > 0) {
-        max_groups = std::min(max_groups, params.max_num_groups[0]);
-      }
       slot.program = program;
-      slot.reduce = reduce;
-      slot.groups = groups;
-      slot.finish = finish;
+      slot.kernels = {reduce, groups, finish};
       slot.geometry = geometry;
-      slot.max_groups = max_groups;
+      slot.local_size = geometry.local_size;
+      slot.max_groups = group_limit(params, groups_per_compute_unit);
       return;
     }
   }
@@ -200,28 +169,13 @@ struct ScanData {
 
   /// The kernel copying a strided input into a contiguous array.
   ElementwiseKernel copy_kernel() {
-    const std::lock_guard lock(cache_mutex);
+    const std::lock_guard lock(copy_mutex);
     if (!copy) {
       copy.emplace(std::vector<ElementwiseArg>{ElementwiseArg::output("dst", input_dtype),
                                                ElementwiseArg::input("src", input_dtype)},
                    "dst[i] = src[i]", ElementwiseOptions{.name = options.name + "_gather"});
     }
     return *copy;
-  }
-
-  /// The group totals' array for calls on `queue` (calls on one queue run in order, so they
-  /// can share it).
-  Array sums_for(const Queue& queue, std::size_t count) {
-    const std::lock_guard lock(cache_mutex);
-    std::erase_if(scratch, [](const ScratchEntry& entry) { return entry.queue.expired(); });
-    for (const auto& entry : scratch) {
-      if (entry.queue.lock() == queue.impl() && entry.sums.size() >= count) return entry.sums;
-    }
-    std::erase_if(scratch,
-                  [&](const ScratchEntry& entry) { return entry.queue.lock() == queue.impl(); });
-    if (scratch.size() >= max_cached_scratch) scratch.erase(scratch.begin());
-    scratch.push_back({queue.impl(), Array::empty(queue, {count}, dtype)});
-    return scratch.back().sums;
   }
 
   void run(const Queue& queue, const Array& input, const Array& output) {
@@ -263,13 +217,14 @@ struct ScanData {
     }
 
     const auto partition = partition_scan(n, slot->geometry.tile(), slot->max_groups);
-    const Array sums = sums_for(queue, slot->max_groups);
+    // The group totals: from the memory pool, for this queue (reused by its next call).
+    const Array sums = Array::empty(queue, {slot->max_groups}, dtype);
     struct Kernels {
       Kernel reduce, groups, finish;
     };
     const auto [reduce, groups, finish] = [&] {  // copies of their own for this call
       const std::lock_guard lock(slot->mutex);
-      return Kernels{*slot->reduce, *slot->groups, *slot->finish};
+      return Kernels{slot->kernels[0], slot->kernels[1], slot->kernels[2]};
     }();
     const auto in_offset =
         static_cast<std::int64_t>(source.first_element_offset() / input_dtype.itemsize());
@@ -299,7 +254,7 @@ struct ScanData {
 ScanKernel::ScanKernel(DType dtype, std::string scan_expression, std::string neutral, ScanKind kind,
                        ScanOptions options) {
   const std::string kernel = fmt::format("ScanKernel '{}'", options.name);
-  if (!detail::is_identifier(options.name)) {
+  if (!detail::is_c_identifier(options.name)) {
     throw LogicError(fmt::format("{}: the kernel name is not a C identifier", kernel));
   }
   for (const auto& [name, value] : options.render_globals) {
@@ -355,7 +310,7 @@ Program ScanKernel::program(const Queue& queue) const {
   const auto slot = impl_->slot_for(queue.device());
   impl_->build(*slot, queue.device());
   const std::lock_guard lock(slot->mutex);
-  return *slot->program;
+  return detail::program_for_user(*slot->program, queue.device());
 }
 
 const DType& ScanKernel::dtype() const noexcept { return impl_->dtype; }
@@ -366,17 +321,7 @@ const std::string& ScanKernel::neutral() const noexcept { return impl_->neutral;
 const std::string& ScanKernel::name() const noexcept { return impl_->options.name; }
 
 std::size_t ScanKernel::cached_programs() const {
-  std::vector<std::shared_ptr<detail::Slot>> slots;
-  {
-    const std::lock_guard lock(impl_->cache_mutex);
-    for (const auto& entry : impl_->slots) slots.push_back(entry.second);
-  }
-  std::size_t built = 0;
-  for (const auto& slot : slots) {
-    const std::lock_guard lock(slot->mutex);
-    built += slot->finish ? 1 : 0;
-  }
-  return built;
+  return detail::built_slots<detail::ScanSlot>(impl_->recipe);
 }
 
 DType cumsum_dtype(const DType& dtype) {
@@ -404,19 +349,18 @@ Array cumsum(const Queue& queue, const Array& array) {
         array.device().index(), array.device().name(), queue.device().index(),
         queue.device().name()));
   }
-  // A kernel per call: the program cache (PLINTH_CACHE_DIR, or in memory) makes every build
-  // after the first a load. A process-wide cache of kernels would keep every context it saw
-  // alive, and outlive the plugins at exit.
+  // The kernel from the recipe cache (a recipe keeps no context alive).
   const std::string zero = c_constant(0, out_dtype);
-  const ScanKernel kernel = [&] {
-    if (out_dtype.kind() == DTypeKind::complex) {
-      return ScanKernel(
-          out_dtype, "${add}(a, b)", zero, ScanKind::inclusive,
-          {.name = "cumsum", .render_globals = {{"add", functions::add({out_dtype, out_dtype})}}});
-    }
-    return ScanKernel(out_dtype, "a + b", zero, ScanKind::inclusive,
-                      {.name = "cumsum", .input_dtype = array.dtype()});
-  }();
+  const auto kernel = detail::recipe_cache().get<ScanKernel>(
+      fmt::format("cumsum:{}:{}", array.dtype().name(), out_dtype.name()), [&] {
+        if (out_dtype.kind() == DTypeKind::complex) {
+          return ScanKernel(out_dtype, "${add}(a, b)", zero, ScanKind::inclusive,
+                            {.name = "cumsum",
+                             .render_globals = {{"add", functions::add({out_dtype, out_dtype})}}});
+        }
+        return ScanKernel(out_dtype, "a + b", zero, ScanKind::inclusive,
+                          {.name = "cumsum", .input_dtype = array.dtype()});
+      });
   const Array result = Array::empty(queue, {array.size()}, out_dtype);
   kernel(queue, array, result);
   return result;

@@ -263,12 +263,13 @@ PLINTH_EXPORT Array copy(const Queue& queue, const Array& array);
 /// or another device.
 PLINTH_EXPORT void copy_into(const Queue& queue, const Array& dest, const Array& src);
 
-/// The process-wide cache of expression kernels.
+/// The process-wide cache of kernel recipes, which expression kernels share with plinth's
+/// other generated kernels (sum, copy, cumsum...; see kernel_caches.hpp).
 struct ExpressionCacheInfo {
-  std::size_t kernels = 0;   ///< kernels held now
-  std::size_t capacity = 0;  ///< kernels held at most
-  std::size_t hits = 0;      ///< evaluations that found their kernel
-  std::size_t misses = 0;    ///< evaluations that made a new kernel
+  std::size_t kernels = 0;   ///< recipes held now (of every kind)
+  std::size_t capacity = 0;  ///< recipes held at most
+  std::size_t hits = 0;      ///< expression evaluations that found their kernel
+  std::size_t misses = 0;    ///< expression evaluations that made a new kernel
 };
 /// The cache's state. Any thread may call it. Throws nothing.
 PLINTH_EXPORT ExpressionCacheInfo expression_cache_info() noexcept;

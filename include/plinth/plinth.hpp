@@ -23,6 +23,7 @@
 #include <plinth/functions.hpp>
 #include <plinth/host_array.hpp>
 #include <plinth/kernel_arg.hpp>
+#include <plinth/kernel_caches.hpp>
 #include <plinth/memory_pool.hpp>
 #include <plinth/module.hpp>
 #include <plinth/multi_array.hpp>

@@ -50,10 +50,6 @@
 
 namespace plinth {
 
-namespace detail {
-struct RandomKernels;
-}  // namespace detail
-
 /// A Module with the Philox-4x32-10 bijection, for kernels that draw their own numbers:
 ///
 ///     ${philox}words                         // struct { unsigned int x0, x1, x2, x3; }
@@ -111,7 +107,6 @@ class PLINTH_EXPORT RandomGenerator {
  private:
   std::uint64_t seed_;
   std::uint64_t offset_;
-  std::shared_ptr<detail::RandomKernels> kernels_;
 };
 
 }  // namespace plinth

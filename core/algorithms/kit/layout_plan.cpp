@@ -15,10 +15,6 @@ std::uint64_t magnitude(std::int64_t value) {
 
 }  // namespace
 
-bool LayoutPlan::all_direct() const {
-  return std::all_of(direct.begin(), direct.end(), [](bool d) { return d; });
-}
-
 LayoutPlan plan_layout(std::span<const std::size_t> shape, std::span<const std::int64_t> strides,
                        std::size_t arrays, std::optional<std::size_t> order_by) {
   const std::size_t ndim = shape.size();

@@ -42,7 +42,12 @@ struct LayoutPlan {
     return {strides.data() + array * rank(), rank()};
   }
   /// Whether every array is addressed directly.
-  bool all_direct() const;
+  bool all_direct() const {
+    for (const bool d : direct) {
+      if (!d) return false;
+    }
+    return true;
+  }
 };
 
 /// Plans a call over `shape` (its iteration shape; elements of 0 are fine) for arrays whose
