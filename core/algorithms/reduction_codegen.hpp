@@ -39,7 +39,8 @@ PLINTH_EXPORT AxesOrder reduction_axes_order(std::size_t ndim, std::span<const s
 /// How a call's work is spread over groups of `local_size` work items (a power of two).
 struct ReductionPlan {
   /// Work items reducing one output together in stage 1 (a power of two, <= local_size):
-  /// local_size unless the reduced extent is smaller.
+  /// local_size unless the reduced extent is smaller, or the outputs are so many that
+  /// segments of fewer (down to 32, a warp) still fill `max_groups` groups.
   std::size_t segment = 1;
   /// Groups (stage-1 partial values) per output: more than 1 only when segment == local_size.
   std::size_t parts = 1;
@@ -56,6 +57,59 @@ struct ReductionPlan {
 /// item gets at least 4 elements before the work is split over more groups. Throws nothing.
 PLINTH_EXPORT ReductionPlan plan_reduction(std::size_t outputs, std::size_t extent,
                                            std::size_t local_size, std::size_t max_groups) noexcept;
+
+/// How stage 1 reads the reduced elements of an output.
+enum class ReductionPathKind {
+  /// A segment of work items per output, reading its reduced elements by flat index (the
+  /// rows path: fast where the reduced elements lie next to each other).
+  flat,
+  /// A work item per (output, part), consecutive work items on consecutive outputs, each
+  /// looping over its part of the reduced extent (the columns path: fast where the kept
+  /// axes hold the contiguous dimension).
+  columns,
+};
+
+/// The path of a call and, for the columns path, its two merged layouts.
+struct ReductionPath {
+  ReductionPathKind kind = ReductionPathKind::flat;
+  /// Columns only: the kept dimensions merged (outputs are their flat indices; shape and
+  /// per-argument strides as merge_layout gives them).
+  MergedLayout kept;
+  /// Columns only: the reduced dimensions merged.
+  MergedLayout reduced;
+};
+
+/// The path for reducing the last `shape.size() - kept` dimensions of the (reordered)
+/// iteration shape `shape`, with `arrays` (one per argument, as merge_layout takes them)
+/// and `contiguous_arrays` arrays on the fast path (C-contiguous over `shape`). The columns
+/// path where the arrays' innermost kept strides, summed over the arrays and each counted as
+/// at most 8 elements (a sector), are smaller than their innermost reduced strides counted
+/// alike, with at least one strided array, more than one output and more than one reduced
+/// element; the flat path otherwise. Throws nothing but std::bad_alloc.
+PLINTH_EXPORT ReductionPath choose_reduction_path(std::span<const std::size_t> shape,
+                                                  std::size_t kept,
+                                                  std::span<const AlignedStrides> arrays,
+                                                  std::size_t contiguous_arrays);
+
+/// How a columns-path call is spread: work items (o, p) of a 2-D range of
+/// (groups_x * local_x, parts), groups of (local_x, local_y); work item (o, p) reduces the
+/// reduced elements [p * chunk, min((p + 1) * chunk, extent)) of output o.
+struct ColumnPlan {
+  std::size_t local_x = 1;       ///< outputs per group (a power of two)
+  std::size_t local_y = 1;       ///< parts per group (a power of two)
+  std::size_t groups_x = 0;      ///< ceil(outputs / local_x); 0: nothing to launch
+  std::size_t parts = 1;         ///< parts per output, a multiple of local_y
+  std::size_t chunk = 0;         ///< reduced elements per part
+  std::size_t final_groups = 0;  ///< stage-2 groups (0 when parts == 1: no stage 2)
+};
+
+/// The plan for `outputs` outputs of `extent` (>= 1) reduced elements each, with groups of
+/// at most `local_size` work items (a power of two) and about `max_groups` groups wanted to
+/// fill the device: the reduced extent is split into parts (of at least 32 elements) only
+/// while the outputs alone give fewer groups. Throws nothing.
+PLINTH_EXPORT ColumnPlan plan_column_reduction(std::size_t outputs, std::size_t extent,
+                                               std::size_t local_size,
+                                               std::size_t max_groups) noexcept;
 
 /// What the source of a ReductionKernel's program is made of.
 struct ReductionSourceParts {
@@ -87,5 +141,28 @@ struct ReductionSourceParts {
 PLINTH_EXPORT std::string reduction_source(std::span<const ElementwiseArg> args,
                                            const ReductionSourceParts& parts,
                                            const LayoutSignature& signature);
+
+/// The columns path's program source for `kept_rank` merged kept and `reduced_rank` merged
+/// reduced dimensions (each at least 1; signature.rank is not used): the preamble,
+/// `_red_reduce`, then
+///
+///     KERNEL void <name>_cols(<per argument as reduction_source>,
+///                             GLOBAL_MEM out *_red_out, long _red_out_b,
+///                             unsigned long _red_outputs, unsigned long _red_extent,
+///                             unsigned long _red_parts, unsigned long _red_chunk,
+///                             unsigned long _red_m1 ... _red_m<kept_rank-1>,
+///                             unsigned long _red_e1 ... _red_e<reduced_rank-1>,
+///                             per strided argument k: long _red_t<k>_0 ... (kept strides),
+///                             long _red_u<k>_0 ... (reduced strides))
+///     KERNEL void <name>_cols_final(as reduction_source's <name>_final)
+///
+/// Work item (o, p) of the 2-D range (ColumnPlan) writes the partial value of output o over
+/// its part p to `_red_out[_red_out_b + o * parts + p]`, four loads in flight. The map's `i`
+/// is the flat index over the reordered iteration shape, as on the flat path. Throws
+/// LogicError as elementwise_type_text.
+PLINTH_EXPORT std::string reduction_columns_source(std::span<const ElementwiseArg> args,
+                                                   const ReductionSourceParts& parts,
+                                                   const LayoutSignature& signature,
+                                                   std::size_t kept_rank, std::size_t reduced_rank);
 
 }  // namespace plinth::detail
