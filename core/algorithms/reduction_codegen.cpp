@@ -344,7 +344,8 @@ ColumnPlan plan_column_reduction(std::size_t outputs, std::size_t extent, std::s
   std::size_t parts = 1;
   if (plan.groups_x < max_groups) {
     const std::size_t most = std::max<std::size_t>(extent / 32, 1);
-    parts = std::min(ceil_div(max_groups, plan.groups_x) * rows, most);
+    // Whole groups of parts up to max_groups in all (no second, mostly idle wave).
+    parts = std::min(std::max<std::size_t>(max_groups / plan.groups_x, 1) * rows, most);
   }
   while (plan.local_y * 2 <= std::min(rows, parts)) plan.local_y *= 2;
   plan.parts = ceil_div(parts, plan.local_y) * plan.local_y;
