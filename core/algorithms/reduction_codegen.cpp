@@ -349,7 +349,7 @@ ColumnPlan plan_column_reduction(std::size_t outputs, std::size_t extent, std::s
   }
   while (plan.local_y * 2 <= std::min(rows, parts)) plan.local_y *= 2;
   plan.parts = ceil_div(parts, plan.local_y) * plan.local_y;
-  plan.chunk = ceil_div(extent, plan.parts);
+  plan.chunk = ceil_div(extent, plan.parts / plan.local_y);
   plan.final_groups = plan.parts > 1 ? std::min(outputs, max_groups) : 0;
   return plan;
 }
@@ -408,8 +408,9 @@ std::string reduction_columns_source(std::span<const ElementwiseArg> args,
         fmt::arg("shift", shift), fmt::arg("offsets", offsets), fmt::arg("acc", acc),
         fmt::arg("map", parts.map));
   };
-  const std::string unrolled = accumulate("", "_red_acc0") + accumulate(" + 1", "_red_acc1") +
-                               accumulate(" + 2", "_red_acc2") + accumulate(" + 3", "_red_acc3");
+  const std::string unrolled = accumulate("", "_red_acc0") + accumulate(" + _red_ly", "_red_acc1") +
+                               accumulate(" + 2 * _red_ly", "_red_acc2") +
+                               accumulate(" + 3 * _red_ly", "_red_acc3");
   const std::string stage1 = fmt::format(
       "KERNEL void {name}_cols({params})\n"
       "{{\n"
@@ -419,18 +420,22 @@ std::string reduction_columns_source(std::span<const ElementwiseArg> args,
       "    if (_red_o >= (VSIZE_T)_red_outputs || _red_part >= (VSIZE_T)_red_parts) return;\n"
       "{kept_offsets}"
       "    const VSIZE_T _red_base = _red_o * (VSIZE_T)_red_extent;\n"
-      "    VSIZE_T _red_r = _red_part * (VSIZE_T)_red_chunk;\n"
-      "    VSIZE_T _red_stop = _red_r + (VSIZE_T)_red_chunk;\n"
+      "    // The group's rows of parts read its chunk's elements interleaved: neighbouring\n"
+      "    // work items read neighbouring elements also where the outputs are few.\n"
+      "    const VSIZE_T _red_ly = (VSIZE_T)get_local_size(1);\n"
+      "    const VSIZE_T _red_first = (VSIZE_T)get_group_id(1) * (VSIZE_T)_red_chunk;\n"
+      "    VSIZE_T _red_r = _red_first + (VSIZE_T)get_local_id(1);\n"
+      "    VSIZE_T _red_stop = _red_first + (VSIZE_T)_red_chunk;\n"
       "    if (_red_stop > (VSIZE_T)_red_extent) _red_stop = (VSIZE_T)_red_extent;\n"
       "    {out} _red_acc0 = {neutral};\n"
       "    {out} _red_acc1 = {neutral};\n"
       "    {out} _red_acc2 = {neutral};\n"
       "    {out} _red_acc3 = {neutral};\n"
-      "    for (; _red_r + 3 < _red_stop; _red_r += 4)\n"
+      "    for (; _red_r + 3 * _red_ly < _red_stop; _red_r += 4 * _red_ly)\n"
       "    {{\n"
       "{unrolled}"
       "    }}\n"
-      "    for (; _red_r < _red_stop; ++_red_r)\n"
+      "    for (; _red_r < _red_stop; _red_r += _red_ly)\n"
       "    {{\n"
       "{tail}"
       "    }}\n"

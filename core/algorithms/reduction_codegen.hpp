@@ -92,14 +92,17 @@ PLINTH_EXPORT ReductionPath choose_reduction_path(std::span<const std::size_t> s
                                                   std::size_t contiguous_arrays);
 
 /// How a columns-path call is spread: work items (o, p) of a 2-D range of
-/// (groups_x * local_x, parts), groups of (local_x, local_y); work item (o, p) reduces the
-/// reduced elements [p * chunk, min((p + 1) * chunk, extent)) of output o.
+/// (groups_x * local_x, parts), groups of (local_x, local_y); the work items (o, p) of group
+/// row g = p / local_y reduce the reduced elements [g * chunk, min((g + 1) * chunk, extent))
+/// of output o between them, interleaved: work item (o, p) those at g * chunk + p % local_y
+/// + k * local_y, so that neighbouring work items read neighbouring elements also where
+/// local_x is smaller than a warp.
 struct ColumnPlan {
   std::size_t local_x = 1;       ///< outputs per group (a power of two)
   std::size_t local_y = 1;       ///< parts per group (a power of two)
   std::size_t groups_x = 0;      ///< ceil(outputs / local_x); 0: nothing to launch
   std::size_t parts = 1;         ///< parts per output, a multiple of local_y
-  std::size_t chunk = 0;         ///< reduced elements per part
+  std::size_t chunk = 0;         ///< reduced elements per group row (parts / local_y)
   std::size_t final_groups = 0;  ///< stage-2 groups (0 when parts == 1: no stage 2)
 };
 
@@ -158,7 +161,8 @@ PLINTH_EXPORT std::string reduction_source(std::span<const ElementwiseArg> args,
 ///     KERNEL void <name>_cols_final(as reduction_source's <name>_final)
 ///
 /// Work item (o, p) of the 2-D range (ColumnPlan) writes the partial value of output o over
-/// its part p to `_red_out[_red_out_b + o * parts + p]`, four loads in flight. The map's `i`
+/// its part p (ColumnPlan's interleaving, by its local size in dimension 1) to
+/// `_red_out[_red_out_b + o * parts + p]`, four loads in flight. The map's `i`
 /// is the flat index over the reordered iteration shape, as on the flat path. Throws
 /// LogicError as elementwise_type_text.
 PLINTH_EXPORT std::string reduction_columns_source(std::span<const ElementwiseArg> args,

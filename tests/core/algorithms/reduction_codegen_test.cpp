@@ -170,7 +170,7 @@ TEST(ColumnPlan, SplitsTheReducedExtentOnlyToFillTheDevice) {
   EXPECT_EQ(narrow.groups_x, 1u);
   EXPECT_EQ(narrow.local_y, 16u);
   EXPECT_EQ(narrow.parts, 32u);
-  EXPECT_EQ(narrow.chunk, 32u);
+  EXPECT_EQ(narrow.chunk, 500u);  // two group rows of 16 parts
   EXPECT_EQ(narrow.final_groups, 3u);
   // Nothing to do.
   EXPECT_EQ(plan_column_reduction(0, 100, 256, 8).groups_x, 0u);
@@ -182,8 +182,9 @@ TEST(ColumnPlan, SplitsTheReducedExtentOnlyToFillTheDevice) {
       SCOPED_TRACE(::testing::Message() << outputs << " x " << extent);
       EXPECT_LE(plan.local_x * plan.local_y, 256u);
       EXPECT_EQ(plan.parts % plan.local_y, 0u);
-      EXPECT_GE(plan.parts * plan.chunk, extent);
-      EXPECT_LT((plan.parts - 1) * plan.chunk, extent + plan.chunk * plan.local_y);
+      const auto rows = plan.parts / plan.local_y;  // of groups
+      EXPECT_GE(rows * plan.chunk, extent);
+      EXPECT_LT((rows - 1) * plan.chunk, extent);
       EXPECT_GE(plan.groups_x * plan.local_x, outputs);
       EXPECT_EQ(plan.final_groups > 0, plan.parts > 1);
       // At most max_groups groups where the outputs leave room (twice that where a short
@@ -240,8 +241,9 @@ TEST(ReductionSource, TheColumnsPathHasBothKernels) {
                             "const VSIZE_T i = _red_base + _red_j;",
                             "(_elw_a0[_elw_o0] * y[i] * k)",
                             "float _red_acc3 = 0.0f;",
-                            "_red_r + 3",
-                            "get_global_id(1)"}) {
+                            "_red_r + 3 * _red_ly",
+                            "get_global_id(1)",
+                            "get_local_size(1)"}) {
     EXPECT_NE(source.find(piece), std::string::npos) << piece << "\n" << source;
   }
   // Only the strided argument gets strides; nothing of the flat path's parameters.
