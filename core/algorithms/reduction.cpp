@@ -51,13 +51,15 @@ std::size_t power_of_two_floor(std::size_t value) {
   return result;
 }
 
-/// A columns-path program for merged kept and reduced ranks, built once.
+/// A program's kernels: for the flat path, or the columns and rows paths' program for
+/// merged kept and reduced ranks, built once.
 struct ColumnKernels {
   std::size_t kept_rank = 0;
   std::size_t reduced_rank = 0;
   Program program;
-  Kernel stage1;
+  Kernel stage1;  ///< the flat or the columns path's
   Kernel stage2;
+  std::optional<Kernel> rows;  ///< the rows path's stage 1 (in the columns program)
   std::size_t local_size = 1;
 };
 
@@ -98,8 +100,10 @@ struct ReductionLaunch {
   std::vector<KernelArg> args1;
   std::vector<KernelArg> args2;
   ReductionPlan plan;
-  /// The columns path's program and plan (set only on that path).
+  /// The columns and rows paths' program (set only on those paths), which path, and the
+  /// columns path's plan (the rows path's is `plan`).
   std::shared_ptr<const ColumnKernels> columns;
+  ReductionPathKind kind = ReductionPathKind::flat;
   ColumnPlan column_plan;
 };
 
@@ -212,8 +216,9 @@ struct ReductionData {
     parts.local_size = local;
     const auto source =
         columns
-            ? generated_kernel_comment("ReductionKernel", options.name,
-                                       fmt::format("{0}_cols, {0}_cols_final", function)) +
+            ? generated_kernel_comment(
+                  "ReductionKernel", options.name,
+                  fmt::format("{0}_cols, {0}_rows, {0}_cols_final", function)) +
                   reduction_columns_source(args, parts, signature, columns->first, columns->second)
             : generated_kernel_comment("ReductionKernel", options.name,
                                        fmt::format("{0}, {0}_final", function)) +
@@ -246,14 +251,18 @@ struct ReductionData {
       Program program = compile(device, signature, local, columns);
       Kernel stage1 = program.kernel(stem);
       Kernel stage2 = program.kernel(stem + "_final");
-      const auto kernel_limit =
+      std::optional<Kernel> rows;
+      if (columns) rows = program.kernel(function + "_rows");
+      auto kernel_limit =
           std::min(stage1.max_total_local_sizes().front(), stage2.max_total_local_sizes().front());
+      if (rows) kernel_limit = std::min(kernel_limit, rows->max_total_local_sizes().front());
       if (kernel_limit >= local || local == 1) {
         return ColumnKernels{columns ? columns->first : 0,
                              columns ? columns->second : 0,
                              program,
                              stage1,
                              stage2,
+                             rows,
                              local};
       }
       // The kernels need more resources than the device's maximum.
@@ -507,9 +516,9 @@ struct ReductionData {
         if (args[k].is_array() && !aligned[k]) ++contiguous;
       }
       const auto path = choose_reduction_path(permuted, order.kept, aligned, contiguous);
-      if (path.kind == ReductionPathKind::columns) {
+      if (path.kind != ReductionPathKind::flat) {
         launch.slot = slot_for(device, signature);
-        prepare_columns(launch, values, path, signature, outputs, extent);
+        prepare_split(launch, values, path, signature, outputs, extent);
         return launch;
       }
     }
@@ -614,21 +623,28 @@ struct ReductionData {
     return buffer;
   }
 
-  /// Prepares `launch` (its slot and result set) for the columns path of `path` with
-  /// `outputs` outputs of `extent` (>= 1) reduced elements each. Throws RenderError,
-  /// CompileError, LogicError as store_arguments.
-  void prepare_columns(ReductionLaunch& launch, std::span<const ElementwiseValue> values,
-                       const ReductionPath& path, const LayoutSignature& signature,
-                       std::size_t outputs, std::size_t extent) {
+  /// Prepares `launch` (its slot and result set) for the columns or the rows path of `path`
+  /// (kept and reduced axes merged apart) with `outputs` outputs of `extent` (>= 1) reduced
+  /// elements each. Throws RenderError, CompileError, LogicError as store_arguments.
+  void prepare_split(ReductionLaunch& launch, std::span<const ElementwiseValue> values,
+                     const ReductionPath& path, const LayoutSignature& signature,
+                     std::size_t outputs, std::size_t extent) {
     const auto& device = launch.queue.device();
     const auto& kept = path.kept;
     const auto& reduced = path.reduced;
     launch.columns =
         build_columns(*launch.slot, device, signature, kept.shape.size(), reduced.shape.size());
-    launch.column_plan = plan_column_reduction(outputs, extent, launch.columns->local_size,
-                                               reduction_max_groups(device));
-    const auto& plan = launch.column_plan;
-    const bool staged = plan.final_groups > 0;
+    launch.kind = path.kind;
+    const bool rows = path.kind == ReductionPathKind::rows;
+    const auto local = launch.columns->local_size;
+    const auto max_groups = reduction_max_groups(device);
+    if (rows) {
+      launch.plan = plan_reduction(outputs, extent, local, max_groups);
+    } else {
+      launch.column_plan = plan_column_reduction(outputs, extent, local, max_groups);
+    }
+    const std::size_t parts = rows ? launch.plan.parts : launch.column_plan.parts;
+    const bool staged = (rows ? launch.plan.final_groups : launch.column_plan.final_groups) > 0;
 
     // Stable storage first (KernelArgs point into it), in the kernel's order.
     std::size_t offset_count = args.size() + 2;
@@ -644,20 +660,26 @@ struct ReductionData {
         static_cast<std::int64_t>(result.first_element_offset() / output.itemsize());
     launch.buffers.push_back(result.base_buffer());
     if (staged) {
-      launch.buffers.push_back(
-          partials_for(launch.queue, outputs * plan.parts * output.itemsize()));
+      launch.buffers.push_back(partials_for(launch.queue, outputs * parts * output.itemsize()));
     }
     const std::size_t out_offset_index = launch.offsets.size();
     launch.offsets.push_back(staged ? 0 : result_offset);
     launch.offsets.push_back(result_offset);
-    for (const std::size_t size : {outputs, extent, plan.parts, plan.chunk}) {
-      launch.sizes.push_back(size);
+    if (rows) {
+      for (const std::size_t size :
+           {outputs, extent, launch.plan.segment, parts, launch.plan.tasks}) {
+        launch.sizes.push_back(size);
+      }
+    } else {
+      for (const std::size_t size : {outputs, extent, parts, launch.column_plan.chunk}) {
+        launch.sizes.push_back(size);
+      }
     }
     for (std::size_t d = 1; d < kept.shape.size(); ++d) launch.sizes.push_back(kept.shape[d]);
     for (std::size_t d = 1; d < reduced.shape.size(); ++d) launch.sizes.push_back(reduced.shape[d]);
     const std::size_t stage1_sizes = launch.sizes.size();
     launch.sizes.push_back(outputs);  // stage 2
-    launch.sizes.push_back(plan.parts);
+    launch.sizes.push_back(parts);
 
     launch.args1.reserve(2 * args.size() + 4 + offset_count + stage1_sizes);
     const std::size_t buffer = append_argument_args(launch);
@@ -684,23 +706,34 @@ struct ReductionData {
     }
   }
 
-  /// Runs a columns-path launch.
-  static void run_columns(const ReductionLaunch& launch) {
-    const auto& plan = launch.column_plan;
-    if (plan.groups_x == 0) return;
+  /// Runs a columns- or rows-path launch.
+  static void run_split(const ReductionLaunch& launch) {
     const auto& kernels = *launch.columns;
-    const std::size_t local1[2] = {plan.local_x, plan.local_y};
-    const std::size_t global1[2] = {plan.groups_x * plan.local_x, plan.parts};
-    kernels.stage1.launch(launch.queue, global1, local1, launch.args1);
-    if (plan.final_groups > 0) {
+    std::size_t final_groups = 0;
+    if (launch.kind == ReductionPathKind::rows) {
+      const auto& plan = launch.plan;
+      if (plan.groups == 0) return;
+      const std::size_t local1[1] = {kernels.local_size};
+      const std::size_t global1[1] = {plan.groups * kernels.local_size};
+      kernels.rows->launch(launch.queue, global1, local1, launch.args1);
+      final_groups = plan.final_groups;
+    } else {
+      const auto& plan = launch.column_plan;
+      if (plan.groups_x == 0) return;
+      const std::size_t local1[2] = {plan.local_x, plan.local_y};
+      const std::size_t global1[2] = {plan.groups_x * plan.local_x, plan.parts};
+      kernels.stage1.launch(launch.queue, global1, local1, launch.args1);
+      final_groups = plan.final_groups;
+    }
+    if (final_groups > 0) {
       const std::size_t local2[1] = {kernels.local_size};
-      const std::size_t global2[1] = {plan.final_groups * kernels.local_size};
+      const std::size_t global2[1] = {final_groups * kernels.local_size};
       kernels.stage2.launch(launch.queue, global2, local2, launch.args2);
     }
   }
 
   static void run(const ReductionLaunch& launch) {
-    if (launch.columns) return run_columns(launch);
+    if (launch.columns) return run_split(launch);
     if (!launch.slot || launch.plan.groups == 0) return;
     auto [stage1, stage2] = [&] {
       const std::lock_guard lock(launch.slot->mutex);

@@ -153,6 +153,86 @@ std::size_t sector_elements(std::int64_t stride) {
   return std::min<std::size_t>(magnitude, 8);
 }
 
+/// The segmented stage-1 kernel `kernel` (the flat and rows paths): `per_output` runs once
+/// per output and task (after `_red_base`), `offsets` before each element's map (after `i`).
+std::string segmented_stage1(const ReductionSourceParts& parts, std::string_view kernel,
+                             std::string_view params, std::string_view pointers,
+                             std::string_view per_output, std::string_view offsets) {
+  // One accumulation of the map's value at flat index `r + shift` (r runs from the output's
+  // base index) into `acc`.
+  const auto accumulate = [&](std::string_view shift, std::string_view acc) {
+    return fmt::format(
+        "                {{\n"
+        "                    const VSIZE_T i = _red_r{shift};\n"
+        "{offsets}"
+        "                    {acc} = _red_reduce({acc}, ({map}));\n"
+        "                }}\n",
+        fmt::arg("shift", shift), fmt::arg("offsets", offsets), fmt::arg("acc", acc),
+        fmt::arg("map", parts.map));
+  };
+  const std::string unrolled =
+      accumulate("", "_red_acc0") + accumulate(" + _red_step", "_red_acc1") +
+      accumulate(" + 2 * _red_step", "_red_acc2") + accumulate(" + 3 * _red_step", "_red_acc3");
+  const std::string tail = accumulate("", "_red_acc0");
+
+  return fmt::format(
+      "KERNEL void {name}({params})\n"
+      "{{\n"
+      "{pointers}"
+      "    LOCAL_MEM {out} _red_local[{local}];\n"
+      "    const VSIZE_T _red_lid = (VSIZE_T)get_local_id(0);\n"
+      "    const VSIZE_T _red_lane = _red_lid % (VSIZE_T)_red_segment;\n"
+      "    const VSIZE_T _red_per_group = (VSIZE_T){local} / (VSIZE_T)_red_segment;\n"
+      "    const VSIZE_T _red_slot = _red_lid / (VSIZE_T)_red_segment;\n"
+      "    const VSIZE_T _red_step = (VSIZE_T)_red_segment * (VSIZE_T)_red_parts;\n"
+      "    for (VSIZE_T _red_task = (VSIZE_T)get_group_id(0); _red_task < (VSIZE_T)_red_tasks;\n"
+      "         _red_task += (VSIZE_T)get_num_groups(0))\n"
+      "    {{\n"
+      "        const VSIZE_T _red_block = _red_task / (VSIZE_T)_red_parts;\n"
+      "        const VSIZE_T _red_part = _red_task - _red_block * (VSIZE_T)_red_parts;\n"
+      "        const VSIZE_T _red_o = _red_block * _red_per_group + _red_slot;\n"
+      "        {out} _red_acc0 = {neutral};\n"
+      "        {out} _red_acc1 = {neutral};\n"
+      "        {out} _red_acc2 = {neutral};\n"
+      "        {out} _red_acc3 = {neutral};\n"
+      "        if (_red_o < (VSIZE_T)_red_outputs)\n"
+      "        {{\n"
+      "            const VSIZE_T _red_base = _red_o * (VSIZE_T)_red_extent;\n"
+      "{per_output}"
+      "            const VSIZE_T _red_stop = _red_base + (VSIZE_T)_red_extent;\n"
+      "            VSIZE_T _red_r = _red_base + _red_part * (VSIZE_T)_red_segment + _red_lane;\n"
+      "            for (; _red_r + 3 * _red_step < _red_stop; _red_r += 4 * _red_step)\n"
+      "            {{\n"
+      "{unrolled}"
+      "            }}\n"
+      "            for (; _red_r < _red_stop; _red_r += _red_step)\n"
+      "            {{\n"
+      "{tail}"
+      "            }}\n"
+      "        }}\n"
+      "        _red_local[_red_lid] =\n"
+      "            _red_reduce(_red_reduce(_red_acc0, _red_acc1), _red_reduce(_red_acc2, "
+      "_red_acc3));\n"
+      "        for (VSIZE_T _red_s = (VSIZE_T)_red_segment / 2; _red_s > 0; _red_s /= 2)\n"
+      "        {{\n"
+      "            LOCAL_BARRIER;\n"
+      "            if (_red_lane < _red_s)\n"
+      "                _red_local[_red_lid] = _red_reduce(_red_local[_red_lid], "
+      "_red_local[_red_lid + _red_s]);\n"
+      "        }}\n"
+      "        if (_red_lane == 0 && _red_o < (VSIZE_T)_red_outputs)\n"
+      "            _red_out[_red_out_b + (long)(_red_o * (VSIZE_T)_red_parts + _red_part)] =\n"
+      "                _red_local[_red_lid];\n"
+      "        LOCAL_BARRIER;\n"
+      "    }}\n"
+      "}}\n"
+      "\n",
+      fmt::arg("out", parts.out_type), fmt::arg("name", kernel), fmt::arg("params", params),
+      fmt::arg("per_output", per_output), fmt::arg("pointers", pointers),
+      fmt::arg("local", parts.local_size), fmt::arg("neutral", parts.neutral),
+      fmt::arg("unrolled", unrolled), fmt::arg("tail", tail));
+}
+
 }  // namespace
 
 AxesOrder reduction_axes_order(std::size_t ndim, std::span<const std::size_t> axes) {
@@ -222,78 +302,9 @@ std::string reduction_source(std::span<const ElementwiseArg> args,
   }
   const std::string joined = joined_params(params);
 
-  const std::string offsets = offsets_code(args, signature, "                    ");
-  // One accumulation of the map's value at flat index `r + shift` (r runs from the output's
-  // base index) into `acc`.
-  const auto accumulate = [&](std::string_view shift, std::string_view acc) {
-    return fmt::format(
-        "                {{\n"
-        "                    const VSIZE_T i = _red_r{shift};\n"
-        "{offsets}"
-        "                    {acc} = _red_reduce({acc}, ({map}));\n"
-        "                }}\n",
-        fmt::arg("shift", shift), fmt::arg("offsets", offsets), fmt::arg("acc", acc),
-        fmt::arg("map", parts.map));
-  };
-  const std::string unrolled =
-      accumulate("", "_red_acc0") + accumulate(" + _red_step", "_red_acc1") +
-      accumulate(" + 2 * _red_step", "_red_acc2") + accumulate(" + 3 * _red_step", "_red_acc3");
-  const std::string tail = accumulate("", "_red_acc0");
-
-  const std::string stage1 = fmt::format(
-      "KERNEL void {name}({params})\n"
-      "{{\n"
-      "{pointers}"
-      "    LOCAL_MEM {out} _red_local[{local}];\n"
-      "    const VSIZE_T _red_lid = (VSIZE_T)get_local_id(0);\n"
-      "    const VSIZE_T _red_lane = _red_lid % (VSIZE_T)_red_segment;\n"
-      "    const VSIZE_T _red_per_group = (VSIZE_T){local} / (VSIZE_T)_red_segment;\n"
-      "    const VSIZE_T _red_slot = _red_lid / (VSIZE_T)_red_segment;\n"
-      "    const VSIZE_T _red_step = (VSIZE_T)_red_segment * (VSIZE_T)_red_parts;\n"
-      "    for (VSIZE_T _red_task = (VSIZE_T)get_group_id(0); _red_task < (VSIZE_T)_red_tasks;\n"
-      "         _red_task += (VSIZE_T)get_num_groups(0))\n"
-      "    {{\n"
-      "        const VSIZE_T _red_block = _red_task / (VSIZE_T)_red_parts;\n"
-      "        const VSIZE_T _red_part = _red_task - _red_block * (VSIZE_T)_red_parts;\n"
-      "        const VSIZE_T _red_o = _red_block * _red_per_group + _red_slot;\n"
-      "        {out} _red_acc0 = {neutral};\n"
-      "        {out} _red_acc1 = {neutral};\n"
-      "        {out} _red_acc2 = {neutral};\n"
-      "        {out} _red_acc3 = {neutral};\n"
-      "        if (_red_o < (VSIZE_T)_red_outputs)\n"
-      "        {{\n"
-      "            const VSIZE_T _red_base = _red_o * (VSIZE_T)_red_extent;\n"
-      "            const VSIZE_T _red_stop = _red_base + (VSIZE_T)_red_extent;\n"
-      "            VSIZE_T _red_r = _red_base + _red_part * (VSIZE_T)_red_segment + _red_lane;\n"
-      "            for (; _red_r + 3 * _red_step < _red_stop; _red_r += 4 * _red_step)\n"
-      "            {{\n"
-      "{unrolled}"
-      "            }}\n"
-      "            for (; _red_r < _red_stop; _red_r += _red_step)\n"
-      "            {{\n"
-      "{tail}"
-      "            }}\n"
-      "        }}\n"
-      "        _red_local[_red_lid] =\n"
-      "            _red_reduce(_red_reduce(_red_acc0, _red_acc1), _red_reduce(_red_acc2, "
-      "_red_acc3));\n"
-      "        for (VSIZE_T _red_s = (VSIZE_T)_red_segment / 2; _red_s > 0; _red_s /= 2)\n"
-      "        {{\n"
-      "            LOCAL_BARRIER;\n"
-      "            if (_red_lane < _red_s)\n"
-      "                _red_local[_red_lid] = _red_reduce(_red_local[_red_lid], "
-      "_red_local[_red_lid + _red_s]);\n"
-      "        }}\n"
-      "        if (_red_lane == 0 && _red_o < (VSIZE_T)_red_outputs)\n"
-      "            _red_out[_red_out_b + (long)(_red_o * (VSIZE_T)_red_parts + _red_part)] =\n"
-      "                _red_local[_red_lid];\n"
-      "        LOCAL_BARRIER;\n"
-      "    }}\n"
-      "}}\n"
-      "\n",
-      fmt::arg("out", out), fmt::arg("name", parts.name), fmt::arg("params", joined),
-      fmt::arg("pointers", pointers), fmt::arg("local", parts.local_size),
-      fmt::arg("neutral", parts.neutral), fmt::arg("unrolled", unrolled), fmt::arg("tail", tail));
+  const std::string stage1 =
+      segmented_stage1(parts, parts.name, joined, pointers, "",
+                       offsets_code(args, signature, "                    "));
   return reduce_function(parts) + stage1 + final_kernel(fmt::format("{}_final", parts.name), parts);
 }
 
@@ -325,8 +336,7 @@ ReductionPath choose_reduction_path(std::span<const std::size_t> shape, std::siz
     columns += sector_elements(kept_layout.strides[k].back());
     flat += sector_elements(reduced_layout.strides[k].back());
   }
-  if (columns >= flat) return path;
-  path.kind = ReductionPathKind::columns;
+  path.kind = columns < flat ? ReductionPathKind::columns : ReductionPathKind::rows;
   path.kept = std::move(kept_layout);
   path.reduced = std::move(reduced_layout);
   return path;
@@ -360,44 +370,62 @@ std::string reduction_columns_source(std::span<const ElementwiseArg> args,
                                      std::size_t reduced_rank) {
   const auto strided = strided_flags(args.size(), signature);
   const auto out = parts.out_type;
-  std::vector<std::string> params;
+  std::vector<std::string> params, rows_params;
   const std::string pointers = argument_params(args, signature, params);
   params.push_back(fmt::format("GLOBAL_MEM {} *_red_out", out));
   params.emplace_back("long _red_out_b");
+  rows_params = params;
   for (const char* size : {"outputs", "extent", "parts", "chunk"}) {
     params.push_back(fmt::format("unsigned long _red_{}", size));
   }
+  for (const char* size : {"outputs", "extent", "segment", "parts", "tasks"}) {
+    rows_params.push_back(fmt::format("unsigned long _red_{}", size));
+  }
+  // The layout's parameters, the same for both stage-1 kernels.
+  std::vector<std::string> layout;
   for (std::size_t d = 1; d < kept_rank; ++d) {
-    params.push_back(fmt::format("unsigned long _red_m{}", d));
+    layout.push_back(fmt::format("unsigned long _red_m{}", d));
   }
   for (std::size_t d = 1; d < reduced_rank; ++d) {
-    params.push_back(fmt::format("unsigned long _red_e{}", d));
+    layout.push_back(fmt::format("unsigned long _red_e{}", d));
   }
-  std::string kept_offsets;
   for (std::size_t k = 0; k < args.size(); ++k) {
     if (!strided[k]) continue;
     for (std::size_t d = 0; d < kept_rank; ++d) {
-      params.push_back(fmt::format("long _red_t{}_{}", k, d));
+      layout.push_back(fmt::format("long _red_t{}_{}", k, d));
     }
     for (std::size_t d = 0; d < reduced_rank; ++d) {
-      params.push_back(fmt::format("long _red_u{}_{}", k, d));
+      layout.push_back(fmt::format("long _red_u{}_{}", k, d));
     }
-    kept_offsets += fmt::format("    long _red_k{} = 0;\n", k);
   }
-  kept_offsets +=
-      "    {\n" +
-      add_offsets_code(strided, kept_rank, "_red_o", "_red_m", "_red_t", "_red_k", "        ") +
-      "    }\n";
-  // One accumulation of the map's value at reduced index `_red_r + shift` into `acc`.
-  const auto accumulate = [&](std::string_view shift, std::string_view acc) {
-    std::string offsets;
+  params.insert(params.end(), layout.begin(), layout.end());
+  rows_params.insert(rows_params.end(), layout.begin(), layout.end());
+  // The strided arrays' offsets `_red_k<k>` of output `_red_o`, and the offsets `_elw_o<k>`
+  // of its reduced element `_red_j`.
+  const auto kept_offsets_at = [&](const std::string& indent) {
+    std::string code;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      if (strided[k]) code += fmt::format("{}long _red_k{} = 0;\n", indent, k);
+    }
+    return code + indent + "{\n" +
+           add_offsets_code(strided, kept_rank, "_red_o", "_red_m", "_red_t", "_red_k",
+                            indent + "    ") +
+           indent + "}\n";
+  };
+  const auto reduced_offsets_at = [&](const std::string& indent) {
+    std::string code;
     for (std::size_t k = 0; k < args.size(); ++k) {
       if (strided[k]) {
-        offsets += fmt::format("            long {} = _red_k{};\n", elementwise_offset_name(k), k);
+        code += fmt::format("{}long {} = _red_k{};\n", indent, elementwise_offset_name(k), k);
       }
     }
-    offsets += add_offsets_code(strided, reduced_rank, "_red_j", "_red_e", "_red_u", "_elw_o",
-                                "            ");
+    return code +
+           add_offsets_code(strided, reduced_rank, "_red_j", "_red_e", "_red_u", "_elw_o", indent);
+  };
+  const std::string kept_offsets = kept_offsets_at("    ");
+  // One accumulation of the map's value at reduced index `_red_r + shift` into `acc`.
+  const auto accumulate = [&](std::string_view shift, std::string_view acc) {
+    const std::string offsets = reduced_offsets_at("            ");
     return fmt::format(
         "        {{\n"
         "            const VSIZE_T _red_j = _red_r{shift};\n"
@@ -448,7 +476,12 @@ std::string reduction_columns_source(std::span<const ElementwiseArg> args,
       fmt::arg("pointers", pointers), fmt::arg("kept_offsets", kept_offsets),
       fmt::arg("neutral", parts.neutral), fmt::arg("unrolled", unrolled),
       fmt::arg("tail", accumulate("", "_red_acc0")));
-  return reduce_function(parts) + stage1 +
+  const std::string rows =
+      segmented_stage1(parts, fmt::format("{}_rows", parts.name), joined_params(rows_params),
+                       pointers, kept_offsets_at("            "),
+                       "                    const VSIZE_T _red_j = i - _red_base;\n" +
+                           reduced_offsets_at("                    "));
+  return reduce_function(parts) + stage1 + rows +
          final_kernel(fmt::format("{}_cols_final", parts.name), parts);
 }
 

@@ -60,32 +60,37 @@ PLINTH_EXPORT ReductionPlan plan_reduction(std::size_t outputs, std::size_t exte
 
 /// How stage 1 reads the reduced elements of an output.
 enum class ReductionPathKind {
-  /// A segment of work items per output, reading its reduced elements by flat index (the
-  /// rows path: fast where the reduced elements lie next to each other).
+  /// A segment of work items per output, reading its reduced elements by flat index, each
+  /// element's offsets from the whole merged layout (fast where the reduced elements lie
+  /// next to each other; the whole-array reduction and arrays on the fast path).
   flat,
+  /// As flat, with the kept and the reduced axes merged apart: each output's offsets once
+  /// per output, each element's from its index among the reduced ones (fewer divisions
+  /// where arrays are strided).
+  rows,
   /// A work item per (output, part), consecutive work items on consecutive outputs, each
   /// looping over its part of the reduced extent (the columns path: fast where the kept
   /// axes hold the contiguous dimension).
   columns,
 };
 
-/// The path of a call and, for the columns path, its two merged layouts.
+/// The path of a call and, for the columns and rows paths, its two merged layouts.
 struct ReductionPath {
   ReductionPathKind kind = ReductionPathKind::flat;
-  /// Columns only: the kept dimensions merged (outputs are their flat indices; shape and
+  /// Columns and rows: the kept dimensions merged (outputs are their flat indices; shape and
   /// per-argument strides as merge_layout gives them).
   MergedLayout kept;
-  /// Columns only: the reduced dimensions merged.
+  /// Columns and rows: the reduced dimensions merged.
   MergedLayout reduced;
 };
 
 /// The path for reducing the last `shape.size() - kept` dimensions of the (reordered)
 /// iteration shape `shape`, with `arrays` (one per argument, as merge_layout takes them)
-/// and `contiguous_arrays` arrays on the fast path (C-contiguous over `shape`). The columns
-/// path where the arrays' innermost kept strides, summed over the arrays and each counted as
-/// at most 8 elements (a sector), are smaller than their innermost reduced strides counted
-/// alike, with at least one strided array, more than one output and more than one reduced
-/// element; the flat path otherwise. Throws nothing but std::bad_alloc.
+/// and `contiguous_arrays` arrays on the fast path (C-contiguous over `shape`). The flat
+/// path without a strided array, or with one output or one reduced element at most; else the
+/// columns path where the arrays' innermost kept strides, summed over the arrays and each
+/// counted as at most 8 elements (a sector), are smaller than their innermost reduced strides
+/// counted alike; the rows path otherwise. Throws nothing but std::bad_alloc.
 PLINTH_EXPORT ReductionPath choose_reduction_path(std::span<const std::size_t> shape,
                                                   std::size_t kept,
                                                   std::span<const AlignedStrides> arrays,
@@ -158,8 +163,15 @@ PLINTH_EXPORT std::string reduction_source(std::span<const ElementwiseArg> args,
 ///                             unsigned long _red_e1 ... _red_e<reduced_rank-1>,
 ///                             per strided argument k: long _red_t<k>_0 ... (kept strides),
 ///                             long _red_u<k>_0 ... (reduced strides))
+///     KERNEL void <name>_rows(<per argument as reduction_source>,
+///                             GLOBAL_MEM out *_red_out, long _red_out_b,
+///                             unsigned long _red_outputs, unsigned long _red_extent,
+///                             unsigned long _red_segment, unsigned long _red_parts,
+///                             unsigned long _red_tasks, then as <name>_cols from _red_m1)
 ///     KERNEL void <name>_cols_final(as reduction_source's <name>_final)
 ///
+/// <name>_rows is reduction_source's stage 1 (ReductionPlan, partials alike) with the
+/// offsets of the kept and the reduced axes apart.
 /// Work item (o, p) of the 2-D range (ColumnPlan) writes the partial value of output o over
 /// its part p (ColumnPlan's interleaving, by its local size in dimension 1) to
 /// `_red_out[_red_out_b + o * parts + p]`, four loads in flight. The map's `i`

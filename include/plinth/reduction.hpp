@@ -57,13 +57,15 @@
 /// several outputs (a power-of-two segment of work items per output, down to one work item)
 /// and stage 2 is skipped; when one group per output is enough, too; with many long outputs
 /// (row sums), segments are narrower (down to 32 work items) while the outputs still fill
-/// the groups. **Strided reduced axes** (column sums: the kept axes hold the smaller
-/// strides, e.g. axis 0 of a C-contiguous matrix) take a second program of two kernels,
-/// compiled per merged rank of the kept and the reduced axes: stage 1 gives each work item
-/// one output (consecutive work items on consecutive outputs, so every read is coalesced)
-/// and a part of its reduced extent, looping over it with four accumulators; the extent is
-/// split into parts over a second grid dimension only while the outputs alone do not fill
-/// the device, and stage 2 then combines each output's parts. Indices are 64 bits wide
+/// the groups. Where an array is strided, a second program takes over, compiled per merged
+/// rank of the kept and of the reduced axes (merged apart): its rows kernel is the stage 1
+/// above with each output's offsets computed once and each element's from its index among
+/// the reduced ones; its columns kernel serves **strided reduced axes** (the kept axes hold
+/// the smaller strides, e.g. column sums of a C-contiguous matrix), giving each work item one
+/// output (consecutive work items on consecutive outputs, so every read is coalesced) and a
+/// part of its reduced extent, looping over it with four accumulators; the extent is split
+/// into parts over a second grid dimension only while the outputs alone do not fill the
+/// device, and stage 2 then combines each output's parts. Indices are 64 bits wide
 /// where the device's are, so more than 2^32 elements work.
 ///
 /// **Partials** live in a buffer kept per queue in the kernel object (grown when a call needs

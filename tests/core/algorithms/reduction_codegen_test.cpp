@@ -95,17 +95,17 @@ TEST(ReductionPathChoice, ColumnSumsOfAMatrixTakeTheColumnsPath) {
   EXPECT_EQ(columns.reduced.shape, (std::vector<std::size_t>{4096}));
   EXPECT_EQ(columns.kept.strides[0], (std::vector<std::int64_t>{1}));
   EXPECT_EQ(columns.reduced.strides[0], (std::vector<std::int64_t>{8192}));
-  // Row sums of the same matrix (on the fast path: no strides) stay flat.
+  // Row sums of the same matrix (on the fast path: no strides) take the flat path.
   const std::vector<AlignedStrides> fast = {std::nullopt};
   const std::vector<std::size_t> rows = {4096, 8192};
   EXPECT_EQ(choose_reduction_path(rows, 1, fast, 1).kind, ReductionPathKind::flat);
-  // ... and so do row sums of a strided view m[:, ::2], whose column sums do not.
-  EXPECT_EQ(path_of({4096, 4096}, 1, {8192, 2}).kind, ReductionPathKind::flat);
+  // Row sums of a strided view m[:, ::2] take the rows path, its column sums the columns.
+  EXPECT_EQ(path_of({4096, 4096}, 1, {8192, 2}).kind, ReductionPathKind::rows);
   EXPECT_EQ(path_of({4096, 4096}, 1, {2, 8192}).kind, ReductionPathKind::columns);
   // m[::3, :] along axis 0; the transpose m.T along axis 1 (columns), along axis 0 (rows).
   EXPECT_EQ(path_of({8192, 1366}, 1, {1, 3 * 8192}).kind, ReductionPathKind::columns);
   EXPECT_EQ(path_of({8192, 4096}, 1, {1, 8192}).kind, ReductionPathKind::columns);
-  EXPECT_EQ(path_of({4096, 8192}, 1, {8192, 1}).kind, ReductionPathKind::flat);
+  EXPECT_EQ(path_of({4096, 8192}, 1, {8192, 1}).kind, ReductionPathKind::rows);
   // Negative strides count by their size.
   EXPECT_EQ(path_of({8192, 4096}, 1, {-1, -8192}).kind, ReductionPathKind::columns);
 }
@@ -121,13 +121,17 @@ TEST(ReductionPathChoice, DegenerateShapesStayFlat) {
   // 1000 x 3 along axis 0 (columns), 3 x 1000003 along axis 0 (columns) and axis 1 (rows).
   EXPECT_EQ(path_of({3, 1000}, 1, {1, 3}).kind, ReductionPathKind::columns);
   EXPECT_EQ(path_of({1000003, 3}, 1, {1, 1000003}).kind, ReductionPathKind::columns);
-  EXPECT_EQ(path_of({3, 1000003}, 1, {1000003, 1}).kind, ReductionPathKind::flat);
+  EXPECT_EQ(path_of({3, 1000003}, 1, {1000003, 1}).kind, ReductionPathKind::rows);
 }
 
 TEST(ReductionPathChoice, MixedCasesOfThreeDimensions) {
   // (64, 256, 1024) C-contiguous: strides (262144, 1024, 1).
   // Axes (0, 2): kept 256 (1024), reduced 64 x 1024 with a contiguous last one: rows.
-  EXPECT_EQ(path_of({256, 64, 1024}, 1, {1024, 262144, 1}).kind, ReductionPathKind::flat);
+  const auto outer = path_of({256, 64, 1024}, 1, {1024, 262144, 1});
+  EXPECT_EQ(outer.kind, ReductionPathKind::rows);
+  EXPECT_EQ(outer.kept.shape, (std::vector<std::size_t>{256}));
+  EXPECT_EQ(outer.reduced.shape, (std::vector<std::size_t>{64, 1024}));
+  EXPECT_EQ(outer.reduced.strides[0], (std::vector<std::int64_t>{262144, 1}));
   // Axes (0, 1): kept 1024 (1), reduced 64 x 256, merged into one of 16384 (stride 1024).
   const auto both = path_of({1024, 64, 256}, 1, {1, 262144, 1024});
   EXPECT_EQ(both.kind, ReductionPathKind::columns);
@@ -208,7 +212,7 @@ TEST(ReductionPlan, ManyLongRowsUseWarpSegments) {
   EXPECT_EQ(fewer.parts, 2u);
 }
 
-TEST(ReductionSource, TheColumnsPathHasBothKernels) {
+TEST(ReductionSource, TheSplitProgramHasItsThreeKernels) {
   const std::vector<ElementwiseArg> args = {ElementwiseArg::input("x", DType::float32()),
                                             ElementwiseArg::input("y", DType::float32()),
                                             ElementwiseArg::scalar("k", DType::int32())};
@@ -246,9 +250,14 @@ TEST(ReductionSource, TheColumnsPathHasBothKernels) {
                             "get_local_size(1)"}) {
     EXPECT_NE(source.find(piece), std::string::npos) << piece << "\n" << source;
   }
-  // Only the strided argument gets strides; nothing of the flat path's parameters.
+  // The rows path's stage 1: segments, the reduced index from the flat one.
+  for (const char* piece :
+       {"KERNEL void total_rows(", "unsigned long _red_segment", "_red_r + 3 * _red_step",
+        "const VSIZE_T _red_j = i - _red_base;", "_red_local[_red_lid + _red_s]"}) {
+    EXPECT_NE(source.find(piece), std::string::npos) << piece << "\n" << source;
+  }
+  // Only the strided argument gets strides; nothing of the whole merged layout.
   EXPECT_EQ(source.find("_red_t1_0"), std::string::npos);
-  EXPECT_EQ(source.find("_red_segment"), std::string::npos);
   EXPECT_EQ(source.find("_elw_n1"), std::string::npos);
 }
 
