@@ -709,26 +709,30 @@ struct ReductionData {
   /// Runs a columns- or rows-path launch.
   static void run_split(const ReductionLaunch& launch) {
     const auto& kernels = *launch.columns;
+    // Copies for this launch: calls on one Kernel object must not overlap in time.
+    const Kernel stage2 = kernels.stage2;
     std::size_t final_groups = 0;
     if (launch.kind == ReductionPathKind::rows) {
       const auto& plan = launch.plan;
       if (plan.groups == 0) return;
       const std::size_t local1[1] = {kernels.local_size};
       const std::size_t global1[1] = {plan.groups * kernels.local_size};
-      kernels.rows->launch(launch.queue, global1, local1, launch.args1);
+      const Kernel rows = *kernels.rows;
+      rows.launch(launch.queue, global1, local1, launch.args1);
       final_groups = plan.final_groups;
     } else {
       const auto& plan = launch.column_plan;
       if (plan.groups_x == 0) return;
       const std::size_t local1[2] = {plan.local_x, plan.local_y};
       const std::size_t global1[2] = {plan.groups_x * plan.local_x, plan.parts};
-      kernels.stage1.launch(launch.queue, global1, local1, launch.args1);
+      const Kernel stage1 = kernels.stage1;
+      stage1.launch(launch.queue, global1, local1, launch.args1);
       final_groups = plan.final_groups;
     }
     if (final_groups > 0) {
       const std::size_t local2[1] = {kernels.local_size};
       const std::size_t global2[1] = {final_groups * kernels.local_size};
-      kernels.stage2.launch(launch.queue, global2, local2, launch.args2);
+      stage2.launch(launch.queue, global2, local2, launch.args2);
     }
   }
 
