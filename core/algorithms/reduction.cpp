@@ -641,7 +641,9 @@ struct ReductionData {
     if (rows) {
       launch.plan = plan_reduction(outputs, extent, local, max_groups);
     } else {
-      launch.column_plan = plan_column_reduction(outputs, extent, local, max_groups);
+      const auto& sizes = device.params().max_local_sizes;
+      launch.column_plan = plan_column_reduction(outputs, extent, local, max_groups,
+                                                 sizes.size() > 1 ? sizes[1] : 1);
     }
     const std::size_t parts = rows ? launch.plan.parts : launch.column_plan.parts;
     const bool staged = (rows ? launch.plan.final_groups : launch.column_plan.final_groups) > 0;

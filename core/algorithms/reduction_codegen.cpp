@@ -343,14 +343,16 @@ ReductionPath choose_reduction_path(std::span<const std::size_t> shape, std::siz
 }
 
 ColumnPlan plan_column_reduction(std::size_t outputs, std::size_t extent, std::size_t local_size,
-                                 std::size_t max_groups) noexcept {
+                                 std::size_t max_groups, std::size_t max_local_y) noexcept {
   ColumnPlan plan;
   local_size = std::max<std::size_t>(local_size, 1);
   max_groups = std::max<std::size_t>(max_groups, 1);
   if (outputs == 0 || extent == 0) return plan;
   while (plan.local_x < outputs && plan.local_x * 2 <= local_size) plan.local_x *= 2;
   plan.groups_x = ceil_div(outputs, plan.local_x);
-  const std::size_t rows = local_size / plan.local_x;  // parts a full group could hold
+  // Parts a full group could hold.
+  const std::size_t rows =
+      std::min(local_size / plan.local_x, std::max<std::size_t>(max_local_y, 1));
   std::size_t parts = 1;
   if (plan.groups_x < max_groups) {
     const std::size_t most = std::max<std::size_t>(extent / 32, 1);

@@ -112,13 +112,14 @@ struct ColumnPlan {
 };
 
 /// The plan for `outputs` outputs of `extent` (>= 1) reduced elements each, with groups of
-/// at most `local_size` work items (a power of two) and about `max_groups` groups wanted to
+/// at most `local_size` work items (a power of two), at most `max_local_y` of them in
+/// dimension 1 (the device's limit), and about `max_groups` groups wanted to
 /// fill the device: the reduced extent is split into parts (of at least 32 elements) only
 /// while the outputs alone give fewer groups, and into no more groups than max_groups in all
 /// (a last wave of a few groups would take as long as a full one). Throws nothing.
 PLINTH_EXPORT ColumnPlan plan_column_reduction(std::size_t outputs, std::size_t extent,
-                                               std::size_t local_size,
-                                               std::size_t max_groups) noexcept;
+                                               std::size_t local_size, std::size_t max_groups,
+                                               std::size_t max_local_y) noexcept;
 
 /// What the source of a ReductionKernel's program is made of.
 struct ReductionSourceParts {

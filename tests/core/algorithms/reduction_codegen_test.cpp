@@ -155,7 +155,7 @@ TEST(ReductionPathChoice, MixedCasesOfThreeDimensions) {
 TEST(ColumnPlan, SplitsTheReducedExtentOnlyToFillTheDevice) {
   // 16384 x 16384 along axis 0, 1056 groups wanted: 64 groups of outputs, 16 parts each
   // (1024 groups: 17 would make 1088, a second wave of 32).
-  const auto square = plan_column_reduction(16384, 16384, 256, 1056);
+  const auto square = plan_column_reduction(16384, 16384, 256, 1056, 1024);
   EXPECT_EQ(square.local_x, 256u);
   EXPECT_EQ(square.local_y, 1u);
   EXPECT_EQ(square.groups_x, 64u);
@@ -163,26 +163,31 @@ TEST(ColumnPlan, SplitsTheReducedExtentOnlyToFillTheDevice) {
   EXPECT_EQ(square.chunk, 1024u);
   EXPECT_EQ(square.final_groups, 1056u);
   // Outputs enough to fill the device: no parts, no stage 2.
-  const auto wide = plan_column_reduction(1000003, 3, 256, 1056);
+  const auto wide = plan_column_reduction(1000003, 3, 256, 1056, 1024);
   EXPECT_EQ(wide.parts, 1u);
   EXPECT_EQ(wide.chunk, 3u);
   EXPECT_EQ(wide.final_groups, 0u);
   EXPECT_EQ(wide.groups_x, (1000003u + 255u) / 256u);
   // Three outputs: narrow groups that hold several parts, parts of at least 32 elements.
-  const auto narrow = plan_column_reduction(3, 1000, 256, 1056);
+  const auto narrow = plan_column_reduction(3, 1000, 256, 1056, 1024);
   EXPECT_EQ(narrow.local_x, 4u);
   EXPECT_EQ(narrow.groups_x, 1u);
   EXPECT_EQ(narrow.local_y, 16u);
   EXPECT_EQ(narrow.parts, 32u);
   EXPECT_EQ(narrow.chunk, 500u);  // two group rows of 16 parts
   EXPECT_EQ(narrow.final_groups, 3u);
+  // A device with at most 8 work items in dimension 1.
+  const auto limited = plan_column_reduction(3, 1000, 256, 1056, 8);
+  EXPECT_EQ(limited.local_y, 8u);
+  EXPECT_EQ(limited.parts, 32u);
+  EXPECT_EQ(plan_column_reduction(3, 1000, 256, 1056, 1).local_y, 1u);
   // Nothing to do.
-  EXPECT_EQ(plan_column_reduction(0, 100, 256, 8).groups_x, 0u);
-  EXPECT_EQ(plan_column_reduction(100, 0, 256, 8).groups_x, 0u);
+  EXPECT_EQ(plan_column_reduction(0, 100, 256, 8, 1024).groups_x, 0u);
+  EXPECT_EQ(plan_column_reduction(100, 0, 256, 8, 1024).groups_x, 0u);
   // Every plan covers its extent with whole groups.
   for (const std::size_t outputs : {1u, 2u, 5u, 255u, 256u, 257u, 70000u}) {
     for (const std::size_t extent : {1u, 2u, 31u, 33u, 1000u, 1000003u}) {
-      const auto plan = plan_column_reduction(outputs, extent, 256, 64);
+      const auto plan = plan_column_reduction(outputs, extent, 256, 64, 1024);
       SCOPED_TRACE(::testing::Message() << outputs << " x " << extent);
       EXPECT_LE(plan.local_x * plan.local_y, 256u);
       EXPECT_EQ(plan.parts % plan.local_y, 0u);
