@@ -51,15 +51,15 @@ std::size_t power_of_two_floor(std::size_t value) {
   return result;
 }
 
-/// A program's kernels: for the flat path, or the columns and rows paths' program for
-/// merged kept and reduced ranks, built once.
-struct ColumnKernels {
+/// A program's kernels: the flat path's, or the split program's (kept and reduced axes
+/// merged apart: the columns and the rows paths) for merged kept and reduced ranks.
+struct ReductionKernels {
   std::size_t kept_rank = 0;
   std::size_t reduced_rank = 0;
   Program program;
-  Kernel stage1;  ///< the flat or the columns path's
+  Kernel stage1;  ///< the flat path's, or the columns path's
   Kernel stage2;
-  std::optional<Kernel> rows;  ///< the rows path's stage 1 (in the columns program)
+  std::optional<Kernel> rows;  ///< the rows path's stage 1 (in the split program)
   std::size_t local_size = 1;
 };
 
@@ -71,8 +71,8 @@ struct ReductionSlot {
   std::optional<Kernel> stage2;
   std::size_t local_size = 1;
   std::size_t max_groups = 1;
-  /// The columns path's programs for this signature, one per pair of merged ranks.
-  std::vector<std::shared_ptr<const ColumnKernels>> columns;
+  /// The split programs for this signature, one per pair of merged ranks.
+  std::vector<std::shared_ptr<const ReductionKernels>> split;
 };
 
 struct ReductionCacheEntry {
@@ -100,9 +100,9 @@ struct ReductionLaunch {
   std::vector<KernelArg> args1;
   std::vector<KernelArg> args2;
   ReductionPlan plan;
-  /// The columns and rows paths' program (set only on those paths), which path, and the
+  /// The split program (set only on the columns and rows paths), which path, and the
   /// columns path's plan (the rows path's is `plan`).
-  std::shared_ptr<const ColumnKernels> columns;
+  std::shared_ptr<const ReductionKernels> split;
   ReductionPathKind kind = ReductionPathKind::flat;
   ColumnPlan column_plan;
 };
@@ -198,9 +198,9 @@ struct ReductionData {
 
   /// The program for `signature` on `device` with groups of `local` work items.
   /// Throws RenderError, CompileError.
-  /// With `columns` (merged kept and reduced ranks), the columns path's program.
+  /// With `split` (merged kept and reduced ranks), the split program.
   Program compile(const BoundDevice& device, const LayoutSignature& signature, std::size_t local,
-                  std::optional<std::pair<std::size_t, std::size_t>> columns) const {
+                  std::optional<std::pair<std::size_t, std::size_t>> split) const {
     const auto rewritten = rewrite_operation(map, array_names, signature.strided);
     const auto preamble = rewrite_preamble(options.preamble, array_names, signature.strided);
     const std::string out_type =
@@ -215,14 +215,13 @@ struct ReductionData {
     parts.out_type = out_type;
     parts.local_size = local;
     const auto source =
-        columns
-            ? generated_kernel_comment(
-                  "ReductionKernel", options.name,
-                  fmt::format("{0}_cols, {0}_rows, {0}_cols_final", function)) +
-                  reduction_columns_source(args, parts, signature, columns->first, columns->second)
-            : generated_kernel_comment("ReductionKernel", options.name,
-                                       fmt::format("{0}, {0}_final", function)) +
-                  reduction_source(args, parts, signature);
+        split ? generated_kernel_comment(
+                    "ReductionKernel", options.name,
+                    fmt::format("{0}_cols, {0}_rows, {0}_cols_final", function)) +
+                    reduction_split_source(args, parts, signature, split->first, split->second)
+              : generated_kernel_comment("ReductionKernel", options.name,
+                                         fmt::format("{0}, {0}_final", function)) +
+                    reduction_source(args, parts, signature);
     ProgramOptions program_options;
     program_options.fast_math = options.fast_math;
     program_options.compiler_options = options.compiler_options;
@@ -239,31 +238,31 @@ struct ReductionData {
     return Program(devices, source, program_options);
   }
 
-  /// The program (flat path, or the columns path for `columns`) and its stage-1 and stage-2
+  /// The program (the flat path's, or the split one for `split`) and its stage-1 and stage-2
   /// kernels with their group size, fitted to the kernels' own limits. Throws RenderError,
   /// CompileError.
-  ColumnKernels compile_kernels(const BoundDevice& device, const LayoutSignature& signature,
-                                std::optional<std::pair<std::size_t, std::size_t>> columns) const {
+  ReductionKernels compile_kernels(const BoundDevice& device, const LayoutSignature& signature,
+                                   std::optional<std::pair<std::size_t, std::size_t>> split) const {
     std::size_t local = reduction_local_size(device, output.itemsize());
     const auto function = generated_kernel_name(reduction_reserved_prefix, options.name);
-    const auto stem = columns ? function + "_cols" : function;
+    const auto stem = split ? function + "_cols" : function;
     for (;;) {
-      Program program = compile(device, signature, local, columns);
+      Program program = compile(device, signature, local, split);
       Kernel stage1 = program.kernel(stem);
       Kernel stage2 = program.kernel(stem + "_final");
       std::optional<Kernel> rows;
-      if (columns) rows = program.kernel(function + "_rows");
+      if (split) rows = program.kernel(function + "_rows");
       auto kernel_limit =
           std::min(stage1.max_total_local_sizes().front(), stage2.max_total_local_sizes().front());
       if (rows) kernel_limit = std::min(kernel_limit, rows->max_total_local_sizes().front());
       if (kernel_limit >= local || local == 1) {
-        return ColumnKernels{columns ? columns->first : 0,
-                             columns ? columns->second : 0,
-                             program,
-                             stage1,
-                             stage2,
-                             rows,
-                             local};
+        return ReductionKernels{split ? split->first : 0,
+                                split ? split->second : 0,
+                                program,
+                                stage1,
+                                stage2,
+                                rows,
+                                local};
       }
       // The kernels need more resources than the device's maximum.
       local = power_of_two_floor(std::max<std::size_t>(kernel_limit, 1));
@@ -282,19 +281,20 @@ struct ReductionData {
     slot.max_groups = reduction_max_groups(device);
   }
 
-  /// The columns path's program of `slot` for merged ranks `kept_rank` and `reduced_rank`,
+  /// The split program of `slot` for merged ranks `kept_rank` and `reduced_rank`,
   /// built if it has none yet. Throws RenderError, CompileError.
-  std::shared_ptr<const ColumnKernels> build_columns(ReductionSlot& slot, const BoundDevice& device,
-                                                     const LayoutSignature& signature,
-                                                     std::size_t kept_rank,
-                                                     std::size_t reduced_rank) {
+  std::shared_ptr<const ReductionKernels> build_split(ReductionSlot& slot,
+                                                      const BoundDevice& device,
+                                                      const LayoutSignature& signature,
+                                                      std::size_t kept_rank,
+                                                      std::size_t reduced_rank) {
     const std::lock_guard lock(slot.mutex);
-    for (const auto& built : slot.columns) {
+    for (const auto& built : slot.split) {
       if (built->kept_rank == kept_rank && built->reduced_rank == reduced_rank) return built;
     }
-    slot.columns.push_back(std::make_shared<const ColumnKernels>(
+    slot.split.push_back(std::make_shared<const ReductionKernels>(
         compile_kernels(device, signature, std::pair(kept_rank, reduced_rank))));
-    return slot.columns.back();
+    return slot.split.back();
   }
 
   /// The partials buffer of `queue`, at least `size` bytes.
@@ -632,11 +632,11 @@ struct ReductionData {
     const auto& device = launch.queue.device();
     const auto& kept = path.kept;
     const auto& reduced = path.reduced;
-    launch.columns =
-        build_columns(*launch.slot, device, signature, kept.shape.size(), reduced.shape.size());
+    launch.split =
+        build_split(*launch.slot, device, signature, kept.shape.size(), reduced.shape.size());
     launch.kind = path.kind;
     const bool rows = path.kind == ReductionPathKind::rows;
-    const auto local = launch.columns->local_size;
+    const auto local = launch.split->local_size;
     const auto max_groups = reduction_max_groups(device);
     if (rows) {
       launch.plan = plan_reduction(outputs, extent, local, max_groups);
@@ -710,7 +710,7 @@ struct ReductionData {
 
   /// Runs a columns- or rows-path launch.
   static void run_split(const ReductionLaunch& launch) {
-    const auto& kernels = *launch.columns;
+    const auto& kernels = *launch.split;
     // Copies for this launch: calls on one Kernel object must not overlap in time.
     const Kernel stage2 = kernels.stage2;
     std::size_t final_groups = 0;
@@ -739,7 +739,7 @@ struct ReductionData {
   }
 
   static void run(const ReductionLaunch& launch) {
-    if (launch.columns) return run_split(launch);
+    if (launch.split) return run_split(launch);
     if (!launch.slot || launch.plan.groups == 0) return;
     auto [stage1, stage2] = [&] {
       const std::lock_guard lock(launch.slot->mutex);
@@ -871,7 +871,7 @@ std::size_t ReductionKernel::cached_programs() const {
   std::size_t built = 0;
   for (const auto& slot : slots) {
     const std::lock_guard lock(slot->mutex);
-    built += (slot->stage1 ? 1 : 0) + slot->columns.size();
+    built += (slot->stage1 ? 1 : 0) + slot->split.size();
   }
   return built;
 }

@@ -366,10 +366,10 @@ ColumnPlan plan_column_reduction(std::size_t outputs, std::size_t extent, std::s
   return plan;
 }
 
-std::string reduction_columns_source(std::span<const ElementwiseArg> args,
-                                     const ReductionSourceParts& parts,
-                                     const LayoutSignature& signature, std::size_t kept_rank,
-                                     std::size_t reduced_rank) {
+std::string reduction_split_source(std::span<const ElementwiseArg> args,
+                                   const ReductionSourceParts& parts,
+                                   const LayoutSignature& signature, std::size_t kept_rank,
+                                   std::size_t reduced_rank) {
   const auto strided = strided_flags(args.size(), signature);
   const auto out = parts.out_type;
   std::vector<std::string> params, rows_params;

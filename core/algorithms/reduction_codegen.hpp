@@ -152,9 +152,9 @@ PLINTH_EXPORT std::string reduction_source(std::span<const ElementwiseArg> args,
                                            const ReductionSourceParts& parts,
                                            const LayoutSignature& signature);
 
-/// The columns path's program source for `kept_rank` merged kept and `reduced_rank` merged
-/// reduced dimensions (each at least 1; signature.rank is not used): the preamble,
-/// `_red_reduce`, then
+/// The split program's source (the columns and the rows paths) for `kept_rank` merged kept and
+/// `reduced_rank` merged reduced dimensions (each at least 1; signature.rank is not used): the
+/// preamble, `_red_reduce`, then
 ///
 ///     KERNEL void <name>_cols(<per argument as reduction_source>,
 ///                             GLOBAL_MEM out *_red_out, long _red_out_b,
@@ -171,16 +171,15 @@ PLINTH_EXPORT std::string reduction_source(std::span<const ElementwiseArg> args,
 ///                             unsigned long _red_tasks, then as <name>_cols from _red_m1)
 ///     KERNEL void <name>_cols_final(as reduction_source's <name>_final)
 ///
-/// <name>_rows is reduction_source's stage 1 (ReductionPlan, partials alike) with the
-/// offsets of the kept and the reduced axes apart.
-/// Work item (o, p) of the 2-D range (ColumnPlan) writes the partial value of output o over
-/// its part p (ColumnPlan's interleaving, by its local size in dimension 1) to
-/// `_red_out[_red_out_b + o * parts + p]`, four loads in flight. The map's `i`
-/// is the flat index over the reordered iteration shape, as on the flat path. Throws
-/// LogicError as elementwise_type_text.
-PLINTH_EXPORT std::string reduction_columns_source(std::span<const ElementwiseArg> args,
-                                                   const ReductionSourceParts& parts,
-                                                   const LayoutSignature& signature,
-                                                   std::size_t kept_rank, std::size_t reduced_rank);
+/// In <name>_cols, work item (o, p) of the 2-D range (ColumnPlan) writes the partial value
+/// of output o over its part p (ColumnPlan's interleaving, by its local size in dimension 1)
+/// to `_red_out[_red_out_b + o * parts + p]`, four loads in flight. <name>_rows is
+/// reduction_source's stage 1 (ReductionPlan, partials alike) with the offsets of the kept
+/// and the reduced axes apart. In both, the map's `i` is the flat index over the reordered
+/// iteration shape, as on the flat path. Throws LogicError as elementwise_type_text.
+PLINTH_EXPORT std::string reduction_split_source(std::span<const ElementwiseArg> args,
+                                                 const ReductionSourceParts& parts,
+                                                 const LayoutSignature& signature,
+                                                 std::size_t kept_rank, std::size_t reduced_rank);
 
 }  // namespace plinth::detail

@@ -231,7 +231,7 @@ TEST(ReductionSource, TheSplitProgramHasItsThreeKernels) {
   parts.local_size = 64;
   LayoutSignature signature{{true, false, false}, 3};
   signature.restrict_inputs = true;
-  const auto source = reduction_columns_source(args, parts, signature, 2, 2);
+  const auto source = reduction_split_source(args, parts, signature, 2, 2);
   for (const char* piece : {"// preamble",
                             "FUNCTION float _red_reduce(float a, float b)",
                             "KERNEL void total_cols(",
