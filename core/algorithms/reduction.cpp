@@ -51,6 +51,18 @@ std::size_t power_of_two_floor(std::size_t value) {
   return result;
 }
 
+/// A program's kernels: the flat path's, or the split program's (kept and reduced axes
+/// merged apart: the columns and the rows paths) for merged kept and reduced ranks.
+struct ReductionKernels {
+  std::size_t kept_rank = 0;
+  std::size_t reduced_rank = 0;
+  Program program;
+  Kernel stage1;  ///< the flat path's, or the columns path's
+  Kernel stage2;
+  std::optional<Kernel> rows;  ///< the rows path's stage 1 (in the split program)
+  std::size_t local_size = 1;
+};
+
 /// A compiled program for one device and signature, built once.
 struct ReductionSlot {
   std::mutex mutex;
@@ -59,6 +71,8 @@ struct ReductionSlot {
   std::optional<Kernel> stage2;
   std::size_t local_size = 1;
   std::size_t max_groups = 1;
+  /// The split programs for this signature, one per pair of merged ranks.
+  std::vector<std::shared_ptr<const ReductionKernels>> split;
 };
 
 struct ReductionCacheEntry {
@@ -86,7 +100,38 @@ struct ReductionLaunch {
   std::vector<KernelArg> args1;
   std::vector<KernelArg> args2;
   ReductionPlan plan;
+  /// The split program (set only on the columns and rows paths), which path, and the
+  /// columns path's plan (the rows path's is `plan`).
+  std::shared_ptr<const ReductionKernels> split;
+  ReductionPathKind kind = ReductionPathKind::flat;
+  ColumnPlan column_plan;
 };
+
+/// Work items per group for a reduction's kernels on `device` with outputs of `itemsize`
+/// bytes (a power of two), before the kernels' own limits.
+std::size_t reduction_local_size(const BoundDevice& device, std::size_t itemsize) {
+  const auto& params = device.params();
+  std::size_t limit = preferred_reduction_local_size;
+  limit = std::min(limit, std::max<std::size_t>(params.max_total_local_size, 1));
+  if (!params.max_local_sizes.empty()) {
+    limit = std::min(limit, std::max<std::size_t>(params.max_local_sizes[0], 1));
+  }
+  if (params.local_mem_size > 0) {  // the local array with room to spare
+    limit = std::min(limit, std::max<std::size_t>(params.local_mem_size / 2 / itemsize, 1));
+  }
+  return power_of_two_floor(limit);
+}
+
+/// The groups a reduction's stage 1 wants at once on `device` to fill it.
+std::size_t reduction_max_groups(const BoundDevice& device) {
+  const auto& params = device.params();
+  std::size_t groups =
+      std::max<std::size_t>(params.compute_units, 1) * reduction_groups_per_compute_unit;
+  if (!params.max_num_groups.empty() && params.max_num_groups[0] > 0) {
+    groups = std::min(groups, params.max_num_groups[0]);
+  }
+  return groups;
+}
 
 template <std::size_t N>
 struct RawBytes {
@@ -153,8 +198,9 @@ struct ReductionData {
 
   /// The program for `signature` on `device` with groups of `local` work items.
   /// Throws RenderError, CompileError.
-  Program compile(const BoundDevice& device, const LayoutSignature& signature,
-                  std::size_t local) const {
+  /// With `split` (merged kept and reduced ranks), the split program.
+  Program compile(const BoundDevice& device, const LayoutSignature& signature, std::size_t local,
+                  std::optional<std::pair<std::size_t, std::size_t>> split) const {
     const auto rewritten = rewrite_operation(map, array_names, signature.strided);
     const auto preamble = rewrite_preamble(options.preamble, array_names, signature.strided);
     const std::string out_type =
@@ -168,9 +214,14 @@ struct ReductionData {
     parts.name = function;
     parts.out_type = out_type;
     parts.local_size = local;
-    const auto source = generated_kernel_comment("ReductionKernel", options.name,
-                                                 fmt::format("{0}, {0}_final", function)) +
-                        reduction_source(args, parts, signature);
+    const auto source =
+        split ? generated_kernel_comment(
+                    "ReductionKernel", options.name,
+                    fmt::format("{0}_cols, {0}_rows, {0}_cols_final", function)) +
+                    reduction_split_source(args, parts, signature, split->first, split->second)
+              : generated_kernel_comment("ReductionKernel", options.name,
+                                         fmt::format("{0}, {0}_final", function)) +
+                    reduction_source(args, parts, signature);
     ProgramOptions program_options;
     program_options.fast_math = options.fast_math;
     program_options.compiler_options = options.compiler_options;
@@ -187,43 +238,63 @@ struct ReductionData {
     return Program(devices, source, program_options);
   }
 
+  /// The program (the flat path's, or the split one for `split`) and its stage-1 and stage-2
+  /// kernels with their group size, fitted to the kernels' own limits. Throws RenderError,
+  /// CompileError.
+  ReductionKernels compile_kernels(const BoundDevice& device, const LayoutSignature& signature,
+                                   std::optional<std::pair<std::size_t, std::size_t>> split) const {
+    std::size_t local = reduction_local_size(device, output.itemsize());
+    const auto function = generated_kernel_name(reduction_reserved_prefix, options.name);
+    const auto stem = split ? function + "_cols" : function;
+    for (;;) {
+      Program program = compile(device, signature, local, split);
+      Kernel stage1 = program.kernel(stem);
+      Kernel stage2 = program.kernel(stem + "_final");
+      std::optional<Kernel> rows;
+      if (split) rows = program.kernel(function + "_rows");
+      auto kernel_limit =
+          std::min(stage1.max_total_local_sizes().front(), stage2.max_total_local_sizes().front());
+      if (rows) kernel_limit = std::min(kernel_limit, rows->max_total_local_sizes().front());
+      if (kernel_limit >= local || local == 1) {
+        return ReductionKernels{split ? split->first : 0,
+                                split ? split->second : 0,
+                                program,
+                                stage1,
+                                stage2,
+                                rows,
+                                local};
+      }
+      // The kernels need more resources than the device's maximum.
+      local = power_of_two_floor(std::max<std::size_t>(kernel_limit, 1));
+    }
+  }
+
   /// Builds the program of `slot` if it has none yet. Throws RenderError, CompileError.
   void build(ReductionSlot& slot, const BoundDevice& device, const LayoutSignature& signature) {
     const std::lock_guard lock(slot.mutex);
     if (slot.stage1) return;
-    const auto& params = device.params();
-    std::size_t limit = preferred_reduction_local_size;
-    limit = std::min(limit, std::max<std::size_t>(params.max_total_local_size, 1));
-    if (!params.max_local_sizes.empty()) {
-      limit = std::min(limit, std::max<std::size_t>(params.max_local_sizes[0], 1));
+    auto built = compile_kernels(device, signature, std::nullopt);
+    slot.program = built.program;
+    slot.stage1 = built.stage1;
+    slot.stage2 = built.stage2;
+    slot.local_size = built.local_size;
+    slot.max_groups = reduction_max_groups(device);
+  }
+
+  /// The split program of `slot` for merged ranks `kept_rank` and `reduced_rank`,
+  /// built if it has none yet. Throws RenderError, CompileError.
+  std::shared_ptr<const ReductionKernels> build_split(ReductionSlot& slot,
+                                                      const BoundDevice& device,
+                                                      const LayoutSignature& signature,
+                                                      std::size_t kept_rank,
+                                                      std::size_t reduced_rank) {
+    const std::lock_guard lock(slot.mutex);
+    for (const auto& built : slot.split) {
+      if (built->kept_rank == kept_rank && built->reduced_rank == reduced_rank) return built;
     }
-    if (params.local_mem_size > 0) {  // the local array with room to spare
-      limit =
-          std::min(limit, std::max<std::size_t>(params.local_mem_size / 2 / output.itemsize(), 1));
-    }
-    std::size_t local = power_of_two_floor(limit);
-    Program program = compile(device, signature, local);
-    const auto function = generated_kernel_name(reduction_reserved_prefix, options.name);
-    Kernel stage1 = program.kernel(function);
-    Kernel stage2 = program.kernel(function + "_final");
-    const auto kernel_limit =
-        std::min(stage1.max_total_local_sizes().front(), stage2.max_total_local_sizes().front());
-    if (kernel_limit < local) {  // the kernels need more resources than the device's maximum
-      local = power_of_two_floor(std::max<std::size_t>(kernel_limit, 1));
-      program = compile(device, signature, local);
-      stage1 = program.kernel(function);
-      stage2 = program.kernel(function + "_final");
-    }
-    std::size_t groups =
-        std::max<std::size_t>(params.compute_units, 1) * reduction_groups_per_compute_unit;
-    if (!params.max_num_groups.empty() && params.max_num_groups[0] > 0) {
-      groups = std::min(groups, params.max_num_groups[0]);
-    }
-    slot.program = program;
-    slot.stage1 = stage1;
-    slot.stage2 = stage2;
-    slot.local_size = local;
-    slot.max_groups = groups;
+    slot.split.push_back(std::make_shared<const ReductionKernels>(
+        compile_kernels(device, signature, std::pair(kept_rank, reduced_rank))));
+    return slot.split.back();
   }
 
   /// The partials buffer of `queue`, at least `size` bytes.
@@ -439,6 +510,18 @@ struct ReductionData {
     }
     launch.result = target.out ? *target.out : Array::empty(launch.queue, out_shape, output);
     if (!work) return launch;
+    if (extent > 0) {
+      std::size_t contiguous = 0;
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        if (args[k].is_array() && !aligned[k]) ++contiguous;
+      }
+      const auto path = choose_reduction_path(permuted, order.kept, aligned, contiguous);
+      if (path.kind != ReductionPathKind::flat) {
+        launch.slot = slot_for(device, signature);
+        prepare_split(launch, values, path, signature, outputs, extent);
+        return launch;
+      }
+    }
     launch.slot = slot_for(device, signature);
     build(*launch.slot, device, signature);
 
@@ -455,22 +538,7 @@ struct ReductionData {
     for (const auto& strides : merged.strides) offset_count += strides.size();
     launch.offsets.reserve(offset_count);
     launch.sizes.reserve(16 + signature.rank);
-    for (std::size_t k = 0; k < args.size(); ++k) {
-      const auto& arg = args[k];
-      if (arg.is_array()) {
-        const auto& array = std::get<Array>(values[k].value());
-        launch.buffers.push_back(array.base_buffer());
-        launch.offsets.push_back(
-            static_cast<std::int64_t>(array.first_element_offset() / arg.dtype().itemsize()));
-        continue;
-      }
-      const auto converted = convert_scalar(values[k].value(), arg.dtype());
-      if (!converted) {
-        fail(arg, fmt::format("the value {} is not exactly a {} (pass a value of that type)",
-                              scalar_text(values[k].value()), arg.dtype().name()));
-      }
-      launch.scalars.push_back(*converted);
-    }
+    store_arguments(launch, values);
     const auto& result = *launch.result;
     const auto result_offset =
         static_cast<std::int64_t>(result.first_element_offset() / output.itemsize());
@@ -490,17 +558,9 @@ struct ReductionData {
     launch.sizes.push_back(outputs);  // stage 2
     launch.sizes.push_back(plan.parts);
 
-    std::size_t buffer = 0, scalar = 0, offset = 0;
     auto& args1 = launch.args1;
     args1.reserve(2 * args.size() + 16 + offset_count);
-    for (std::size_t k = 0; k < args.size(); ++k) {
-      if (args[k].is_array()) {
-        args1.emplace_back(launch.buffers[buffer++]);
-        args1.emplace_back(launch.offsets[offset++]);
-      } else {
-        args1.push_back(scalar_kernel_arg(launch.scalars[scalar++]));
-      }
-    }
+    const std::size_t buffer = append_argument_args(launch);
     const Buffer& result_buffer = launch.buffers[buffer];
     const Buffer& stage1_out = staged ? launch.buffers[buffer + 1] : result_buffer;
     args1.emplace_back(stage1_out);
@@ -524,7 +584,162 @@ struct ReductionData {
     return launch;
   }
 
+  /// Stores the arrays' base buffers and first-element offsets and the scalars' bytes of a
+  /// call in `launch` (its offsets reserved by the caller). Throws LogicError for a scalar
+  /// that is not exactly of its argument's dtype.
+  void store_arguments(ReductionLaunch& launch, std::span<const ElementwiseValue> values) const {
+    launch.buffers.reserve(args.size() + 2);
+    launch.scalars.reserve(args.size());
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      const auto& arg = args[k];
+      if (arg.is_array()) {
+        const auto& array = std::get<Array>(values[k].value());
+        launch.buffers.push_back(array.base_buffer());
+        launch.offsets.push_back(
+            static_cast<std::int64_t>(array.first_element_offset() / arg.dtype().itemsize()));
+        continue;
+      }
+      const auto converted = convert_scalar(values[k].value(), arg.dtype());
+      if (!converted) {
+        fail(arg, fmt::format("the value {} is not exactly a {} (pass a value of that type)",
+                              scalar_text(values[k].value()), arg.dtype().name()));
+      }
+      launch.scalars.push_back(*converted);
+    }
+  }
+
+  /// Appends the stored arguments (store_arguments) to `launch.args1`; returns the index of
+  /// the first buffer after the arrays'.
+  std::size_t append_argument_args(ReductionLaunch& launch) const {
+    std::size_t buffer = 0, scalar = 0, offset = 0;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      if (args[k].is_array()) {
+        launch.args1.emplace_back(launch.buffers[buffer++]);
+        launch.args1.emplace_back(launch.offsets[offset++]);
+      } else {
+        launch.args1.push_back(scalar_kernel_arg(launch.scalars[scalar++]));
+      }
+    }
+    return buffer;
+  }
+
+  /// Prepares `launch` (its slot and result set) for the columns or the rows path of `path`
+  /// (kept and reduced axes merged apart) with `outputs` outputs of `extent` (>= 1) reduced
+  /// elements each. Throws RenderError, CompileError, LogicError as store_arguments.
+  void prepare_split(ReductionLaunch& launch, std::span<const ElementwiseValue> values,
+                     const ReductionPath& path, const LayoutSignature& signature,
+                     std::size_t outputs, std::size_t extent) {
+    const auto& device = launch.queue.device();
+    const auto& kept = path.kept;
+    const auto& reduced = path.reduced;
+    launch.split =
+        build_split(*launch.slot, device, signature, kept.shape.size(), reduced.shape.size());
+    launch.kind = path.kind;
+    const bool rows = path.kind == ReductionPathKind::rows;
+    const auto local = launch.split->local_size;
+    const auto max_groups = reduction_max_groups(device);
+    if (rows) {
+      launch.plan = plan_reduction(outputs, extent, local, max_groups);
+    } else {
+      const auto& sizes = device.params().max_local_sizes;
+      launch.column_plan = plan_column_reduction(outputs, extent, local, max_groups,
+                                                 sizes.size() > 1 ? sizes[1] : 1);
+    }
+    const std::size_t parts = rows ? launch.plan.parts : launch.column_plan.parts;
+    const bool staged = (rows ? launch.plan.final_groups : launch.column_plan.final_groups) > 0;
+
+    // Stable storage first (KernelArgs point into it), in the kernel's order.
+    std::size_t offset_count = args.size() + 2;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      if (k < kept.strides.size()) offset_count += kept.strides[k].size();
+      if (k < reduced.strides.size()) offset_count += reduced.strides[k].size();
+    }
+    launch.offsets.reserve(offset_count);
+    launch.sizes.reserve(6 + kept.shape.size() + reduced.shape.size());
+    store_arguments(launch, values);
+    const auto& result = *launch.result;
+    const auto result_offset =
+        static_cast<std::int64_t>(result.first_element_offset() / output.itemsize());
+    launch.buffers.push_back(result.base_buffer());
+    if (staged) {
+      launch.buffers.push_back(partials_for(launch.queue, outputs * parts * output.itemsize()));
+    }
+    const std::size_t out_offset_index = launch.offsets.size();
+    launch.offsets.push_back(staged ? 0 : result_offset);
+    launch.offsets.push_back(result_offset);
+    if (rows) {
+      for (const std::size_t size :
+           {outputs, extent, launch.plan.segment, parts, launch.plan.tasks}) {
+        launch.sizes.push_back(size);
+      }
+    } else {
+      for (const std::size_t size : {outputs, extent, parts, launch.column_plan.chunk}) {
+        launch.sizes.push_back(size);
+      }
+    }
+    for (std::size_t d = 1; d < kept.shape.size(); ++d) launch.sizes.push_back(kept.shape[d]);
+    for (std::size_t d = 1; d < reduced.shape.size(); ++d) launch.sizes.push_back(reduced.shape[d]);
+    const std::size_t stage1_sizes = launch.sizes.size();
+    launch.sizes.push_back(outputs);  // stage 2
+    launch.sizes.push_back(parts);
+
+    launch.args1.reserve(2 * args.size() + 4 + offset_count + stage1_sizes);
+    const std::size_t buffer = append_argument_args(launch);
+    const Buffer& result_buffer = launch.buffers[buffer];
+    const Buffer& stage1_out = staged ? launch.buffers[buffer + 1] : result_buffer;
+    launch.args1.emplace_back(stage1_out);
+    launch.args1.emplace_back(launch.offsets[out_offset_index]);
+    for (std::size_t s = 0; s < stage1_sizes; ++s) launch.args1.emplace_back(launch.sizes[s]);
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      if (k >= kept.strides.size() || kept.strides[k].empty()) continue;
+      for (const auto* strides : {&kept.strides[k], &reduced.strides[k]}) {
+        for (const auto stride : *strides) {
+          launch.offsets.push_back(stride);
+          launch.args1.emplace_back(launch.offsets.back());
+        }
+      }
+    }
+    if (staged) {
+      launch.args2.emplace_back(stage1_out);
+      launch.args2.emplace_back(result_buffer);
+      launch.args2.emplace_back(launch.offsets[out_offset_index + 1]);
+      launch.args2.emplace_back(launch.sizes[stage1_sizes]);
+      launch.args2.emplace_back(launch.sizes[stage1_sizes + 1]);
+    }
+  }
+
+  /// Runs a columns- or rows-path launch.
+  static void run_split(const ReductionLaunch& launch) {
+    const auto& kernels = *launch.split;
+    // Copies for this launch: calls on one Kernel object must not overlap in time.
+    const Kernel stage2 = kernels.stage2;
+    std::size_t final_groups = 0;
+    if (launch.kind == ReductionPathKind::rows) {
+      const auto& plan = launch.plan;
+      if (plan.groups == 0) return;
+      const std::size_t local1[1] = {kernels.local_size};
+      const std::size_t global1[1] = {plan.groups * kernels.local_size};
+      const Kernel rows = *kernels.rows;
+      rows.launch(launch.queue, global1, local1, launch.args1);
+      final_groups = plan.final_groups;
+    } else {
+      const auto& plan = launch.column_plan;
+      if (plan.groups_x == 0) return;
+      const std::size_t local1[2] = {plan.local_x, plan.local_y};
+      const std::size_t global1[2] = {plan.groups_x * plan.local_x, plan.parts};
+      const Kernel stage1 = kernels.stage1;
+      stage1.launch(launch.queue, global1, local1, launch.args1);
+      final_groups = plan.final_groups;
+    }
+    if (final_groups > 0) {
+      const std::size_t local2[1] = {kernels.local_size};
+      const std::size_t global2[1] = {final_groups * kernels.local_size};
+      stage2.launch(launch.queue, global2, local2, launch.args2);
+    }
+  }
+
   static void run(const ReductionLaunch& launch) {
+    if (launch.split) return run_split(launch);
     if (!launch.slot || launch.plan.groups == 0) return;
     auto [stage1, stage2] = [&] {
       const std::lock_guard lock(launch.slot->mutex);
@@ -656,7 +871,7 @@ std::size_t ReductionKernel::cached_programs() const {
   std::size_t built = 0;
   for (const auto& slot : slots) {
     const std::lock_guard lock(slot->mutex);
-    built += slot->stage1 ? 1 : 0;
+    built += (slot->stage1 ? 1 : 0) + slot->split.size();
   }
   return built;
 }

@@ -39,7 +39,8 @@ PLINTH_EXPORT AxesOrder reduction_axes_order(std::size_t ndim, std::span<const s
 /// How a call's work is spread over groups of `local_size` work items (a power of two).
 struct ReductionPlan {
   /// Work items reducing one output together in stage 1 (a power of two, <= local_size):
-  /// local_size unless the reduced extent is smaller.
+  /// local_size unless the reduced extent is smaller, or the outputs are so many that
+  /// segments of fewer (down to 32, a warp) still fill `max_groups` groups.
   std::size_t segment = 1;
   /// Groups (stage-1 partial values) per output: more than 1 only when segment == local_size.
   std::size_t parts = 1;
@@ -56,6 +57,69 @@ struct ReductionPlan {
 /// item gets at least 4 elements before the work is split over more groups. Throws nothing.
 PLINTH_EXPORT ReductionPlan plan_reduction(std::size_t outputs, std::size_t extent,
                                            std::size_t local_size, std::size_t max_groups) noexcept;
+
+/// How stage 1 reads the reduced elements of an output.
+enum class ReductionPathKind {
+  /// A segment of work items per output, reading its reduced elements by flat index, each
+  /// element's offsets from the whole merged layout (fast where the reduced elements lie
+  /// next to each other; the whole-array reduction and arrays on the fast path).
+  flat,
+  /// As flat, with the kept and the reduced axes merged apart: each output's offsets once
+  /// per output, each element's from its index among the reduced ones (fewer divisions
+  /// where arrays are strided).
+  rows,
+  /// A work item per (output, part), consecutive work items on consecutive outputs, each
+  /// looping over its part of the reduced extent (the columns path: fast where the kept
+  /// axes hold the contiguous dimension).
+  columns,
+};
+
+/// The path of a call and, for the columns and rows paths, its two merged layouts.
+struct ReductionPath {
+  ReductionPathKind kind = ReductionPathKind::flat;
+  /// Columns and rows: the kept dimensions merged (outputs are their flat indices; shape and
+  /// per-argument strides as merge_layout gives them).
+  MergedLayout kept;
+  /// Columns and rows: the reduced dimensions merged.
+  MergedLayout reduced;
+};
+
+/// The path for reducing the last `shape.size() - kept` dimensions of the (reordered)
+/// iteration shape `shape`, with `arrays` (one per argument, as merge_layout takes them)
+/// and `contiguous_arrays` arrays on the fast path (C-contiguous over `shape`). The flat
+/// path without a strided array, or with one output or one reduced element at most; else the
+/// columns path where the arrays' innermost kept strides, summed over the arrays and each
+/// counted as at most 8 elements (a sector), are smaller than their innermost reduced strides
+/// counted alike; the rows path otherwise. Throws nothing but std::bad_alloc.
+PLINTH_EXPORT ReductionPath choose_reduction_path(std::span<const std::size_t> shape,
+                                                  std::size_t kept,
+                                                  std::span<const AlignedStrides> arrays,
+                                                  std::size_t contiguous_arrays);
+
+/// How a columns-path call is spread: work items (o, p) of a 2-D range of
+/// (groups_x * local_x, parts), groups of (local_x, local_y); the work items (o, p) of group
+/// row g = p / local_y reduce the reduced elements [g * chunk, min((g + 1) * chunk, extent))
+/// of output o between them, interleaved: work item (o, p) those at g * chunk + p % local_y
+/// + k * local_y, so that neighbouring work items read neighbouring elements also where
+/// local_x is smaller than a warp.
+struct ColumnPlan {
+  std::size_t local_x = 1;       ///< outputs per group (a power of two)
+  std::size_t local_y = 1;       ///< parts per group (a power of two)
+  std::size_t groups_x = 0;      ///< ceil(outputs / local_x); 0: nothing to launch
+  std::size_t parts = 1;         ///< parts per output, a multiple of local_y
+  std::size_t chunk = 0;         ///< reduced elements per group row (parts / local_y)
+  std::size_t final_groups = 0;  ///< stage-2 groups (0 when parts == 1: no stage 2)
+};
+
+/// The plan for `outputs` outputs of `extent` (>= 1) reduced elements each, with groups of
+/// at most `local_size` work items (a power of two), at most `max_local_y` of them in
+/// dimension 1 (the device's limit), and about `max_groups` groups wanted to
+/// fill the device: the reduced extent is split into parts (of at least 32 elements) only
+/// while the outputs alone give fewer groups, and into no more groups than max_groups in all
+/// (a last wave of a few groups would take as long as a full one). Throws nothing.
+PLINTH_EXPORT ColumnPlan plan_column_reduction(std::size_t outputs, std::size_t extent,
+                                               std::size_t local_size, std::size_t max_groups,
+                                               std::size_t max_local_y) noexcept;
 
 /// What the source of a ReductionKernel's program is made of.
 struct ReductionSourceParts {
@@ -87,5 +151,35 @@ struct ReductionSourceParts {
 PLINTH_EXPORT std::string reduction_source(std::span<const ElementwiseArg> args,
                                            const ReductionSourceParts& parts,
                                            const LayoutSignature& signature);
+
+/// The split program's source (the columns and the rows paths) for `kept_rank` merged kept and
+/// `reduced_rank` merged reduced dimensions (each at least 1; signature.rank is not used): the
+/// preamble, `_red_reduce`, then
+///
+///     KERNEL void <name>_cols(<per argument as reduction_source>,
+///                             GLOBAL_MEM out *_red_out, long _red_out_b,
+///                             unsigned long _red_outputs, unsigned long _red_extent,
+///                             unsigned long _red_parts, unsigned long _red_chunk,
+///                             unsigned long _red_m1 ... _red_m<kept_rank-1>,
+///                             unsigned long _red_e1 ... _red_e<reduced_rank-1>,
+///                             per strided argument k: long _red_t<k>_0 ... (kept strides),
+///                             long _red_u<k>_0 ... (reduced strides))
+///     KERNEL void <name>_rows(<per argument as reduction_source>,
+///                             GLOBAL_MEM out *_red_out, long _red_out_b,
+///                             unsigned long _red_outputs, unsigned long _red_extent,
+///                             unsigned long _red_segment, unsigned long _red_parts,
+///                             unsigned long _red_tasks, then as <name>_cols from _red_m1)
+///     KERNEL void <name>_cols_final(as reduction_source's <name>_final)
+///
+/// In <name>_cols, work item (o, p) of the 2-D range (ColumnPlan) writes the partial value
+/// of output o over its part p (ColumnPlan's interleaving, by its local size in dimension 1)
+/// to `_red_out[_red_out_b + o * parts + p]`, four loads in flight. <name>_rows is
+/// reduction_source's stage 1 (ReductionPlan, partials alike) with the offsets of the kept
+/// and the reduced axes apart. In both, the map's `i` is the flat index over the reordered
+/// iteration shape, as on the flat path. Throws LogicError as elementwise_type_text.
+PLINTH_EXPORT std::string reduction_split_source(std::span<const ElementwiseArg> args,
+                                                 const ReductionSourceParts& parts,
+                                                 const LayoutSignature& signature,
+                                                 std::size_t kept_rank, std::size_t reduced_rank);
 
 }  // namespace plinth::detail

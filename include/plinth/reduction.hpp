@@ -46,8 +46,8 @@
 /// **The output dtype** is any DType a kernel argument may have (not bool or float16),
 /// structs included.
 ///
-/// **Strategy.** One program with two kernels, compiled per device and layout signature
-/// (as ElementwiseKernel: at most 32 programs per kernel object, the oldest dropped first;
+/// **Strategy.** A program with two kernels, compiled per device and layout signature
+/// (as ElementwiseKernel: at most 32 signatures per kernel object, the oldest dropped first;
 /// the on-disk cache applies). Stage 1 runs a bounded number of groups (8 per compute unit),
 /// each a grid-stride loop over its share of the reduced elements with four independent
 /// accumulators per work item (loads at r, r + G, r + 2G, r + 3G: coalesced, several in
@@ -55,8 +55,18 @@
 /// 2 reduces the partials of each output with one group. Both are enqueued on the call's
 /// queue without waiting on the host. When the reduced extent is small, a group serves
 /// several outputs (a power-of-two segment of work items per output, down to one work item)
-/// and stage 2 is skipped; when one group per output is enough, too. Indices are 64 bits
-/// wide where the device's are, so more than 2^32 elements work.
+/// and stage 2 is skipped; when one group per output is enough, too; with many long outputs
+/// (row sums), segments are narrower (down to 32 work items) while the outputs still fill
+/// the groups. Where an array is strided, a second program takes over, compiled per merged
+/// rank of the kept and of the reduced axes (merged apart): its rows kernel is the stage 1
+/// above with each output's offsets computed once and each element's from its index among
+/// the reduced ones; its columns kernel serves **strided reduced axes** (the kept axes hold
+/// the smaller strides, e.g. column sums of a C-contiguous matrix), giving each work item one
+/// output (consecutive work items on consecutive outputs, so every read is coalesced) and a
+/// part of its reduced extent, looping over it with four accumulators; the extent is split
+/// into parts over a second grid dimension only while the outputs alone do not fill the
+/// device, and stage 2 then combines each output's parts. Indices are 64 bits wide
+/// where the device's are, so more than 2^32 elements work.
 ///
 /// **Partials** live in a buffer kept per queue in the kernel object (grown when a call needs
 /// more, never shrunk, dropped when the queue is gone): calls on one queue run in its order,
