@@ -253,8 +253,7 @@ struct ElementwiseData {
       signature.vector_width = vector_width;
       signature.vector_stores = options.writes_every_element;
     }
-    const auto words =
-        variant_words(signature, std::span<const bool>(strided.data(), strided.size()));
+    const auto words = signature_words(signature, strided);
     launch.slot =
         store_slot(recipe, device, std::span<const std::uint64_t>(words.data(), words.size()));
     if (!launch.slot->built()) {
@@ -302,21 +301,6 @@ struct ElementwiseData {
     launch.global_size =
         groups_for(items, launch.local_size, launch.slot->max_groups) * launch.local_size;
     return launch;
-  }
-
-  /// The store's key words for a signature and which arguments are strided (no heap for up
-  /// to 192 arguments).
-  static VariantWords variant_words(const LayoutSignature& signature,
-                                    std::span<const bool> strided) {
-    VariantWords words;
-    words.push_back(signature.rank | (signature.restrict_inputs ? 1u << 8 : 0u) |
-                    (signature.index32 ? 1u << 9 : 0u) | (signature.vector_width << 10) |
-                    (signature.vector_stores ? 1u << 15 : 0u));
-    for (std::size_t k = 0; k < strided.size(); ++k) {
-      if (k % 64 == 0) words.push_back(0);
-      if (strided[k]) words.back() |= std::uint64_t{1} << (k % 64);
-    }
-    return words;
   }
 
   /// True if an input array shares memory with an array the kernel writes: its pointer may

@@ -5,6 +5,8 @@
 // kernel source for a layout signature, and scalar conversion. Exported for the unit tests
 // (tests/core/algorithms/).
 
+#include "algorithms/kit/kernel_store.hpp"
+
 #include <plinth/dtype.hpp>
 #include <plinth/elementwise.hpp>
 #include <plinth/export.hpp>
@@ -122,6 +124,24 @@ struct LayoutSignature {
   bool vector_stores = false;
   bool operator==(const LayoutSignature& other) const = default;
 };
+
+/// The words a KernelStore keys a program of `signature` by (kit/kernel_store.hpp): the rank
+/// and flags, then whether each argument is strided (`strided`, a range of bools: the
+/// signature's own or the caller's), 64 to a word. No heap for up to 192 arguments.
+template <class Bools>
+VariantWords signature_words(const LayoutSignature& signature, const Bools& strided) {
+  VariantWords words;
+  words.push_back(signature.rank | (signature.restrict_inputs ? 1u << 8 : 0u) |
+                  (signature.index32 ? 1u << 9 : 0u) | (signature.vector_width << 10) |
+                  (signature.vector_stores ? 1u << 15 : 0u));
+  std::size_t k = 0;
+  for (const bool is_strided : strided) {
+    if (k % 64 == 0) words.push_back(0);
+    if (is_strided) words.back() |= std::uint64_t{1} << (k % 64);
+    ++k;
+  }
+  return words;
+}
 
 /// The C type of argument `k` in the source: its scalar C type, or `${_elw_type<k>}` for a
 /// struct (bound by elementwise_render_globals). Throws LogicError as ctype().

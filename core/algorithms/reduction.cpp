@@ -1,12 +1,17 @@
 #include <plinth/reduction.hpp>
 
+#include "algorithms/array_expression_rules.hpp"
 #include "algorithms/elementwise_codegen.hpp"
+#include "algorithms/kit/kernel_arguments.hpp"
+#include "algorithms/kit/launch_sizing.hpp"
+#include "algorithms/kit/program_slot.hpp"
 #include "algorithms/outside_uses.hpp"
 #include "algorithms/reduction_codegen.hpp"
 
 #include <plinth/buffer.hpp>
 #include <plinth/dtype_c.hpp>
 #include <plinth/errors.hpp>
+#include <plinth/memory_pool.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -21,35 +26,9 @@ namespace detail {
 
 namespace {
 
-/// Programs kept per kernel object (one per device and layout signature).
-constexpr std::size_t max_cached_reductions = 32;
 /// Work items per group at most (a power of two), and stage-1 groups per compute unit.
 constexpr std::size_t preferred_reduction_local_size = 256;
 constexpr std::size_t reduction_groups_per_compute_unit = 8;
-
-bool is_c_identifier(std::string_view name) {
-  const auto alpha = [](char c) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-  };
-  if (name.empty() || !alpha(name[0])) return false;
-  return std::all_of(name.begin(), name.end(),
-                     [&](char c) { return alpha(c) || (c >= '0' && c <= '9'); });
-}
-
-bool reserved_name(std::string_view name) {
-  return name.starts_with(elementwise_reserved_prefix) ||
-         name.starts_with(reduction_reserved_prefix);
-}
-
-std::string shape_text(std::span<const std::size_t> shape) {
-  return fmt::format("({})", fmt::join(shape, ", "));
-}
-
-std::size_t power_of_two_floor(std::size_t value) {
-  std::size_t result = 1;
-  while (result * 2 <= value) result *= 2;
-  return result;
-}
 
 /// A program's kernels: the flat path's, or the split program's (kept and reduced axes
 /// merged apart: the columns and the rows paths) for merged kept and reduced ranks.
@@ -63,28 +42,11 @@ struct ReductionKernels {
   std::size_t local_size = 1;
 };
 
-/// A compiled program for one device and signature, built once.
-struct ReductionSlot {
-  std::mutex mutex;
-  std::optional<Program> program;
-  std::optional<Kernel> stage1;
-  std::optional<Kernel> stage2;
-  std::size_t local_size = 1;
-  std::size_t max_groups = 1;
-  /// The split programs for this signature, one per pair of merged ranks.
+/// A compiled program for one device and signature, built once (kernels: stage 1, stage 2),
+/// and the split programs for that signature, one per pair of merged ranks, built when a
+/// call needs them.
+struct ReductionSlot : ProgramSlot {
   std::vector<std::shared_ptr<const ReductionKernels>> split;
-};
-
-struct ReductionCacheEntry {
-  BoundDevice device;
-  LayoutSignature signature;
-  std::shared_ptr<ReductionSlot> slot;
-};
-
-/// A queue's partials buffer.
-struct Partials {
-  std::weak_ptr<QueueImpl> queue;
-  Buffer buffer;
 };
 
 /// Storage that the KernelArgs of a call point into; filled first, then the args are built.
@@ -122,44 +84,6 @@ std::size_t reduction_local_size(const BoundDevice& device, std::size_t itemsize
   return power_of_two_floor(limit);
 }
 
-/// The groups a reduction's stage 1 wants at once on `device` to fill it.
-std::size_t reduction_max_groups(const BoundDevice& device) {
-  const auto& params = device.params();
-  std::size_t groups =
-      std::max<std::size_t>(params.compute_units, 1) * reduction_groups_per_compute_unit;
-  if (!params.max_num_groups.empty() && params.max_num_groups[0] > 0) {
-    groups = std::min(groups, params.max_num_groups[0]);
-  }
-  return groups;
-}
-
-template <std::size_t N>
-struct RawBytes {
-  std::byte bytes[N];
-};
-
-KernelArg scalar_kernel_arg(const ScalarBytes& scalar) {
-  const auto* data = scalar.bytes.data();
-  switch (scalar.size) {
-    case 1: return KernelArg(*reinterpret_cast<const RawBytes<1>*>(data));
-    case 2: return KernelArg(*reinterpret_cast<const RawBytes<2>*>(data));
-    case 4: return KernelArg(*reinterpret_cast<const RawBytes<4>*>(data));
-    case 8: return KernelArg(*reinterpret_cast<const RawBytes<8>*>(data));
-    default: return KernelArg(*reinterpret_cast<const RawBytes<16>*>(data));
-  }
-}
-
-std::string scalar_text(const ElementwiseValue::Variant& value) {
-  if (const auto* v = std::get_if<bool>(&value)) return *v ? "true" : "false";
-  if (const auto* v = std::get_if<std::int64_t>(&value)) return fmt::format("{}", *v);
-  if (const auto* v = std::get_if<std::uint64_t>(&value)) return fmt::format("{}", *v);
-  if (const auto* v = std::get_if<double>(&value)) return fmt::format("{}", *v);
-  if (const auto* v = std::get_if<std::complex<double>>(&value)) {
-    return fmt::format("({}, {})", v->real(), v->imag());
-  }
-  return "?";
-}
-
 }  // namespace
 
 struct ReductionData {
@@ -174,10 +98,7 @@ struct ReductionData {
   std::vector<std::string> outside_use;
   std::size_t first_array = 0;
 
-  std::mutex cache_mutex;
-  std::vector<ReductionCacheEntry> cache;  // oldest first
-  std::mutex partials_mutex;
-  std::vector<Partials> partials;
+  RecipeId recipe = next_recipe_id();
 
   std::string describe() const { return fmt::format("ReductionKernel '{}'", options.name); }
 
@@ -185,15 +106,12 @@ struct ReductionData {
     throw LogicError(fmt::format("{}: argument '{}': {}", describe(), arg.name(), problem));
   }
 
+  /// The slot of `signature` on `device`, in the Context's store.
   std::shared_ptr<ReductionSlot> slot_for(const BoundDevice& device,
-                                          const LayoutSignature& signature) {
-    const std::lock_guard lock(cache_mutex);
-    for (const auto& entry : cache) {
-      if (entry.device == device && entry.signature == signature) return entry.slot;
-    }
-    if (cache.size() >= max_cached_reductions) cache.erase(cache.begin());
-    cache.push_back({device, signature, std::make_shared<ReductionSlot>()});
-    return cache.back().slot;
+                                          const LayoutSignature& signature) const {
+    const auto words = signature_words(signature, signature.strided);
+    return store_slot<ReductionSlot>(recipe, device,
+                                     std::span<const std::uint64_t>(words.data(), words.size()));
   }
 
   /// The program for `signature` on `device` with groups of `local` work items.
@@ -222,20 +140,11 @@ struct ReductionData {
               : generated_kernel_comment("ReductionKernel", options.name,
                                          fmt::format("{0}, {0}_final", function)) +
                     reduction_source(args, parts, signature);
-    ProgramOptions program_options;
-    program_options.fast_math = options.fast_math;
-    program_options.compiler_options = options.compiler_options;
-    program_options.render_globals =
-        rewrite_render_globals(options.render_globals, array_names, signature.strided);
-    for (std::size_t k = 0; k < args.size(); ++k) {
-      if (args[k].dtype().is_struct()) {
-        program_options.render_globals[fmt::format("_elw_type{}", k)] = ctype(args[k].dtype());
-      }
-    }
+    auto program_options = generated_program_options(
+        options.fast_math, options.compiler_options,
+        rewrite_render_globals(options.render_globals, array_names, signature.strided), args);
     if (output.is_struct()) program_options.render_globals["_red_out_type"] = ctype(output);
-    const std::size_t index[1] = {device.index()};
-    const auto devices = device.context().devices()[std::span<const std::size_t>(index)];
-    return Program(devices, source, program_options);
+    return build_for_store(device, source, program_options);
   }
 
   /// The program (the flat path's, or the split one for `split`) and its stage-1 and stage-2
@@ -272,13 +181,12 @@ struct ReductionData {
   /// Builds the program of `slot` if it has none yet. Throws RenderError, CompileError.
   void build(ReductionSlot& slot, const BoundDevice& device, const LayoutSignature& signature) {
     const std::lock_guard lock(slot.mutex);
-    if (slot.stage1) return;
+    if (slot.built()) return;
     auto built = compile_kernels(device, signature, std::nullopt);
     slot.program = built.program;
-    slot.stage1 = built.stage1;
-    slot.stage2 = built.stage2;
+    slot.kernels = {built.stage1, built.stage2};
     slot.local_size = built.local_size;
-    slot.max_groups = reduction_max_groups(device);
+    slot.max_groups = group_limit(device.params(), reduction_groups_per_compute_unit);
   }
 
   /// The split program of `slot` for merged ranks `kept_rank` and `reduced_rank`,
@@ -297,79 +205,15 @@ struct ReductionData {
     return slot.split.back();
   }
 
-  /// The partials buffer of `queue`, at least `size` bytes.
-  Buffer partials_for(const Queue& queue, std::size_t size) {
-    const std::lock_guard lock(partials_mutex);
-    std::erase_if(partials, [](const Partials& entry) { return entry.queue.expired(); });
-    for (auto& entry : partials) {
-      if (entry.queue.lock() != queue.impl()) continue;
-      if (entry.buffer.size() < size) entry.buffer = Buffer::allocate(queue.device(), size);
-      return entry.buffer;
-    }
-    partials.push_back({queue.impl(), Buffer::allocate(queue.device(), size)});
-    return partials.back().buffer;
-  }
-
   /// Checks the kinds, dtypes, devices and element alignment of a call's arguments.
   void check_arguments(const BoundDevice& device, std::span<const ElementwiseValue> values) const {
-    if (values.size() != args.size()) {
-      std::vector<std::string> names;
-      for (const auto& arg : args) names.push_back(arg.name());
-      throw LogicError(fmt::format("{} takes {} arguments ({}), got {}", describe(), args.size(),
-                                   fmt::join(names, ", "), values.size()));
-    }
-    for (std::size_t k = 0; k < args.size(); ++k) {
-      const auto& arg = args[k];
-      const auto& value = values[k].value();
-      if (std::holds_alternative<MultiArray>(value)) {
-        fail(arg, "a MultiArray is not supported (reduce each device's part)");
-      }
-      const auto* array = std::get_if<Array>(&value);
-      if (!arg.is_array()) {
-        if (array != nullptr)
-          fail(arg, fmt::format("is a {} scalar, got an Array", arg.dtype().name()));
-        continue;
-      }
-      if (array == nullptr)
-        fail(arg, fmt::format("is a {} array, got a scalar", arg.dtype().name()));
-      if (array->dtype() != arg.dtype()) {
-        fail(arg,
-             fmt::format("must be a {} array, got {}", arg.dtype().name(), array->dtype().name()));
-      }
-      if (!(array->device() == device)) {
-        fail(arg,
-             fmt::format("the array is on device {} ('{}'){}, the queue on device {} ('{}')",
-                         array->device().index(), array->device().name(),
-                         array->device().context() == device.context() ? "" : " of another context",
-                         device.index(), device.name()));
-      }
-      const auto itemsize = static_cast<std::ptrdiff_t>(arg.dtype().itemsize());
-      for (std::size_t d = 0; d < array->ndim(); ++d) {
-        if (array->shape()[d] > 1 && array->strides()[d] % itemsize != 0) {
-          fail(arg, fmt::format("its stride {} (bytes) in dimension {} is not a multiple of its "
-                                "itemsize {}",
-                                array->strides()[d], d, itemsize));
-        }
-      }
-      if (array->first_element_offset() % static_cast<std::size_t>(itemsize) != 0) {
-        fail(arg, fmt::format("its first element lies {} bytes into its buffer, not a multiple "
-                              "of its itemsize {}",
-                              array->first_element_offset(), itemsize));
-      }
-    }
-    if (!device.params().supports_double) {
-      for (const auto& arg : args) {
-        if (is_double(arg.dtype())) {
-          fail(arg, fmt::format("{} needs double precision, which device {} ('{}') lacks",
-                                arg.dtype().name(), device.index(), device.name()));
-        }
-      }
-      if (is_double(output)) {
-        throw LogicError(
-            fmt::format("{}: the output dtype {} needs double precision, which "
-                        "device {} ('{}') lacks",
-                        describe(), output.name(), device.index(), device.name()));
-      }
+    check_call(describe(), args, values, device,
+               "a MultiArray is not supported (reduce each device's part)");
+    if (!device.params().supports_double && is_double(output)) {
+      throw LogicError(
+          fmt::format("{}: the output dtype {} needs double precision, which "
+                      "device {} ('{}') lacks",
+                      describe(), output.name(), device.index(), device.name()));
     }
   }
 
@@ -422,17 +266,8 @@ struct ReductionData {
       const auto& arg = args[k];
       if (!arg.is_array()) continue;
       const auto& array = std::get<Array>(values[k].value());
-      const auto ndim = array.ndim();
-      bool broadcastable = ndim <= shape.size();
-      for (std::size_t d = 0; broadcastable && d < ndim; ++d) {
-        const auto e = array.shape()[ndim - 1 - d];
-        broadcastable = e == 1 || e == shape[shape.size() - 1 - d];
-      }
-      if (!broadcastable) {
-        fail(arg,
-             fmt::format("its shape {} does not broadcast to the iteration shape {} (the "
-                         "shape of '{}', the first array argument)",
-                         shape_text(array.shape()), shape_text(shape), args[first_array].name()));
+      if (!broadcasts_to(array, shape)) {
+        static_cast<void>(element_strides(describe(), arg, array, shape, args[first_array].name()));
       }
       if (array.size() == total && array.is_contiguous() && order.identity) continue;
       if (raw_use[k]) {
@@ -450,12 +285,7 @@ struct ReductionData {
                               order.identity ? "" : " reduced along its last axes only",
                               shape_text(array.shape()), fmt::join(array.strides(), ", ")));
       }
-      std::vector<std::int64_t> strides(shape.size(), 0);
-      const auto itemsize = static_cast<std::int64_t>(arg.dtype().itemsize());
-      for (std::size_t d = 0; d < ndim; ++d) {
-        const auto at = shape.size() - ndim + d;
-        if (array.shape()[d] != 1) strides[at] = array.strides()[d] / itemsize;
-      }
+      const auto strides = element_strides(describe(), arg, array, shape, args[first_array].name());
       std::vector<std::int64_t> reordered(shape.size());
       for (std::size_t d = 0; d < shape.size(); ++d) reordered[d] = strides[order.order[d]];
       aligned[k] = std::move(reordered);
@@ -545,7 +375,9 @@ struct ReductionData {
     const bool staged = plan.final_groups > 0;
     launch.buffers.push_back(result.base_buffer());
     if (staged) {
-      launch.buffers.push_back(partials_for(queue, outputs * plan.parts * output.itemsize()));
+      // The partial values: from the memory pool, for this queue (reused by its next call).
+      launch.buffers.push_back(MemoryPool::of(device.context())
+                                   .allocate(queue, outputs * plan.parts * output.itemsize()));
     }
     const std::size_t out_offset_index = launch.offsets.size();
     launch.offsets.push_back(staged ? 0 : result_offset);
@@ -599,12 +431,7 @@ struct ReductionData {
             static_cast<std::int64_t>(array.first_element_offset() / arg.dtype().itemsize()));
         continue;
       }
-      const auto converted = convert_scalar(values[k].value(), arg.dtype());
-      if (!converted) {
-        fail(arg, fmt::format("the value {} is not exactly a {} (pass a value of that type)",
-                              scalar_text(values[k].value()), arg.dtype().name()));
-      }
-      launch.scalars.push_back(*converted);
+      launch.scalars.push_back(scalar_value(describe(), arg, values[k].value()));
     }
   }
 
@@ -617,7 +444,7 @@ struct ReductionData {
         launch.args1.emplace_back(launch.buffers[buffer++]);
         launch.args1.emplace_back(launch.offsets[offset++]);
       } else {
-        launch.args1.push_back(scalar_kernel_arg(launch.scalars[scalar++]));
+        launch.args1.push_back(scalar_arg(launch.scalars[scalar++]));
       }
     }
     return buffer;
@@ -637,7 +464,7 @@ struct ReductionData {
     launch.kind = path.kind;
     const bool rows = path.kind == ReductionPathKind::rows;
     const auto local = launch.split->local_size;
-    const auto max_groups = reduction_max_groups(device);
+    const auto max_groups = group_limit(device.params(), reduction_groups_per_compute_unit);
     if (rows) {
       launch.plan = plan_reduction(outputs, extent, local, max_groups);
     } else {
@@ -662,7 +489,8 @@ struct ReductionData {
         static_cast<std::int64_t>(result.first_element_offset() / output.itemsize());
     launch.buffers.push_back(result.base_buffer());
     if (staged) {
-      launch.buffers.push_back(partials_for(launch.queue, outputs * parts * output.itemsize()));
+      launch.buffers.push_back(MemoryPool::of(device.context())
+                                   .allocate(launch.queue, outputs * parts * output.itemsize()));
     }
     const std::size_t out_offset_index = launch.offsets.size();
     launch.offsets.push_back(staged ? 0 : result_offset);
@@ -743,7 +571,8 @@ struct ReductionData {
     if (!launch.slot || launch.plan.groups == 0) return;
     auto [stage1, stage2] = [&] {
       const std::lock_guard lock(launch.slot->mutex);
-      return std::pair(*launch.slot->stage1, *launch.slot->stage2);  // copies for this launch
+      // copies for this launch
+      return std::pair(launch.slot->kernels[0], launch.slot->kernels[1]);
     }();
     const std::size_t local[1] = {launch.slot->local_size};
     const std::size_t global1[1] = {launch.plan.groups * launch.slot->local_size};
@@ -763,17 +592,11 @@ ReductionKernel::ReductionKernel(std::vector<ElementwiseArg> args, DType output,
     : impl_(std::make_shared<detail::ReductionData>()) {
   auto& data = *impl_;
   const std::string kernel = fmt::format("ReductionKernel '{}'", options.name);
-  if (!detail::is_c_identifier(options.name)) {
-    throw LogicError(fmt::format("{}: the kernel name is not a C identifier", kernel));
-  }
-  for (const auto& [name, value] : options.render_globals) {
-    if (detail::reserved_name(name)) {
-      throw LogicError(fmt::format(
-          "{}: the render global '{}' uses a reserved prefix ('{}' or "
-          "'{}')",
-          kernel, name, detail::elementwise_reserved_prefix, detail::reduction_reserved_prefix));
-    }
-  }
+  data.first_array =
+      detail::check_declaration(kernel, options.name, args, options.render_globals,
+                                {.reserved_prefixes = {detail::elementwise_reserved_prefix,
+                                                       detail::reduction_reserved_prefix},
+                                 .inputs_only = true});
   if (output == DType::boolean() || output == DType::float16()) {
     throw LogicError(
         fmt::format("{}: the output dtype {} is not a kernel type on every backend "
@@ -790,46 +613,6 @@ ReductionKernel::ReductionKernel(std::vector<ElementwiseArg> args, DType output,
     if (text->find_first_not_of(" \t\r\n") == std::string::npos) {
       throw LogicError(fmt::format("{}: the {} expression is empty", kernel, what));
     }
-  }
-  bool any_array = false;
-  for (std::size_t k = 0; k < args.size(); ++k) {
-    const auto& arg = args[k];
-    const auto problem = [&](const std::string& text) {
-      return LogicError(fmt::format("{}: argument '{}': {}", kernel, arg.name(), text));
-    };
-    if (!detail::is_c_identifier(arg.name())) throw problem("the name is not a C identifier");
-    if (arg.name() == "i") throw problem("the name 'i' is the element index");
-    if (detail::reserved_name(arg.name())) {
-      throw problem(fmt::format("the prefixes '{}' and '{}' are reserved",
-                                detail::elementwise_reserved_prefix,
-                                detail::reduction_reserved_prefix));
-    }
-    for (std::size_t other = 0; other < k; ++other) {
-      if (args[other].name() == arg.name()) throw problem("the name repeats");
-    }
-    if (arg.is_written()) {
-      throw problem("a reduction only reads its arguments (declare it as an input)");
-    }
-    if (arg.dtype() == DType::boolean()) {
-      throw problem("bool is not a kernel argument type on every backend (use uint8)");
-    }
-    if (arg.dtype().is_struct() && !arg.is_array()) {
-      throw problem("struct scalars are not supported (pass a struct array)");
-    }
-    try {
-      static_cast<void>(detail::elementwise_type_text(arg, k));
-      if (arg.dtype().is_struct()) static_cast<void>(ctype(arg.dtype()));
-    } catch (const LogicError& error) {
-      throw problem(error.what());
-    }
-    if (arg.is_array() && !any_array) {
-      data.first_array = k;
-      any_array = true;
-    }
-  }
-  if (!any_array) {
-    throw LogicError(fmt::format(
-        "{}: no array argument (the first array argument defines the iteration shape)", kernel));
   }
   for (const auto& arg : args) data.array_names.push_back(arg.is_array() ? arg.name() : "");
   data.raw_use = detail::rewrite_operation(map, data.array_names, {}).raw_use;
@@ -853,7 +636,7 @@ Array ReductionKernel::launch(const Queue& queue, std::span<const ElementwiseVal
 Program ReductionKernel::program(const Queue& queue, std::span<const ElementwiseValue> args) const {
   const auto launch = impl_->plan(queue, args, ReductionTarget{}, true);
   const std::lock_guard lock(launch.slot->mutex);
-  return *launch.slot->program;
+  return detail::program_for_user(*launch.slot->program, queue.device());
 }
 
 const std::vector<ElementwiseArg>& ReductionKernel::arguments() const noexcept {
@@ -863,16 +646,13 @@ const DType& ReductionKernel::output_dtype() const noexcept { return impl_->outp
 const std::string& ReductionKernel::name() const noexcept { return impl_->options.name; }
 
 std::size_t ReductionKernel::cached_programs() const {
-  std::vector<std::shared_ptr<detail::ReductionSlot>> slots;
-  {
-    const std::lock_guard lock(impl_->cache_mutex);
-    for (const auto& entry : impl_->cache) slots.push_back(entry.slot);
-  }
   std::size_t built = 0;
-  for (const auto& slot : slots) {
-    const std::lock_guard lock(slot->mutex);
-    built += (slot->stage1 ? 1 : 0) + slot->split.size();
-  }
+  detail::for_each_kernel_store([&](detail::KernelStore& store) {
+    store.for_each<detail::ReductionSlot>(impl_->recipe, [&](detail::ReductionSlot& slot) {
+      const std::lock_guard lock(slot.mutex);
+      built += (slot.built() ? 1 : 0) + slot.split.size();
+    });
+  });
   return built;
 }
 

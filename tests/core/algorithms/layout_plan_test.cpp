@@ -99,9 +99,11 @@ TEST(LayoutPlan, Index32OnlyWhereEveryCountAndReachFitsInto31Bits) {
   EXPECT_TRUE(plan_layout(shape, strides, 1, std::nullopt).index32);
   shape = {limit};
   EXPECT_FALSE(plan_layout(shape, strides, 1, std::nullopt).index32);
-  // The reach: 2^30 elements two apart reach past 2^31.
+  // The reach: 2^30 elements two apart reach 2^31 - 2; one more reaches 2^31.
   shape = {std::size_t{1} << 30};
   strides = {2};
+  EXPECT_TRUE(plan_layout(shape, strides, 1, std::nullopt).index32);
+  shape = {(std::size_t{1} << 30) + 1};
   EXPECT_FALSE(plan_layout(shape, strides, 1, std::nullopt).index32);
   strides = {-1};
   EXPECT_TRUE(plan_layout(shape, strides, 1, std::nullopt).index32);
