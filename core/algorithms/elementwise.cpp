@@ -166,21 +166,13 @@ struct ElementwiseData {
     return true;
   }
 
-  /// Checks a call on `queue` and prepares its launch (building the program if needed and
-  /// `compile` or there is work to do).
-  Launch plan(const Queue& queue, std::span<const ElementwiseValue> values,
-              const std::optional<ElementwiseRange>& range, bool compile) {
-    const auto& device = queue.device();
-    check_call(describe(), args, values, device,
-               "a MultiArray is passed to a single queue (call with a MultiQueue)");
-
-    // The iteration shape and each array's strides over it, in elements.
-    const auto& shape = std::get<Array>(values[first_array].value()).shape();
-    std::size_t total = 1;
-    for (const auto extent : shape) total *= extent;
+  /// Each array argument's strides in elements over `shape` (`shape.size()` per array, into
+  /// `strides`), checking that it broadcasts and that written arrays are whole. Returns
+  /// whether every array is contiguous and of the iteration shape. Throws LogicError.
+  bool gather_strides(std::span<const ElementwiseValue> values, std::span<const std::size_t> shape,
+                      std::size_t total,
+                      SmallVector<std::int64_t, 4 * inline_args>& strides) const {
     const std::size_t ndim = shape.size();
-    SmallVector<std::int64_t, 4 * inline_args> strides;
-    std::size_t arrays = 0;
     bool all_contiguous = true;
     for (std::size_t k = 0; k < args.size(); ++k) {
       const auto& arg = args[k];
@@ -196,8 +188,7 @@ struct ElementwiseData {
                               shape_text(array.shape()), shape_text(shape)));
       }
       strides.resize(strides.size() + ndim);
-      const std::span<std::int64_t> own(strides.data() + arrays * ndim, ndim);
-      ++arrays;
+      const std::span<std::int64_t> own(strides.data() + strides.size() - ndim, ndim);
       if (full && array.is_contiguous()) {
         std::int64_t step = 1;
         for (std::size_t d = ndim; d-- > 0;) {
@@ -209,6 +200,40 @@ struct ElementwiseData {
       all_contiguous = false;
       strided_layout(k, array, shape, own);
     }
+    return all_contiguous;
+  }
+
+  /// The layout plan of a call whose arrays are not all contiguous (nothing when every array
+  /// turns out to be addressed directly). The dimensions are ordered by the first written
+  /// array unless the operation uses `i` itself or a range is given.
+  std::optional<LayoutPlan> plan_call(std::span<const std::size_t> shape,
+                                      std::span<const std::int64_t> strides, bool ranged) const {
+    std::optional<std::size_t> order_by;
+    if (!index_use && !ranged && first_written) {
+      std::size_t position = 0;  // the written array's position among the arrays
+      for (std::size_t k = 0; k < *first_written; ++k) position += args[k].is_array() ? 1 : 0;
+      order_by = position;
+    }
+    auto plan = plan_layout(shape, strides, strides.size() / std::max<std::size_t>(shape.size(), 1),
+                            order_by);
+    if (plan.all_direct()) return std::nullopt;
+    return plan;
+  }
+
+  /// Checks a call on `queue` and prepares its launch (building the program if needed and
+  /// `compile` or there is work to do).
+  Launch plan(const Queue& queue, std::span<const ElementwiseValue> values,
+              const std::optional<ElementwiseRange>& range, bool compile) {
+    const auto& device = queue.device();
+    check_call(describe(), args, values, device,
+               "a MultiArray is passed to a single queue (call with a MultiQueue)");
+
+    // The iteration shape and each array's strides over it, in elements.
+    const auto& shape = std::get<Array>(values[first_array].value()).shape();
+    std::size_t total = 1;
+    for (const auto extent : shape) total *= extent;
+    SmallVector<std::int64_t, 4 * inline_args> strides;
+    const bool all_contiguous = gather_strides(values, shape, total, strides);
 
     std::size_t begin = 0, end = total;
     if (range) {
@@ -229,17 +254,9 @@ struct ElementwiseData {
     LayoutSignature signature;
     signature.restrict_inputs = !aliased(values);
     std::optional<LayoutPlan> plan;
-    if (!all_contiguous) {
-      const bool may_reorder = !index_use && !range && first_written;
-      std::optional<std::size_t> order_by;
-      if (may_reorder) {
-        std::size_t position = 0;  // the written array's position among the arrays
-        for (std::size_t k = 0; k < *first_written; ++k) position += args[k].is_array() ? 1 : 0;
-        order_by = position;
-      }
-      plan = plan_layout(shape, std::span<const std::int64_t>(strides.data(), strides.size()),
-                         arrays, order_by);
-      if (plan->all_direct()) plan.reset();
+    if (!all_contiguous && !shape.empty()) {
+      plan = plan_call(shape, std::span<const std::int64_t>(strides.data(), strides.size()),
+                       range.has_value());
     }
     SmallVector<bool, inline_args> strided(args.size(), false);
     if (plan) {
@@ -261,18 +278,17 @@ struct ElementwiseData {
       build(*launch.slot, device, signature);
     }
     if (!work) return launch;
+    fill_launch(launch, values, plan, std::span<const bool>(strided.data(), strided.size()), begin,
+                end, signature.vector_width);
+    return launch;
+  }
 
-    for (std::size_t k = 0; k < args.size(); ++k) {
-      const auto& arg = args[k];
-      if (arg.is_array()) {
-        const auto& array = std::get<Array>(values[k].value());
-        launch.buffers.push_back(array.base_buffer());
-        launch.bases.push_back(
-            static_cast<std::int64_t>(array.first_element_offset() / arg.dtype().itemsize()));
-        continue;
-      }
-      launch.scalars.push_back(scalar_value(describe(), arg, values[k].value()));
-    }
+  /// Fills a planned launch's parameter values and sizes (elementwise_source's order).
+  /// Throws LogicError as scalar_value.
+  void fill_launch(Launch& launch, std::span<const ElementwiseValue> values,
+                   const std::optional<LayoutPlan>& plan, std::span<const bool> strided,
+                   std::size_t begin, std::size_t end, std::size_t vector) const {
+    gather_call_values(describe(), args, values, launch.buffers, launch.bases, launch.scalars);
     launch.sizes.push_back(begin);
     launch.sizes.push_back(end);
     if (plan) {
@@ -292,15 +308,11 @@ struct ElementwiseData {
         ++a;
       }
     }
-
     const std::size_t count = end - begin;
-    const std::size_t items = signature.vector_width > 1 ? std::max(count / signature.vector_width,
-                                                                    count % signature.vector_width)
-                                                         : count;
+    const std::size_t items = vector > 1 ? std::max(count / vector, count % vector) : count;
     launch.local_size = launch.slot->local_size;
     launch.global_size =
         groups_for(items, launch.local_size, launch.slot->max_groups) * launch.local_size;
-    return launch;
   }
 
   /// True if an input array shares memory with an array the kernel writes: its pointer may

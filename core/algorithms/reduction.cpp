@@ -217,15 +217,15 @@ struct ReductionData {
     }
   }
 
-  /// Checks a call on `queue` and prepares its launch (building the program if needed).
-  /// With `compile_only`, checks and builds for the whole-array layout and prepares nothing.
-  ReductionLaunch plan(const Queue& queue, std::span<const ElementwiseValue> values,
-                       const ReductionTarget& target, bool compile_only) {
-    const auto& device = queue.device();
-    check_arguments(device, values);
-
-    // The iteration shape, the axes and the output's shape.
-    const auto& shape = std::get<Array>(values[first_array].value()).shape();
+  /// The reduction's axes of `shape`: their order (kept first), the permuted shape, the
+  /// output's shape, and the outputs and reduced elements per output. Throws LogicError for
+  /// an axis out of range or given twice.
+  struct Axes {
+    AxesOrder order;
+    std::vector<std::size_t> permuted, out_shape;
+    std::size_t outputs = 1, extent = 1;
+  };
+  Axes reduction_axes(std::span<const std::size_t> shape, const ReductionTarget& target) const {
     std::vector<std::size_t> axes;
     if (target.axes) {
       axes = *target.axes;
@@ -244,23 +244,31 @@ struct ReductionData {
     } else {
       for (std::size_t d = 0; d < shape.size(); ++d) axes.push_back(d);
     }
-    const auto order = reduction_axes_order(shape.size(), axes);
-    std::vector<std::size_t> out_shape, permuted(shape.size());
-    std::size_t outputs = 1, extent = 1;
+    Axes result;
+    result.order = reduction_axes_order(shape.size(), axes);
+    result.permuted.resize(shape.size());
     for (std::size_t d = 0; d < shape.size(); ++d) {
-      permuted[d] = shape[order.order[d]];
-      if (d < order.kept) {
-        out_shape.push_back(permuted[d]);
-        outputs *= permuted[d];
+      result.permuted[d] = shape[result.order.order[d]];
+      if (d < result.order.kept) {
+        result.out_shape.push_back(result.permuted[d]);
+        result.outputs *= result.permuted[d];
       } else {
-        extent *= permuted[d];
+        result.extent *= result.permuted[d];
       }
     }
-    const std::size_t total = outputs * extent;
+    return result;
+  }
 
-    // Each array's layout over the (permuted) iteration shape.
+  /// Each array argument's strides over the permuted iteration shape (nothing for a
+  /// contiguous array of the iteration shape reduced along its last axes), marking it strided
+  /// in `signature`. Throws LogicError for an array that does not broadcast or that the map
+  /// uses other than as name[i] and is not contiguous.
+  std::vector<AlignedStrides> array_layouts(std::span<const ElementwiseValue> values,
+                                            std::span<const std::size_t> shape, const Axes& axes,
+                                            LayoutSignature& signature) const {
+    const auto& order = axes.order;
+    const std::size_t total = axes.outputs * axes.extent;
     std::vector<AlignedStrides> aligned(args.size());
-    LayoutSignature signature;
     signature.strided.assign(args.size(), false);
     for (std::size_t k = 0; k < args.size(); ++k) {
       const auto& arg = args[k];
@@ -291,8 +299,13 @@ struct ReductionData {
       aligned[k] = std::move(reordered);
       signature.strided[k] = true;
     }
+    return aligned;
+  }
 
-    // The output.
+  /// Checks `target.out` (if given) for a result of `out_shape` on `device`. Throws
+  /// LogicError.
+  void check_out(const ReductionTarget& target, const std::vector<std::size_t>& out_shape,
+                 const BoundDevice& device) const {
     if (target.out) {
       const auto& out = *target.out;
       const auto problem = [&](const std::string& text) {
@@ -315,6 +328,20 @@ struct ReductionData {
         throw problem("its first element is not a whole number of elements into its buffer");
       }
     }
+  }
+
+  /// Checks a call on `queue` and prepares its launch (building the program if needed).
+  /// With `compile_only`, checks and builds for the whole-array layout and prepares nothing.
+  ReductionLaunch plan(const Queue& queue, std::span<const ElementwiseValue> values,
+                       const ReductionTarget& target, bool compile_only) {
+    const auto& device = queue.device();
+    check_arguments(device, values);
+    const auto& shape = std::get<Array>(values[first_array].value()).shape();
+    const auto axes = reduction_axes(shape, target);
+    const auto& [order, permuted, out_shape, outputs, extent] = axes;
+    LayoutSignature signature;
+    const auto aligned = array_layouts(values, shape, axes, signature);
+    check_out(target, out_shape, device);
 
     ReductionLaunch launch(queue);
     const bool work = outputs > 0;
@@ -355,6 +382,18 @@ struct ReductionData {
     launch.slot = slot_for(device, signature);
     build(*launch.slot, device, signature);
 
+    prepare_flat(launch, values, permuted, aligned, signature, outputs, extent);
+    return launch;
+  }
+
+  /// Prepares `launch` (its slot built and result set) for the flat path: stage 1 over the
+  /// merged layout of `permuted`, then stage 2 where the outputs have several parts.
+  void prepare_flat(ReductionLaunch& launch, std::span<const ElementwiseValue> values,
+                    const std::vector<std::size_t>& permuted,
+                    const std::vector<AlignedStrides>& aligned, const LayoutSignature& signature,
+                    std::size_t outputs, std::size_t extent) const {
+    const auto& queue = launch.queue;
+    const auto& device = queue.device();
     const std::size_t local = launch.slot->local_size;
     launch.plan = plan_reduction(outputs, extent, local, launch.slot->max_groups);
     const auto& plan = launch.plan;
@@ -413,7 +452,6 @@ struct ReductionData {
       launch.args2.emplace_back(launch.sizes[launch.sizes.size() - 2]);
       launch.args2.emplace_back(launch.sizes[launch.sizes.size() - 1]);
     }
-    return launch;
   }
 
   /// Stores the arrays' base buffers and first-element offsets and the scalars' bytes of a
@@ -422,17 +460,7 @@ struct ReductionData {
   void store_arguments(ReductionLaunch& launch, std::span<const ElementwiseValue> values) const {
     launch.buffers.reserve(args.size() + 2);
     launch.scalars.reserve(args.size());
-    for (std::size_t k = 0; k < args.size(); ++k) {
-      const auto& arg = args[k];
-      if (arg.is_array()) {
-        const auto& array = std::get<Array>(values[k].value());
-        launch.buffers.push_back(array.base_buffer());
-        launch.offsets.push_back(
-            static_cast<std::int64_t>(array.first_element_offset() / arg.dtype().itemsize()));
-        continue;
-      }
-      launch.scalars.push_back(scalar_value(describe(), arg, values[k].value()));
-    }
+    gather_call_values(describe(), args, values, launch.buffers, launch.offsets, launch.scalars);
   }
 
   /// Appends the stored arguments (store_arguments) to `launch.args1`; returns the index of

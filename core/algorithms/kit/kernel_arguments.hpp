@@ -61,6 +61,26 @@ bool broadcasts_to(const Array& array, std::span<const std::size_t> shape) noexc
 ScalarBytes scalar_value(std::string_view kernel, const ElementwiseArg& arg,
                          const ElementwiseValue::Variant& value);
 
+/// Appends a checked call's values (check_call) in declaration order: each array's base
+/// buffer to `buffers` and its first element's offset in elements to `offsets`, each scalar
+/// converted to its dtype (scalar_value) to `scalars`. Throws LogicError as scalar_value.
+template <class Buffers, class Offsets, class Scalars>
+void gather_call_values(std::string_view kernel, std::span<const ElementwiseArg> args,
+                        std::span<const ElementwiseValue> values, Buffers& buffers,
+                        Offsets& offsets, Scalars& scalars) {
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const auto& arg = args[k];
+    if (arg.is_array()) {
+      const auto& array = std::get<Array>(values[k].value());
+      buffers.push_back(array.base_buffer());
+      offsets.push_back(
+          static_cast<std::int64_t>(array.first_element_offset() / arg.dtype().itemsize()));
+    } else {
+      scalars.push_back(scalar_value(kernel, arg, values[k].value()));
+    }
+  }
+}
+
 /// A scalar's bytes as a kernel argument (pointing into `scalar`, which must outlive it).
 /// Throws nothing.
 KernelArg scalar_arg(const ScalarBytes& scalar);
