@@ -54,23 +54,37 @@
 /// base buffer (views made by Array::view always are).
 ///
 /// **Compilation.** A Program is built on the first call on a device for each distinct
-/// *layout signature* — which arrays take the fast path, the rank of the iteration shape
-/// after merging the dimensions that every strided array traverses contiguously, and whether
-/// the inputs may be `restrict` (see Launch) — and kept
-/// in the kernel object (a small cache, 32 programs at most, the oldest dropped first); the
-/// on-disk program cache (PLINTH_CACHE_DIR) applies as to every Program. Array sizes, strides
-/// and offsets are kernel arguments, so calls with other sizes or views of the same kind reuse
-/// the program.
+/// *layout signature* — which arrays the flat index addresses directly and which are strided,
+/// the rank of the planned layout, whether offsets are computed in 32 bits, whether the
+/// inputs may be `restrict`, and whether elements move as vectors (see Launch) — and kept in
+/// the device's Context (kernel_caches.hpp: it goes with the Context, and
+/// clear_kernel_caches() drops it), not in the kernel object; the on-disk program cache
+/// (PLINTH_CACHE_DIR) applies as to every Program. Array sizes, strides and offsets are kernel
+/// arguments, so calls with other sizes or views of the same kind reuse the program.
+///
+/// **Layout planning** (as PyTorch's TensorIterator and CuPy's indexer do): extents of 1 are
+/// dropped; unless the operation (or the preamble) uses `i` itself or a range is given, the
+/// dimensions are ordered by the first written array's strides, largest first, so that
+/// arrays transposed alike are walked in memory order; neighbouring dimensions that every
+/// array steps through as one are merged. An array whose strides over the result are the
+/// row-major ones is addressed directly (`x[i]`); the others through offsets, computed with
+/// 32-bit arithmetic (a multiply and shift for each division) where every index and offset of
+/// the call is below 2^31, and with 64-bit division otherwise.
 ///
 /// **Launch.** A grid-stride loop over the flat indices, with up to 256 work items per group
 /// (within the device's and kernel's limits) and at most 32 groups per compute unit, so any
-/// number of elements, beyond 2^32 included, runs in one launch. Where no input array shares
-/// memory with a written one (Buffer::overlaps), the inputs are declared `restrict` and each
-/// step of the loop runs the operation for four indices a grid stride apart, so that their
-/// loads are in flight together (a bandwidth-bound kernel needs that); the layout signature
-/// records which form a program has. The operation must therefore not leave its step:
-/// no `return`, and no `break` or `continue` outside loops of its own. Nothing is launched,
-/// and nothing is compiled, for an empty iteration shape or range.
+/// number of elements, beyond 2^32 included, runs in one launch. Where every array is
+/// addressed directly, its dtype is a plain value of 1, 2, 4 or 8 bytes, the operation uses
+/// each array only as `x[i]`, and each array's first element of the call is aligned to its
+/// vector's size (checked per call), each work item loads inputs (and in/out arrays) 16 bytes
+/// at a time (up to 8 elements) and runs the operation once per element of the vector;
+/// outputs are stored as vectors too with ElementwiseOptions::writes_every_element, one
+/// element at a time without. Otherwise, where no input array shares memory with a written
+/// one (Buffer::overlaps), the inputs are declared `restrict` and each step of the loop runs
+/// the operation for four indices a grid stride apart, so that their loads are in flight
+/// together (a bandwidth-bound kernel needs that). The operation must therefore not leave its
+/// step: no `return`, and no `break` or `continue` outside loops of its own. Nothing is
+/// launched, and nothing is compiled, for an empty iteration shape or range.
 
 #include <plinth/array.hpp>
 #include <plinth/dtype.hpp>
