@@ -81,8 +81,10 @@ struct ElementwiseData {
   std::size_t first_array = 0;
   /// The first written array argument, if any: the dimensions are ordered by its strides.
   std::optional<std::size_t> first_written;
-  /// The operation (or the preamble) uses the index `i` itself: dimensions keep their order.
-  bool index_use = false;
+  /// The operation (or the preamble) uses the index `i` itself, or an array other than as
+  /// `name[i]`: the dimensions keep their order (a contiguous array then stays addressed by
+  /// the row-major index, as such a use needs).
+  bool keep_order = false;
   /// Elements per vector for the vectorised kernel (0: never vectorised).
   std::size_t vector_width = 0;
   std::string kernel_text;  // "ElementwiseKernel '<name>'"
@@ -209,7 +211,7 @@ struct ElementwiseData {
   std::optional<LayoutPlan> plan_call(std::span<const std::size_t> shape,
                                       std::span<const std::int64_t> strides, bool ranged) const {
     std::optional<std::size_t> order_by;
-    if (!index_use && !ranged && first_written) {
+    if (!keep_order && !ranged && first_written) {
       std::size_t position = 0;  // the written array's position among the arrays
       for (std::size_t k = 0; k < *first_written; ++k) position += args[k].is_array() ? 1 : 0;
       order_by = position;
@@ -373,11 +375,14 @@ ElementwiseKernel::ElementwiseKernel(std::vector<ElementwiseArg> args, std::stri
   for (const auto& arg : args) data.array_names.push_back(arg.is_array() ? arg.name() : "");
   const auto scanned = detail::rewrite_operation(operation, data.array_names, {});
   data.raw_use = scanned.raw_use;
-  // `i` in the preamble (a macro using it, say) counts as a use too.
-  data.index_use = scanned.index_use ||
-                   detail::rewrite_operation(options.preamble, data.array_names, {}).index_use;
   data.outside_use =
       detail::outside_raw_uses(options.preamble, options.render_globals, data.array_names);
+  // `i` in the preamble (a macro using it, say) counts as a use too.
+  data.keep_order = scanned.index_use ||
+                    detail::rewrite_operation(options.preamble, data.array_names, {}).index_use;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    data.keep_order = data.keep_order || data.raw_use[k] || !data.outside_use[k].empty();
+  }
   bool vectorisable = true;
   std::size_t widest = 1;
   for (std::size_t k = 0; k < args.size(); ++k) {

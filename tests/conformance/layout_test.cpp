@@ -111,6 +111,20 @@ TEST_P(LayoutTest, AnOperationUsingTheIndexKeepsTheOrder) {
   EXPECT_TRUE(has(kernel.program(queue(), args).source(), "_elw_s1_"));
 }
 
+TEST_P(LayoutTest, AnArrayUsedOtherThanAsXiKeepsTheOrder) {
+  // x is contiguous and read at another index than i: i must stay the row-major index, though
+  // y is a transposed view that reordering would walk in memory order.
+  const ElementwiseKernel kernel(
+      {ElementwiseArg::output("y", f32), ElementwiseArg::input("x", f32),
+       ElementwiseArg::scalar("n", DType::uint64())},
+      "y[i] = x[(i + 1) % n]", {.name = "next"});
+  const auto x = matrix(queue(), 7, 6);
+  const auto y = transposed_view(Array::empty(queue(), {6, 7}, f32));
+  kernel(queue(), y, x, std::uint64_t{42});
+  const auto ys = values_of(queue(), y), xs = values_of(queue(), x);
+  for (std::size_t k = 0; k < ys.size(); ++k) EXPECT_EQ(ys[k], xs[(k + 1) % 42]) << k;
+}
+
 TEST_P(LayoutTest, StridedViewsUse32BitOffsets) {
   const auto kernel = affine(false);
   const auto m = matrix(queue(), 33, 64);
