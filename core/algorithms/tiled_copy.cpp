@@ -1,0 +1,174 @@
+#include "algorithms/tiled_copy.hpp"
+
+#include "algorithms/tiled_copy_codegen.hpp"
+
+#include <plinth/context.hpp>
+#include <plinth/program.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace plinth::detail {
+
+namespace {
+
+/// Work items per group at most (a multiple of tile_edge), and groups per compute unit at
+/// most (the group-stride loop covers the other tiles).
+constexpr std::size_t preferred_local_size = 256;
+constexpr std::size_t groups_per_compute_unit = 16;
+/// Static local memory a kernel may declare on every backend (CUDA's limit).
+constexpr std::size_t max_static_local_bytes = 48 * 1024;
+/// Programs kept (the lead's Context-owned store replaces this cache).
+constexpr std::size_t max_cached_programs = 64;
+
+/// The compiled program of one device and recipe, built once; local_size 0 when the kernel
+/// cannot run a row of the tile per group on the device.
+struct Slot {
+  std::mutex mutex;
+  std::optional<Program> program;
+  std::optional<Kernel> kernel;
+  std::size_t local_size = 0;
+  std::size_t max_groups = 1;
+};
+
+struct CacheEntry {
+  BoundDevice device;
+  TiledCopyRecipe recipe;
+  std::shared_ptr<Slot> slot;
+};
+
+std::shared_ptr<Slot> slot_for(const BoundDevice& device, const TiledCopyRecipe& recipe) {
+  static std::mutex mutex;
+  static std::vector<CacheEntry> cache;  // oldest first
+  const std::lock_guard lock(mutex);
+  for (const auto& entry : cache) {
+    if (entry.device == device && entry.recipe == recipe) return entry.slot;
+  }
+  if (cache.size() >= max_cached_programs) cache.erase(cache.begin());
+  cache.push_back({device, recipe, std::make_shared<Slot>()});
+  return cache.back().slot;
+}
+
+/// Builds `recipe`'s program for `device` into `slot` if it has none yet, and returns a copy
+/// of its kernel with the local size and group limit. Throws CompileError.
+std::optional<Kernel> build(Slot& slot, const BoundDevice& device, const TiledCopyRecipe& recipe,
+                            std::size_t& local_size, std::size_t& max_groups) {
+  const std::lock_guard lock(slot.mutex);
+  if (!slot.kernel) {
+    const std::size_t index[1] = {device.index()};
+    const auto devices = device.context().devices()[std::span<const std::size_t>(index)];
+    Program program(devices, tiled_copy_source(recipe), ProgramOptions{});
+    Kernel kernel = program.kernel(std::string(tiled_copy_function));
+    const auto& params = device.params();
+    std::size_t local = preferred_local_size;
+    local = std::min(local, kernel.max_total_local_sizes().front());
+    local = std::min(local, params.max_total_local_size);
+    if (!params.max_local_sizes.empty()) local = std::min(local, params.max_local_sizes[0]);
+    local -= local % tile_edge;
+    std::size_t groups = std::max<std::size_t>(params.compute_units, 1) * groups_per_compute_unit;
+    if (!params.max_num_groups.empty() && params.max_num_groups[0] > 0) {
+      groups = std::min(groups, params.max_num_groups[0]);
+    }
+    slot.program = program;
+    slot.kernel = kernel;
+    slot.local_size = local;
+    slot.max_groups = groups;
+  }
+  local_size = slot.local_size;
+  max_groups = slot.max_groups;
+  return *slot.kernel;
+}
+
+/// The array's strides in elements, or nothing if one is not a whole number of elements.
+std::optional<std::vector<std::int64_t>> element_strides(const Array& array) {
+  const auto itemsize = static_cast<std::ptrdiff_t>(array.dtype().itemsize());
+  std::vector<std::int64_t> strides;
+  for (const auto stride : array.strides()) {
+    if (stride % itemsize != 0) return std::nullopt;
+    strides.push_back(stride / itemsize);
+  }
+  return strides;
+}
+
+std::uint64_t tiles_along(std::size_t extent) {
+  return static_cast<std::uint64_t>((extent + tile_edge - 1) / tile_edge);
+}
+
+}  // namespace
+
+bool tiled_copy(const Queue& queue, const Array& dest, const Array& src) {
+  const auto itemsize = dest.dtype().itemsize();
+  const auto& device = queue.device();
+  const auto local_bytes = tile_edge * (tile_edge + 1) * itemsize;
+  if (local_bytes > std::min(device.params().local_mem_size, max_static_local_bytes)) {
+    return false;
+  }
+  if (dest.first_element_offset() % itemsize != 0 || src.first_element_offset() % itemsize != 0) {
+    return false;
+  }
+  const auto dest_strides = element_strides(dest);
+  const auto src_strides = element_strides(src);
+  if (!dest_strides || !src_strides) return false;
+  const auto plan = plan_tiled_copy(dest.shape(), *dest_strides, *src_strides);
+  if (!plan) return false;
+
+  const std::size_t offsets[2] = {dest.base_buffer().offset() + dest.first_element_offset(),
+                                  src.base_buffer().offset() + src.first_element_offset()};
+  const TiledCopyRecipe recipe{itemsize, tiled_copy_word(itemsize, offsets), plan->batch.size()};
+  std::size_t local_size = 0, max_groups = 1;
+  auto kernel = build(*slot_for(device, recipe), device, recipe, local_size, max_groups);
+  if (local_size == 0) return false;
+
+  const auto tiles_a = tiles_along(plan->dest_fast.extent);
+  const auto tiles_b = tiles_along(plan->src_fast.extent);
+  std::uint64_t tiles = tiles_a * tiles_b;
+  for (const auto& dim : plan->batch) tiles *= static_cast<std::uint64_t>(dim.extent);
+
+  std::vector<std::uint64_t> extents;
+  std::vector<std::int64_t> signed_values;
+  extents.reserve(5 + plan->batch.size());  // KernelArgs refer to the values
+  signed_values.reserve(6 + 2 * plan->batch.size());
+  const auto base = [&](const Array& array) {
+    return static_cast<std::int64_t>(array.first_element_offset() / itemsize);
+  };
+  std::vector<KernelArg> args;
+  args.emplace_back(dest.base_buffer());
+  signed_values.push_back(base(dest));
+  args.emplace_back(signed_values.back());
+  args.emplace_back(src.base_buffer());
+  signed_values.push_back(base(src));
+  args.emplace_back(signed_values.back());
+  extents.push_back(plan->dest_fast.extent);
+  args.emplace_back(extents.back());
+  extents.push_back(plan->src_fast.extent);
+  args.emplace_back(extents.back());
+  for (const auto stride : {plan->dest_fast.dest_stride, plan->src_fast.dest_stride,
+                            plan->dest_fast.src_stride, plan->src_fast.src_stride}) {
+    signed_values.push_back(stride);
+    args.emplace_back(signed_values.back());
+  }
+  for (const auto count : {tiles_a, tiles_b, tiles}) {
+    extents.push_back(count);
+    args.emplace_back(extents.back());
+  }
+  // Innermost batch dimension first, as the kernel decodes the tile index.
+  for (auto dim = plan->batch.rbegin(); dim != plan->batch.rend(); ++dim) {
+    extents.push_back(dim->extent);
+    args.emplace_back(extents.back());
+    signed_values.push_back(dim->dest_stride);
+    args.emplace_back(signed_values.back());
+    signed_values.push_back(dim->src_stride);
+    args.emplace_back(signed_values.back());
+  }
+  const auto groups = static_cast<std::size_t>(std::min<std::uint64_t>(tiles, max_groups));
+  const std::size_t global[1] = {groups * local_size};
+  const std::size_t local[1] = {local_size};
+  kernel->launch(queue, global, local, args);
+  return true;
+}
+
+}  // namespace plinth::detail

@@ -1,0 +1,97 @@
+#pragma once
+
+// The pure parts of the tiled copy (tiled_copy.hpp), with no device: whether a copy between
+// two layouts goes through a local-memory tile and over which dimensions (plan_tiled_copy),
+// the word an element is moved as (tiled_copy_word), and the kernel's source for a recipe
+// (tiled_copy_source). Exported for the unit tests (tests/core/algorithms/).
+
+#include <plinth/export.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace plinth::detail {
+
+/// Edge of the square tile, in elements: a group moves tile_edge x tile_edge elements at a
+/// time, reading rows of tile_edge along the source's fastest dimension and writing rows of
+/// tile_edge along the destination's.
+inline constexpr std::size_t tile_edge = 32;
+
+/// Dimensions besides the two tiled ones (after merging) the kernel walks at most: a layout
+/// with more takes the elementwise path.
+inline constexpr std::size_t max_tiled_batch_rank = 6;
+
+/// One dimension of a planned copy: its extent and the strides (in elements) of the
+/// destination and the source along it.
+struct TiledDim {
+  std::size_t extent = 0;
+  std::int64_t dest_stride = 0;
+  std::int64_t src_stride = 0;
+  bool operator==(const TiledDim&) const = default;
+};
+
+/// How a copy runs through the tile.
+struct TiledCopyPlan {
+  /// The destination's fastest dimension (smallest |stride|): written coalesced.
+  TiledDim dest_fast;
+  /// The source's fastest dimension (smallest nonzero |stride|): read coalesced.
+  TiledDim src_fast;
+  /// The other dimensions, outermost (largest destination |stride|) first.
+  std::vector<TiledDim> batch;
+};
+
+/// The plan for copying `shape` from a source with element strides `src_strides` into a
+/// destination with `dest_strides` (one per dimension each): dimensions of extent 1 are
+/// dropped, the rest ordered by the destination's |stride| (largest first), and neighbours
+/// contiguous in both operands merged. Gives a plan when the destination's fastest dimension
+/// is not the source's (a source that is broadcast (stride 0) in every remaining dimension
+/// has no fastest one); nothing when they are the same (the elementwise copy is coalesced on
+/// both sides then), when there is nothing to copy, or when more than max_tiled_batch_rank
+/// other dimensions remain. Throws nothing but std::bad_alloc.
+PLINTH_EXPORT std::optional<TiledCopyPlan> plan_tiled_copy(
+    std::span<const std::size_t> shape, std::span<const std::int64_t> dest_strides,
+    std::span<const std::int64_t> src_strides);
+
+/// The word size (1, 2, 4, 8 or 16 bytes) an element of `itemsize` bytes is moved in: the
+/// largest that divides the itemsize and every byte offset in `offsets` (the operands' first
+/// element offsets from their allocations, which are aligned to at least 16 bytes). Throws
+/// nothing.
+PLINTH_EXPORT std::size_t tiled_copy_word(std::size_t itemsize,
+                                          std::span<const std::size_t> offsets) noexcept;
+
+/// What a tiled copy program is built from: all a launch needs besides its arguments.
+struct TiledCopyRecipe {
+  /// Bytes of an element (any size), moved as itemsize / word words of `word` bytes.
+  std::size_t itemsize = 0;
+  std::size_t word = 0;
+  /// Dimensions the kernel walks besides the tiled two.
+  std::size_t batch_rank = 0;
+  bool operator==(const TiledCopyRecipe&) const = default;
+};
+
+/// The name of the kernel function in tiled_copy_source: `_tc_copy`.
+inline constexpr std::string_view tiled_copy_function = "_tc_copy";
+
+/// The source of the tiled copy kernel for `recipe` (a plain source, no template
+/// placeholders):
+///
+///     KERNEL void _tc_copy(GLOBAL_MEM E *dst, long dst_base, GLOBAL_MEM const E *src,
+///                          long src_base, unsigned long n_a, unsigned long n_b,
+///                          long dst_a, long dst_b, long src_a, long src_b,
+///                          unsigned long tiles_a, unsigned long tiles_b, unsigned long tiles,
+///                          per batch dimension k (innermost first): unsigned long n<k>,
+///                          long dst<k>, long src<k>)
+///
+/// where E is the element type (the word, or a struct of words), `a` the destination's fastest
+/// dimension and `b` the source's, bases and strides in elements. Each group walks tiles
+/// (tile index = a tile + tiles_a * (b tile + tiles_b * batch index)) in a group-stride loop;
+/// its local size is a multiple of tile_edge. Throws LogicError for a recipe with a word
+/// that does not divide the itemsize or a batch rank over max_tiled_batch_rank.
+PLINTH_EXPORT std::string tiled_copy_source(const TiledCopyRecipe& recipe);
+
+}  // namespace plinth::detail
