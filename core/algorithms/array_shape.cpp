@@ -89,7 +89,9 @@ void convert_into(const Queue& queue, const Array& dest, const Array& src) {
   if (dest.dtype() == src.dtype()) {
     copy_into(queue, dest, src);
   } else {
-    assign(queue, dest, astype(ArrayExpression(src), dest.dtype()));
+    const auto converted = astype(ArrayExpression(src), dest.dtype());  // checks the cast
+    // dest is a part of a new array, so the two share no memory.
+    if (!detail::tiled_copy(queue, dest, src)) assign(queue, dest, converted);
   }
 }
 

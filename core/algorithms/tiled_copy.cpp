@@ -1,5 +1,6 @@
 #include "algorithms/tiled_copy.hpp"
 
+#include "algorithms/array_expression_codegen.hpp"
 #include "algorithms/tiled_copy_codegen.hpp"
 
 #include <plinth/context.hpp>
@@ -101,13 +102,22 @@ std::uint64_t tiles_along(std::size_t extent) {
 }  // namespace
 
 bool tiled_copy(const Queue& queue, const Array& dest, const Array& src) {
-  const auto itemsize = dest.dtype().itemsize();
+  const auto itemsize = src.dtype().itemsize();
   const auto& device = queue.device();
+  std::optional<TiledConversion> conversion;
+  if (dest.dtype() != src.dtype()) {
+    const auto generated = generate_conversion("_tc_v", src.dtype(), dest.dtype());
+    if (generated.needs_double && !device.params().supports_double) return false;
+    conversion = TiledConversion{generated.from_type, generated.to_type, generated.expression,
+                                 generated.preamble};
+  }
   const auto local_bytes = tile_edge * (tile_edge + 1) * itemsize;
   if (local_bytes > std::min(device.params().local_mem_size, max_static_local_bytes)) {
     return false;
   }
-  if (dest.first_element_offset() % itemsize != 0 || src.first_element_offset() % itemsize != 0) {
+  const auto dest_itemsize = dest.dtype().itemsize();
+  if (dest.first_element_offset() % dest_itemsize != 0 ||
+      src.first_element_offset() % itemsize != 0) {
     return false;
   }
   const auto dest_strides = element_strides(dest);
@@ -118,7 +128,13 @@ bool tiled_copy(const Queue& queue, const Array& dest, const Array& src) {
 
   const std::size_t offsets[2] = {dest.base_buffer().offset() + dest.first_element_offset(),
                                   src.base_buffer().offset() + src.first_element_offset()};
-  const TiledCopyRecipe recipe{itemsize, tiled_copy_word(itemsize, offsets), plan->batch.size()};
+  // A conversion reads and writes the dtypes' C types, which need their natural alignment.
+  if (conversion && (offsets[0] % std::min<std::size_t>(dest_itemsize, 16) != 0 ||
+                     offsets[1] % std::min<std::size_t>(itemsize, 16) != 0)) {
+    return false;
+  }
+  const TiledCopyRecipe recipe{itemsize, conversion ? itemsize : tiled_copy_word(itemsize, offsets),
+                               plan->batch.size(), std::move(conversion)};
   std::size_t local_size = 0, max_groups = 1;
   auto kernel = build(*slot_for(device, recipe), device, recipe, local_size, max_groups);
   if (local_size == 0) return false;
@@ -133,7 +149,7 @@ bool tiled_copy(const Queue& queue, const Array& dest, const Array& src) {
   extents.reserve(5 + plan->batch.size());  // KernelArgs refer to the values
   signed_values.reserve(6 + 2 * plan->batch.size());
   const auto base = [&](const Array& array) {
-    return static_cast<std::int64_t>(array.first_element_offset() / itemsize);
+    return static_cast<std::int64_t>(array.first_element_offset() / array.dtype().itemsize());
   };
   std::vector<KernelArg> args;
   args.emplace_back(dest.base_buffer());

@@ -93,12 +93,21 @@ std::string tiled_copy_source(const TiledCopyRecipe& recipe) {
   }
   const auto words = recipe.itemsize / recipe.word;
   std::string element;
-  if (words == 1) {
+  std::string store = "_tc_tile[lx][y]";
+  if (recipe.conversion) {
+    const auto& conversion = *recipe.conversion;
+    element = fmt::format("{}\ntypedef {} _tc_elem;\ntypedef {} _tc_out;\n", conversion.preamble,
+                          conversion.src_type, conversion.dest_type);
+    element += fmt::format("FUNCTION INLINE _tc_out _tc_convert(_tc_elem _tc_v) {{ return {}; }}\n",
+                           conversion.expression);
+    store = "_tc_convert(_tc_tile[lx][y])";
+  } else if (words == 1) {
     element = fmt::format("typedef {} _tc_elem;\n", word_type(recipe.word));
   } else {
     element =
         fmt::format("typedef struct {{ {} w[{}]; }} _tc_elem;\n", word_type(recipe.word), words);
   }
+  if (!recipe.conversion) element += "typedef _tc_elem _tc_out;\n";
   std::string batch_params, batch_index;
   for (std::size_t k = 0; k < recipe.batch_rank; ++k) {
     batch_params +=
@@ -111,11 +120,12 @@ std::string tiled_copy_source(const TiledCopyRecipe& recipe) {
   // The tile is [a][b] with a pad column, so reading a column (fixed b) in the write phase
   // touches tile_edge different banks.
   return fmt::format(
-      "// tiled copy: elements of {itemsize} bytes as {words} x {word}, {rank} batch dimensions\n"
+      "// tiled copy: elements of {itemsize} bytes as {words} x {word}, {rank} batch "
+      "dimensions{what}\n"
       "{restrict}"
       "{element}"
       "KERNEL void {name}(\n"
-      "    GLOBAL_MEM _tc_elem *_elw_restrict _tc_d, long _tc_d_base,\n"
+      "    GLOBAL_MEM _tc_out *_elw_restrict _tc_d, long _tc_d_base,\n"
       "    GLOBAL_MEM const _tc_elem *_elw_restrict _tc_s, long _tc_s_base,\n"
       "    unsigned long _tc_na, unsigned long _tc_nb,\n"
       "    long _tc_da, long _tc_db, long _tc_sa, long _tc_sb,\n"
@@ -142,16 +152,17 @@ std::string tiled_copy_source(const TiledCopyRecipe& recipe) {
       "        for (unsigned int y = ly; y < {edge}u; y += rows) {{\n"
       "            const unsigned long a = a0 + lx, b = b0 + y;\n"
       "            if (a < _tc_na && b < _tc_nb)\n"
-      "                _tc_d[d + (long)a * _tc_da + (long)b * _tc_db] = _tc_tile[lx][y];\n"
+      "                _tc_d[d + (long)a * _tc_da + (long)b * _tc_db] = {store};\n"
       "        }}\n"
       "        LOCAL_BARRIER;\n"
       "    }}\n"
       "}}\n",
+      fmt::arg("what", recipe.conversion ? ", converted" : ""),
       fmt::arg("itemsize", recipe.itemsize), fmt::arg("words", words),
       fmt::arg("word", recipe.word), fmt::arg("rank", recipe.batch_rank),
       fmt::arg("restrict", restrict_definition), fmt::arg("element", element),
       fmt::arg("name", tiled_copy_function), fmt::arg("params", batch_params),
-      fmt::arg("edge", tile_edge), fmt::arg("batch", batch_index));
+      fmt::arg("edge", tile_edge), fmt::arg("batch", batch_index), fmt::arg("store", store));
 }
 
 }  // namespace plinth::detail

@@ -64,13 +64,27 @@ PLINTH_EXPORT std::optional<TiledCopyPlan> plan_tiled_copy(
 PLINTH_EXPORT std::size_t tiled_copy_word(std::size_t itemsize,
                                           std::span<const std::size_t> offsets) noexcept;
 
+/// A dtype conversion made on the way through the tile (astype of a view).
+struct TiledConversion {
+  /// The C types of a source and of a destination element.
+  std::string src_type;
+  std::string dest_type;
+  /// The converted value: a C expression of `_tc_v`, the source element.
+  std::string expression;
+  /// Helper functions the expression calls.
+  std::string preamble;
+  bool operator==(const TiledConversion&) const = default;
+};
+
 /// What a tiled copy program is built from: all a launch needs besides its arguments.
 struct TiledCopyRecipe {
-  /// Bytes of an element (any size), moved as itemsize / word words of `word` bytes.
+  /// Bytes of a source element (any size). Without a conversion, elements are moved as
+  /// itemsize / word words of `word` bytes; with one, `word` is the itemsize.
   std::size_t itemsize = 0;
   std::size_t word = 0;
   /// Dimensions the kernel walks besides the tiled two.
   std::size_t batch_rank = 0;
+  std::optional<TiledConversion> conversion;
   bool operator==(const TiledCopyRecipe&) const = default;
 };
 
@@ -87,7 +101,9 @@ inline constexpr std::string_view tiled_copy_function = "_tc_copy";
 ///                          per batch dimension k (innermost first): unsigned long n<k>,
 ///                          long dst<k>, long src<k>)
 ///
-/// where E is the element type (the word, or a struct of words), `a` the destination's fastest
+/// where E is the element type (the word, or a struct of words; with a conversion, the
+/// destination is of the destination's type and the source of the source's, and each element
+/// is stored as the conversion's expression), `a` the destination's fastest
 /// dimension and `b` the source's, bases and strides in elements. Each group walks tiles
 /// (tile index = a tile + tiles_a * (b tile + tiles_b * batch index)) in a group-stride loop;
 /// its local size is a multiple of tile_edge. Throws LogicError for a recipe with a word

@@ -2,8 +2,9 @@
 // core/algorithms/tiled_copy.cpp) against host references, for elements of 1, 2, 4, 8 and
 // 16 bytes and struct elements of other sizes: transposes of 2-D arrays of odd shapes and of
 // 3-D arrays in every axis order, copies into transposed views, views with offsets and
-// strided slices, copy_into across overlapping views, and joins along axis 1. The reference
-// reads each view's elements through its metadata from the bytes uploaded.
+// strided slices, copy_into and Array::set across overlapping views, joins along axis 1, and
+// astype of transposed views (converted in the tile). The
+// reference reads each view's elements through its metadata from the bytes uploaded.
 
 #include "fixture.hpp"
 
@@ -11,8 +12,12 @@
 
 #include <fmt/format.h>
 
+#include <plinth/array_expression.hpp>
+
 #include <algorithm>
+#include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -216,6 +221,27 @@ TEST_P(TiledCopyTest, CopyIntoOverlappingViews) {
   }
 }
 
+TEST_P(TiledCopyTest, ArraySetBetweenViewsOfOneDevice) {
+  unsigned seed = 600;
+  for (const auto& dtype : element_dtypes()) {
+    SCOPED_TRACE(dtype.name());
+    Bytes m_bytes, n_bytes;
+    const auto m = upload(queue(), {48, 52}, dtype, seed++, m_bytes);
+    const auto n = upload(queue(), {52, 48}, dtype, seed++, n_bytes);
+    // n[2:50, 1:40] = m[4:44, 3:51].T, then m[:40, :40] = m[8:48, 5:45].T (overlapping).
+    const auto into = n.view({Slice(2, 50), Slice(1, 41)});
+    const auto from = transposed_view(m.view({Slice(4, 44), Slice(3, 51)}));
+    into.set(queue(), from);
+    const auto n_expected = scatter(into, n_bytes, gather(from, m_bytes));
+    EXPECT_EQ(wrong_elements(bytes_of(n.get(queue())), n_expected, dtype.itemsize()), 0u);
+    const auto dest = m.view({Slice(0, 40), Slice(0, 40)});
+    const auto src = transposed_view(m.view({Slice(8, 48), Slice(5, 45)}));
+    dest.set(queue(), src, true);
+    const auto m_expected = scatter(dest, m_bytes, gather(src, m_bytes));
+    EXPECT_EQ(wrong_elements(bytes_of(m.get(queue())), m_expected, dtype.itemsize()), 0u);
+  }
+}
+
 TEST_P(TiledCopyTest, JoinsAlongAxis1OfTransposedViews) {
   unsigned seed = 500;
   for (const auto& dtype : element_dtypes()) {
@@ -269,6 +295,105 @@ TEST_P(TiledCopyTest, JoinsAlongAxis1OfTransposedViews) {
           << (transposed ? "stack of transposed views, axis 2" : "stack, axis 1");
     }
   }
+}
+
+/// astype(queue, m.T) and astype of a 3-D view with its axes rotated, m holding `values`,
+/// against `convert` of each element on the host.
+template <class From, class To, class Convert>
+void expect_astype(const Queue& queue, const std::vector<From>& values, Convert convert) {
+  SCOPED_TRACE(fmt::format("{} to {}", dtype_of<From>().name(), dtype_of<To>().name()));
+  const auto is_double = [](const DType& d) {
+    return d == DType::float64() || d == DType::complex128();
+  };
+  if ((is_double(dtype_of<From>()) || is_double(dtype_of<To>())) &&
+      !queue.device().params().supports_double) {
+    GTEST_SKIP() << "the device has no double precision";
+  }
+  const std::size_t rows = 35, cols = values.size() / 35;
+  const auto m = Array::from_host(queue, HostArray::from_values(values, {rows, cols}));
+  const auto t = astype(queue, transposed_view(m), dtype_of<To>());
+  ASSERT_EQ(t.shape(), (Shape{cols, rows}));
+  const auto got = t.get(queue).template to_vector<To>();
+  std::size_t wrong = 0;
+  for (std::size_t j = 0; j < cols; ++j) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      wrong += got[j * rows + i] == convert(values[i * cols + j]) ? 0 : 1;
+    }
+  }
+  EXPECT_EQ(wrong, 0u);
+  // (5, 7, cols) seen with axes (2, 0, 1).
+  const auto cube = Array::from_host(queue, HostArray::from_values(values, {5, 7, cols}));
+  const auto r =
+      astype(queue, transposed_view(cube, std::vector<std::ptrdiff_t>{2, 0, 1}), dtype_of<To>());
+  const auto rotated = r.get(queue).template to_vector<To>();
+  wrong = 0;
+  for (std::size_t k = 0; k < cols; ++k) {
+    for (std::size_t i = 0; i < 5; ++i) {
+      for (std::size_t j = 0; j < 7; ++j) {
+        wrong += rotated[(k * 5 + i) * 7 + j] == convert(values[(i * 7 + j) * cols + k]) ? 0 : 1;
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST_P(TiledCopyTest, AstypeOfTransposedViews) {
+  const std::size_t n = 35 * 41;
+  std::vector<std::int32_t> ints(n);
+  std::vector<float> floats(n);
+  std::vector<double> doubles(n);
+  std::vector<std::uint8_t> bytes(n);
+  std::vector<std::complex<float>> complexes(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto v = static_cast<std::int32_t>(k * 37 % 2001) - 1000;
+    ints[k] = v;
+    floats[k] = static_cast<float>(v) / 8.0f;
+    doubles[k] = static_cast<double>(v) / 3.0;
+    bytes[k] = static_cast<std::uint8_t>(k % 3 == 0 ? 0 : k % 256);
+    complexes[k] = {static_cast<float>(v) / 4.0f, static_cast<float>(k % 9)};
+  }
+  expect_astype<std::int32_t, float>(queue(), ints,
+                                     [](std::int32_t v) { return static_cast<float>(v); });
+  expect_astype<float, double>(queue(), floats, [](float v) { return static_cast<double>(v); });
+  expect_astype<double, std::int32_t>(queue(), doubles,
+                                      [](double v) { return static_cast<std::int32_t>(v); });
+  expect_astype<std::uint8_t, bool>(queue(), bytes, [](std::uint8_t v) { return v != 0; });
+  expect_astype<std::int32_t, std::int8_t>(
+      queue(), ints, [](std::int32_t v) { return static_cast<std::int8_t>(v); });
+  expect_astype<float, std::complex<double>>(
+      queue(), floats, [](float v) { return std::complex<double>(static_cast<double>(v), 0.0); });
+  expect_astype<std::complex<float>, std::complex<double>>(
+      queue(), complexes, [](std::complex<float> v) {
+        return std::complex<double>(static_cast<double>(v.real()), static_cast<double>(v.imag()));
+      });
+}
+
+TEST_P(TiledCopyTest, ConcatenateOfTransposedViewsOfMixedDtypes) {
+  if (!queue().device().params().supports_double) {
+    GTEST_SKIP() << "int32 and float32 join in float64, which the device lacks";
+  }
+  std::vector<std::int32_t> ints(6 * 50);
+  std::vector<float> floats(6 * 50);
+  for (std::size_t k = 0; k < ints.size(); ++k) {
+    ints[k] = static_cast<std::int32_t>(k * 7 % 101);
+    floats[k] = static_cast<float>(k) * 0.5f;
+  }
+  const auto a = Array::from_host(queue(), HostArray::from_values(ints, {6, 50}));
+  const auto b = Array::from_host(queue(), HostArray::from_values(floats, {6, 50}));
+  // concatenate((a.T, b.T), axis=1): float64 (numpy's result type), shape (50, 12).
+  const auto joined = concatenate(queue(), {transposed_view(a), transposed_view(b)}, 1);
+  ASSERT_EQ(joined.dtype(), DType::float64());
+  ASSERT_EQ(joined.shape(), (Shape{50, 12}));
+  const auto got = joined.get(queue()).to_vector<double>();
+  std::size_t wrong = 0;
+  for (std::size_t r = 0; r < 50; ++r) {
+    for (std::size_t c = 0; c < 12; ++c) {
+      const double expected = c < 6 ? static_cast<double>(ints[c * 50 + r])
+                                    : static_cast<double>(floats[(c - 6) * 50 + r]);
+      wrong += got[r * 12 + c] == expected ? 0 : 1;
+    }
+  }
+  EXPECT_EQ(wrong, 0u);
 }
 
 PLINTH_INSTANTIATE_DEVICE_TEST(TiledCopyTest);

@@ -127,7 +127,7 @@ TEST(TiledCopyWord, LargestPowerOfTwoDividingSizeAndOffsets) {
 }
 
 TEST(TiledCopySource, DeclaresTheTileTheElementAndTheBatchParameters) {
-  const auto plain = tiled_copy_source({4, 4, 0});
+  const auto plain = tiled_copy_source({4, 4, 0, std::nullopt});
   EXPECT_NE(plain.find("typedef unsigned int _tc_elem;"), std::string::npos);
   EXPECT_NE(plain.find("LOCAL_MEM _tc_elem _tc_tile[32][32 + 1];"), std::string::npos);
   EXPECT_NE(plain.find("KERNEL void _tc_copy("), std::string::npos);
@@ -142,23 +142,39 @@ TEST(TiledCopySource, DeclaresTheTileTheElementAndTheBatchParameters) {
   EXPECT_NE(plain.find("_tc_tile[y][lx] = _tc_s["), std::string::npos);
   EXPECT_NE(plain.find("= _tc_tile[lx][y];"), std::string::npos);
 
-  const auto wide = tiled_copy_source({16, 16, 2});
+  const auto wide = tiled_copy_source({16, 16, 2, std::nullopt});
   EXPECT_NE(wide.find("typedef uint4 _tc_elem;"), std::string::npos);
   EXPECT_NE(wide.find("unsigned long _tc_n0, long _tc_dst0, long _tc_src0"), std::string::npos);
   EXPECT_NE(wide.find("unsigned long _tc_n1, long _tc_dst1, long _tc_src1"), std::string::npos);
   EXPECT_EQ(wide.find("_tc_n2"), std::string::npos);
 
-  const auto odd = tiled_copy_source({12, 4, 1});
+  const auto odd = tiled_copy_source({12, 4, 1, std::nullopt});
   EXPECT_NE(odd.find("typedef struct { unsigned int w[3]; } _tc_elem;"), std::string::npos);
-  const auto bytes = tiled_copy_source({3, 1, 0});
+  const auto bytes = tiled_copy_source({3, 1, 0, std::nullopt});
   EXPECT_NE(bytes.find("typedef struct { unsigned char w[3]; } _tc_elem;"), std::string::npos);
 }
 
+TEST(TiledCopySource, ConvertsOnTheWayOut) {
+  TiledCopyRecipe recipe{4, 4, 1,
+                         TiledConversion{"int", "double", "((double)(_tc_v))",
+                                         "FUNCTION INLINE int _ax_helper(int a);"}};
+  const auto source = tiled_copy_source(recipe);
+  EXPECT_NE(source.find("FUNCTION INLINE int _ax_helper(int a);"), std::string::npos);
+  EXPECT_NE(source.find("typedef int _tc_elem;"), std::string::npos);
+  EXPECT_NE(source.find("typedef double _tc_out;"), std::string::npos);
+  EXPECT_NE(source.find("_tc_convert(_tc_elem _tc_v) { return ((double)(_tc_v)); }"),
+            std::string::npos);
+  EXPECT_NE(source.find("GLOBAL_MEM _tc_out *_elw_restrict _tc_d"), std::string::npos);
+  EXPECT_NE(source.find("= _tc_convert(_tc_tile[lx][y]);"), std::string::npos);
+  // A plain copy stores the tile's word as it is.
+  EXPECT_EQ(tiled_copy_source({4, 4, 1, std::nullopt}).find("_tc_convert"), std::string::npos);
+}
+
 TEST(TiledCopySource, RejectsBadRecipes) {
-  EXPECT_THROW(tiled_copy_source({12, 8, 0}), LogicError);
-  EXPECT_THROW(tiled_copy_source({4, 3, 0}), LogicError);
-  EXPECT_THROW(tiled_copy_source({4, 0, 0}), LogicError);
-  EXPECT_THROW(tiled_copy_source({4, 4, max_tiled_batch_rank + 1}), LogicError);
+  EXPECT_THROW(tiled_copy_source({12, 8, 0, std::nullopt}), LogicError);
+  EXPECT_THROW(tiled_copy_source({4, 3, 0, std::nullopt}), LogicError);
+  EXPECT_THROW(tiled_copy_source({4, 0, 0, std::nullopt}), LogicError);
+  EXPECT_THROW(tiled_copy_source({4, 4, max_tiled_batch_rank + 1, std::nullopt}), LogicError);
 }
 
 }  // namespace
