@@ -17,9 +17,7 @@ namespace plinth::detail {
 
 namespace {
 
-/// Work items per group at most (a multiple of tile_edge), and groups per compute unit at
-/// most (the group-stride loop covers the other tiles).
-constexpr std::size_t preferred_local_size = 256;
+/// Groups per compute unit at most (the group-stride loop covers the other tiles).
 constexpr std::size_t groups_per_compute_unit = 16;
 /// Static local memory a kernel may declare on every backend (CUDA's limit).
 constexpr std::size_t max_static_local_bytes = 48 * 1024;
@@ -65,18 +63,15 @@ std::optional<Kernel> build(Slot& slot, const BoundDevice& device, const TiledCo
     Program program(devices, tiled_copy_source(recipe), ProgramOptions{});
     Kernel kernel = program.kernel(std::string(tiled_copy_function));
     const auto& params = device.params();
-    std::size_t local = preferred_local_size;
-    local = std::min(local, kernel.max_total_local_sizes().front());
-    local = std::min(local, params.max_total_local_size);
-    if (!params.max_local_sizes.empty()) local = std::min(local, params.max_local_sizes[0]);
-    local -= local % tile_edge;
+    // The rows were chosen for the device; the kernel may allow fewer work items.
+    const std::size_t local = tile_edge * recipe.rows;
     std::size_t groups = std::max<std::size_t>(params.compute_units, 1) * groups_per_compute_unit;
     if (!params.max_num_groups.empty() && params.max_num_groups[0] > 0) {
       groups = std::min(groups, params.max_num_groups[0]);
     }
     slot.program = program;
     slot.kernel = kernel;
-    slot.local_size = local;
+    slot.local_size = local <= kernel.max_total_local_sizes().front() ? local : 0;
     slot.max_groups = groups;
   }
   local_size = slot.local_size;
@@ -133,8 +128,12 @@ bool tiled_copy(const Queue& queue, const Array& dest, const Array& src) {
                      offsets[1] % std::min<std::size_t>(itemsize, 16) != 0)) {
     return false;
   }
+  const auto& params = device.params();
+  const auto rows = tiled_copy_rows(params.max_total_local_size,
+                                    params.max_local_sizes.empty() ? 0 : params.max_local_sizes[0]);
+  if (rows == 0) return false;
   const TiledCopyRecipe recipe{itemsize, conversion ? itemsize : tiled_copy_word(itemsize, offsets),
-                               plan->batch.size(), std::move(conversion)};
+                               plan->batch.size(), rows, std::move(conversion)};
   std::size_t local_size = 0, max_groups = 1;
   auto kernel = build(*slot_for(device, recipe), device, recipe, local_size, max_groups);
   if (local_size == 0) return false;

@@ -81,7 +81,19 @@ std::size_t tiled_copy_word(std::size_t itemsize, std::span<const std::size_t> o
   return word;
 }
 
+std::size_t tiled_copy_rows(std::size_t max_total_local_size, std::size_t max_local_size) noexcept {
+  std::size_t local = std::min<std::size_t>(256, max_total_local_size);
+  if (max_local_size != 0) local = std::min(local, max_local_size);
+  std::size_t rows = 0;
+  for (std::size_t r = 1; r <= tile_edge && r * tile_edge <= local; r *= 2) rows = r;
+  return rows;
+}
+
 std::string tiled_copy_source(const TiledCopyRecipe& recipe) {
+  if (recipe.rows == 0 || tile_edge % recipe.rows != 0) {
+    throw LogicError(
+        fmt::format("tiled copy: {} rows of work items do not divide a tile", recipe.rows));
+  }
   if (recipe.word == 0 || recipe.word > 16 || (recipe.word & (recipe.word - 1)) != 0 ||
       recipe.itemsize == 0 || recipe.itemsize % recipe.word != 0) {
     throw LogicError(fmt::format("tiled copy: a word of {} bytes does not move elements of {}",
@@ -134,7 +146,6 @@ std::string tiled_copy_source(const TiledCopyRecipe& recipe) {
       "    LOCAL_MEM _tc_elem _tc_tile[{edge}][{edge} + 1];\n"
       "    const unsigned int lx = (unsigned int)get_local_id(0) % {edge}u;\n"
       "    const unsigned int ly = (unsigned int)get_local_id(0) / {edge}u;\n"
-      "    const unsigned int rows = (unsigned int)get_local_size(0) / {edge}u;\n"
       "    for (unsigned long t = get_group_id(0); t < _tc_tiles; t += get_num_groups(0)) {{\n"
       "        unsigned long r = t;\n"
       "        const unsigned long a0 = (r % _tc_tiles_a) * {edge}u; r /= _tc_tiles_a;\n"
@@ -142,14 +153,14 @@ std::string tiled_copy_source(const TiledCopyRecipe& recipe) {
       "        long d = _tc_d_base, s = _tc_s_base;\n"
       "{batch}"
       "        // Read rows along b (the source's fastest dimension).\n"
-      "        for (unsigned int y = ly; y < {edge}u; y += rows) {{\n"
+      "        for (unsigned int y = ly; y < {edge}u; y += {rows}u) {{\n"
       "            const unsigned long a = a0 + y, b = b0 + lx;\n"
       "            if (a < _tc_na && b < _tc_nb)\n"
       "                _tc_tile[y][lx] = _tc_s[s + (long)a * _tc_sa + (long)b * _tc_sb];\n"
       "        }}\n"
       "        LOCAL_BARRIER;\n"
       "        // Write rows along a (the destination's fastest dimension).\n"
-      "        for (unsigned int y = ly; y < {edge}u; y += rows) {{\n"
+      "        for (unsigned int y = ly; y < {edge}u; y += {rows}u) {{\n"
       "            const unsigned long a = a0 + lx, b = b0 + y;\n"
       "            if (a < _tc_na && b < _tc_nb)\n"
       "                _tc_d[d + (long)a * _tc_da + (long)b * _tc_db] = {store};\n"
@@ -162,7 +173,8 @@ std::string tiled_copy_source(const TiledCopyRecipe& recipe) {
       fmt::arg("word", recipe.word), fmt::arg("rank", recipe.batch_rank),
       fmt::arg("restrict", restrict_definition), fmt::arg("element", element),
       fmt::arg("name", tiled_copy_function), fmt::arg("params", batch_params),
-      fmt::arg("edge", tile_edge), fmt::arg("batch", batch_index), fmt::arg("store", store));
+      fmt::arg("edge", tile_edge), fmt::arg("batch", batch_index), fmt::arg("store", store),
+      fmt::arg("rows", recipe.rows));
 }
 
 }  // namespace plinth::detail

@@ -84,9 +84,19 @@ struct TiledCopyRecipe {
   std::size_t word = 0;
   /// Dimensions the kernel walks besides the tiled two.
   std::size_t batch_rank = 0;
+  /// Rows of tile_edge work items per group (1, 2, 4, 8 or ... dividing tile_edge): a
+  /// compile-time constant, so each work item's loop over the tile's rows unrolls.
+  std::size_t rows = 8;
   std::optional<TiledConversion> conversion;
   bool operator==(const TiledCopyRecipe&) const = default;
 };
+
+/// Rows of work items per group for a device whose groups hold at most `max_total_local_size`
+/// work items in all and `max_local_size` along dimension 0 (0: no limit besides the total):
+/// the largest power of two that gives at most 256 work items and divides tile_edge, or 0
+/// when not even one row of tile_edge fits. Throws nothing.
+PLINTH_EXPORT std::size_t tiled_copy_rows(std::size_t max_total_local_size,
+                                          std::size_t max_local_size) noexcept;
 
 /// The name of the kernel function in tiled_copy_source: `_tc_copy`.
 inline constexpr std::string_view tiled_copy_function = "_tc_copy";
@@ -106,8 +116,9 @@ inline constexpr std::string_view tiled_copy_function = "_tc_copy";
 /// is stored as the conversion's expression), `a` the destination's fastest
 /// dimension and `b` the source's, bases and strides in elements. Each group walks tiles
 /// (tile index = a tile + tiles_a * (b tile + tiles_b * batch index)) in a group-stride loop;
-/// its local size is a multiple of tile_edge. Throws LogicError for a recipe with a word
-/// that does not divide the itemsize or a batch rank over max_tiled_batch_rank.
+/// its local size is tile_edge * recipe.rows. Throws LogicError for a recipe with a word
+/// that does not divide the itemsize, a batch rank over max_tiled_batch_rank, or a number of
+/// rows that does not divide tile_edge.
 PLINTH_EXPORT std::string tiled_copy_source(const TiledCopyRecipe& recipe);
 
 }  // namespace plinth::detail

@@ -126,8 +126,19 @@ TEST(TiledCopyWord, LargestPowerOfTwoDividingSizeAndOffsets) {
   EXPECT_EQ(tiled_copy_word(8, offset2), 2u);
 }
 
+TEST(TiledCopyRows, AtMost256WorkItemsInRowsOfTheTileEdge) {
+  EXPECT_EQ(tiled_copy_rows(1024, 1024), 8u);
+  EXPECT_EQ(tiled_copy_rows(4096, 0), 8u);
+  EXPECT_EQ(tiled_copy_rows(256, 256), 8u);
+  EXPECT_EQ(tiled_copy_rows(200, 0), 4u);
+  EXPECT_EQ(tiled_copy_rows(1024, 64), 2u);
+  EXPECT_EQ(tiled_copy_rows(32, 32), 1u);
+  EXPECT_EQ(tiled_copy_rows(31, 0), 0u);
+  EXPECT_EQ(tiled_copy_rows(1024, 16), 0u);
+}
+
 TEST(TiledCopySource, DeclaresTheTileTheElementAndTheBatchParameters) {
-  const auto plain = tiled_copy_source({4, 4, 0, std::nullopt});
+  const auto plain = tiled_copy_source({4, 4, 0, 8, std::nullopt});
   EXPECT_NE(plain.find("typedef unsigned int _tc_elem;"), std::string::npos);
   EXPECT_NE(plain.find("LOCAL_MEM _tc_elem _tc_tile[32][32 + 1];"), std::string::npos);
   EXPECT_NE(plain.find("KERNEL void _tc_copy("), std::string::npos);
@@ -138,24 +149,27 @@ TEST(TiledCopySource, DeclaresTheTileTheElementAndTheBatchParameters) {
   const auto second = plain.find("LOCAL_BARRIER;", first + 1);
   ASSERT_NE(second, std::string::npos);
   EXPECT_EQ(plain.find("LOCAL_BARRIER;", second + 1), std::string::npos);
+  // Each work item walks the tile's rows 8 apart (a constant, so the loop unrolls).
+  EXPECT_NE(plain.find("for (unsigned int y = ly; y < 32u; y += 8u)"), std::string::npos);
+  EXPECT_NE(tiled_copy_source({4, 4, 0, 2, std::nullopt}).find("y += 2u)"), std::string::npos);
   // Reads index the tile by the source's row, writes read it transposed.
   EXPECT_NE(plain.find("_tc_tile[y][lx] = _tc_s["), std::string::npos);
   EXPECT_NE(plain.find("= _tc_tile[lx][y];"), std::string::npos);
 
-  const auto wide = tiled_copy_source({16, 16, 2, std::nullopt});
+  const auto wide = tiled_copy_source({16, 16, 2, 8, std::nullopt});
   EXPECT_NE(wide.find("typedef uint4 _tc_elem;"), std::string::npos);
   EXPECT_NE(wide.find("unsigned long _tc_n0, long _tc_dst0, long _tc_src0"), std::string::npos);
   EXPECT_NE(wide.find("unsigned long _tc_n1, long _tc_dst1, long _tc_src1"), std::string::npos);
   EXPECT_EQ(wide.find("_tc_n2"), std::string::npos);
 
-  const auto odd = tiled_copy_source({12, 4, 1, std::nullopt});
+  const auto odd = tiled_copy_source({12, 4, 1, 8, std::nullopt});
   EXPECT_NE(odd.find("typedef struct { unsigned int w[3]; } _tc_elem;"), std::string::npos);
-  const auto bytes = tiled_copy_source({3, 1, 0, std::nullopt});
+  const auto bytes = tiled_copy_source({3, 1, 0, 8, std::nullopt});
   EXPECT_NE(bytes.find("typedef struct { unsigned char w[3]; } _tc_elem;"), std::string::npos);
 }
 
 TEST(TiledCopySource, ConvertsOnTheWayOut) {
-  TiledCopyRecipe recipe{4, 4, 1,
+  TiledCopyRecipe recipe{4, 4, 1, 8,
                          TiledConversion{"int", "double", "((double)(_tc_v))",
                                          "FUNCTION INLINE int _ax_helper(int a);"}};
   const auto source = tiled_copy_source(recipe);
@@ -167,14 +181,16 @@ TEST(TiledCopySource, ConvertsOnTheWayOut) {
   EXPECT_NE(source.find("GLOBAL_MEM _tc_out *_elw_restrict _tc_d"), std::string::npos);
   EXPECT_NE(source.find("= _tc_convert(_tc_tile[lx][y]);"), std::string::npos);
   // A plain copy stores the tile's word as it is.
-  EXPECT_EQ(tiled_copy_source({4, 4, 1, std::nullopt}).find("_tc_convert"), std::string::npos);
+  EXPECT_EQ(tiled_copy_source({4, 4, 1, 8, std::nullopt}).find("_tc_convert"), std::string::npos);
 }
 
 TEST(TiledCopySource, RejectsBadRecipes) {
-  EXPECT_THROW(tiled_copy_source({12, 8, 0, std::nullopt}), LogicError);
-  EXPECT_THROW(tiled_copy_source({4, 3, 0, std::nullopt}), LogicError);
-  EXPECT_THROW(tiled_copy_source({4, 0, 0, std::nullopt}), LogicError);
-  EXPECT_THROW(tiled_copy_source({4, 4, max_tiled_batch_rank + 1, std::nullopt}), LogicError);
+  EXPECT_THROW(tiled_copy_source({12, 8, 0, 8, std::nullopt}), LogicError);
+  EXPECT_THROW(tiled_copy_source({4, 3, 0, 8, std::nullopt}), LogicError);
+  EXPECT_THROW(tiled_copy_source({4, 0, 0, 8, std::nullopt}), LogicError);
+  EXPECT_THROW(tiled_copy_source({4, 4, max_tiled_batch_rank + 1, 8, std::nullopt}), LogicError);
+  EXPECT_THROW(tiled_copy_source({4, 4, 0, 0, std::nullopt}), LogicError);
+  EXPECT_THROW(tiled_copy_source({4, 4, 0, 3, std::nullopt}), LogicError);
 }
 
 }  // namespace
