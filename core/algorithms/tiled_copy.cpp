@@ -7,6 +7,7 @@
 #include <plinth/program.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -143,42 +144,46 @@ bool tiled_copy(const Queue& queue, const Array& dest, const Array& src) {
   std::uint64_t tiles = tiles_a * tiles_b;
   for (const auto& dim : plan->batch) tiles *= static_cast<std::uint64_t>(dim.extent);
 
-  std::vector<std::uint64_t> extents;
-  std::vector<std::int64_t> signed_values;
-  extents.reserve(5 + plan->batch.size());  // KernelArgs refer to the values
-  signed_values.reserve(6 + 2 * plan->batch.size());
-  const auto base = [&](const Array& array) {
-    return static_cast<std::int64_t>(array.first_element_offset() / array.dtype().itemsize());
+  // The parameters' values (in fixed storage: KernelArgs refer to them), in the kernel's order.
+  constexpr std::size_t max_args = 13 + 3 * max_tiled_batch_rank;
+  std::array<std::uint64_t, max_args> unsigned_values{};
+  std::array<std::int64_t, max_args> signed_values{};
+  std::array<std::optional<KernelArg>, max_args> slots;
+  std::size_t count = 0;
+  const auto add_unsigned = [&](std::uint64_t value) {
+    unsigned_values[count] = value;
+    slots[count].emplace(unsigned_values[count]);
+    ++count;
   };
-  std::vector<KernelArg> args;
-  args.emplace_back(dest.base_buffer());
-  signed_values.push_back(base(dest));
-  args.emplace_back(signed_values.back());
-  args.emplace_back(src.base_buffer());
-  signed_values.push_back(base(src));
-  args.emplace_back(signed_values.back());
-  extents.push_back(plan->dest_fast.extent);
-  args.emplace_back(extents.back());
-  extents.push_back(plan->src_fast.extent);
-  args.emplace_back(extents.back());
-  for (const auto stride : {plan->dest_fast.dest_stride, plan->src_fast.dest_stride,
-                            plan->dest_fast.src_stride, plan->src_fast.src_stride}) {
-    signed_values.push_back(stride);
-    args.emplace_back(signed_values.back());
-  }
-  for (const auto count : {tiles_a, tiles_b, tiles}) {
-    extents.push_back(count);
-    args.emplace_back(extents.back());
-  }
+  const auto add_signed = [&](std::int64_t value) {
+    signed_values[count] = value;
+    slots[count].emplace(signed_values[count]);
+    ++count;
+  };
+  const auto add_array = [&](const Array& array) {
+    slots[count++].emplace(array.base_buffer());
+    add_signed(static_cast<std::int64_t>(array.first_element_offset() / array.dtype().itemsize()));
+  };
+  add_array(dest);
+  add_array(src);
+  add_unsigned(plan->dest_fast.extent);
+  add_unsigned(plan->src_fast.extent);
+  add_signed(plan->dest_fast.dest_stride);
+  add_signed(plan->src_fast.dest_stride);
+  add_signed(plan->dest_fast.src_stride);
+  add_signed(plan->src_fast.src_stride);
+  add_unsigned(tiles_a);
+  add_unsigned(tiles_b);
+  add_unsigned(tiles);
   // Innermost batch dimension first, as the kernel decodes the tile index.
   for (auto dim = plan->batch.rbegin(); dim != plan->batch.rend(); ++dim) {
-    extents.push_back(dim->extent);
-    args.emplace_back(extents.back());
-    signed_values.push_back(dim->dest_stride);
-    args.emplace_back(signed_values.back());
-    signed_values.push_back(dim->src_stride);
-    args.emplace_back(signed_values.back());
+    add_unsigned(dim->extent);
+    add_signed(dim->dest_stride);
+    add_signed(dim->src_stride);
   }
+  std::vector<KernelArg> args;
+  args.reserve(count);
+  for (std::size_t k = 0; k < count; ++k) args.push_back(*slots[k]);
   const auto groups = static_cast<std::size_t>(std::min<std::uint64_t>(tiles, max_groups));
   const std::size_t global[1] = {groups * local_size};
   const std::size_t local[1] = {local_size};
