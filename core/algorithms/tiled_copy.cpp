@@ -1,17 +1,18 @@
 #include "algorithms/tiled_copy.hpp"
 
 #include "algorithms/array_expression_codegen.hpp"
+#include "algorithms/kit/launch_sizing.hpp"
+#include "algorithms/kit/program_slot.hpp"
 #include "algorithms/tiled_copy_codegen.hpp"
 
-#include <plinth/context.hpp>
 #include <plinth/program.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <mutex>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 namespace plinth::detail {
@@ -22,62 +23,43 @@ namespace {
 constexpr std::size_t groups_per_compute_unit = 16;
 /// Static local memory a kernel may declare on every backend (CUDA's limit).
 constexpr std::size_t max_static_local_bytes = 48 * 1024;
-/// Programs kept (the lead's Context-owned store replaces this cache).
-constexpr std::size_t max_cached_programs = 64;
 
-/// The compiled program of one device and recipe, built once; local_size 0 when the kernel
-/// cannot run a row of the tile per group on the device.
-struct Slot {
-  std::mutex mutex;
-  std::optional<Program> program;
-  std::optional<Kernel> kernel;
-  std::size_t local_size = 0;
-  std::size_t max_groups = 1;
-};
-
-struct CacheEntry {
-  BoundDevice device;
-  TiledCopyRecipe recipe;
-  std::shared_ptr<Slot> slot;
-};
-
-std::shared_ptr<Slot> slot_for(const BoundDevice& device, const TiledCopyRecipe& recipe) {
-  static std::mutex mutex;
-  static std::vector<CacheEntry> cache;  // oldest first
-  const std::lock_guard lock(mutex);
-  for (const auto& entry : cache) {
-    if (entry.device == device && entry.recipe == recipe) return entry.slot;
-  }
-  if (cache.size() >= max_cached_programs) cache.erase(cache.begin());
-  cache.push_back({device, recipe, std::make_shared<Slot>()});
-  return cache.back().slot;
+/// The one recipe id of the tiled copies in the Context's KernelStore; the variant words
+/// (variant_words) tell the programs apart.
+RecipeId tiled_copy_recipe_id() {
+  static const RecipeId id = next_recipe_id();
+  return id;
 }
 
-/// Builds `recipe`'s program for `device` into `slot` if it has none yet, and returns a copy
-/// of its kernel with the local size and group limit. Throws CompileError.
-std::optional<Kernel> build(Slot& slot, const BoundDevice& device, const TiledCopyRecipe& recipe,
-                            std::size_t& local_size, std::size_t& max_groups) {
+/// A code for an arithmetic dtype, unique among them (the conversions' dtypes).
+std::uint64_t dtype_code(const DType& dtype) {
+  return (static_cast<std::uint64_t>(dtype.kind()) << 8) | dtype.itemsize();
+}
+
+/// The store's key words for `recipe`, converting `src` to `dest` where it converts.
+std::array<std::uint64_t, 6> variant_words(const TiledCopyRecipe& recipe, const DType& dest,
+                                           const DType& src) {
+  return {recipe.itemsize,
+          recipe.word,
+          recipe.batch_rank,
+          recipe.rows,
+          recipe.conversion ? dtype_code(src) + 1 : 0,
+          recipe.conversion ? dtype_code(dest) : 0};
+}
+
+/// Builds `recipe`'s program for `device` into `slot` if it has none yet; its local_size is
+/// 0 when the kernel cannot run the recipe's rows in a group. Throws CompileError.
+void build(ProgramSlot& slot, const BoundDevice& device, const TiledCopyRecipe& recipe) {
   const std::lock_guard lock(slot.mutex);
-  if (!slot.kernel) {
-    const std::size_t index[1] = {device.index()};
-    const auto devices = device.context().devices()[std::span<const std::size_t>(index)];
-    Program program(devices, tiled_copy_source(recipe), ProgramOptions{});
-    Kernel kernel = program.kernel(std::string(tiled_copy_function));
-    const auto& params = device.params();
-    // The rows were chosen for the device; the kernel may allow fewer work items.
-    const std::size_t local = tile_edge * recipe.rows;
-    std::size_t groups = std::max<std::size_t>(params.compute_units, 1) * groups_per_compute_unit;
-    if (!params.max_num_groups.empty() && params.max_num_groups[0] > 0) {
-      groups = std::min(groups, params.max_num_groups[0]);
-    }
-    slot.program = program;
-    slot.kernel = kernel;
-    slot.local_size = local <= kernel.max_total_local_sizes().front() ? local : 0;
-    slot.max_groups = groups;
-  }
-  local_size = slot.local_size;
-  max_groups = slot.max_groups;
-  return *slot.kernel;
+  if (slot.built()) return;
+  Program program = build_for_store(device, tiled_copy_source(recipe), ProgramOptions{});
+  Kernel kernel = program.kernel(std::string(tiled_copy_function));
+  // The rows were chosen for the device; the kernel may allow fewer work items.
+  const std::size_t local = tile_edge * recipe.rows;
+  slot.local_size = local <= kernel.max_total_local_sizes().front() ? local : 0;
+  slot.max_groups = group_limit(device.params(), groups_per_compute_unit);
+  slot.program = std::move(program);
+  slot.kernels.push_back(std::move(kernel));
 }
 
 /// The array's strides in elements, or nothing if one is not a whole number of elements.
@@ -135,8 +117,13 @@ bool tiled_copy(const Queue& queue, const Array& dest, const Array& src) {
   if (rows == 0) return false;
   const TiledCopyRecipe recipe{itemsize, conversion ? itemsize : tiled_copy_word(itemsize, offsets),
                                plan->batch.size(), rows, std::move(conversion)};
-  std::size_t local_size = 0, max_groups = 1;
-  auto kernel = build(*slot_for(device, recipe), device, recipe, local_size, max_groups);
+  const auto words = variant_words(recipe, dest.dtype(), src.dtype());
+  const auto slot = store_slot(tiled_copy_recipe_id(), device, words);
+  build(*slot, device, recipe);
+  const auto [kernel, local_size, max_groups] = [&] {
+    const std::lock_guard lock(slot->mutex);
+    return std::tuple(slot->kernels.front(), slot->local_size, slot->max_groups);
+  }();
   if (local_size == 0) return false;
 
   const auto tiles_a = tiles_along(plan->dest_fast.extent);
@@ -187,7 +174,7 @@ bool tiled_copy(const Queue& queue, const Array& dest, const Array& src) {
   const auto groups = static_cast<std::size_t>(std::min<std::uint64_t>(tiles, max_groups));
   const std::size_t global[1] = {groups * local_size};
   const std::size_t local[1] = {local_size};
-  kernel->launch(queue, global, local, args);
+  kernel.launch(queue, global, local, args);
   return true;
 }
 

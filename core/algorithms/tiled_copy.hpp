@@ -3,8 +3,8 @@
 // Copies (and conversions: astype of a view) between arrays whose fastest-moving dimensions
 // differ (a contiguous copy of a transposed view, a copy into one), through a local-memory
 // tile so that both the reads and the writes are coalesced. The choice and the source are
-// tiled_copy_codegen.hpp's; this builds the programs (one per device and recipe, kept here)
-// and launches them.
+// tiled_copy_codegen.hpp's; this builds the programs (kept in the Context's KernelStore,
+// one per device and recipe) and launches them.
 
 #include <plinth/array.hpp>
 #include <plinth/queue.hpp>
