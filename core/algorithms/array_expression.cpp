@@ -8,6 +8,7 @@
 #include "algorithms/array_expression_codegen.hpp"
 #include "algorithms/array_expression_rules.hpp"
 #include "algorithms/kit/recipe_cache.hpp"
+#include "algorithms/tiled_copy.hpp"
 
 #include <plinth/elementwise.hpp>
 #include <plinth/errors.hpp>
@@ -369,7 +370,15 @@ void assign(const MultiQueue& queues, const MultiArray& out, const ArrayExpressi
 
 Array astype(const Queue& queue, const Array& array, const DType& dtype) {
   if (array.dtype() == dtype) return copy(queue, array);
-  return evaluate(queue, astype(ArrayExpression(array), dtype));
+  const auto converted = astype(ArrayExpression(array), dtype);  // checks the conversion
+  if (array.size() != 0 && array.device() == queue.device()) {
+    // A view whose fastest dimension is not the result's converts through a tile.
+    const auto result = Array::empty(queue, array.shape(), dtype);
+    if (detail::tiled_copy(queue, result, array)) return result;
+    assign(queue, result, converted);
+    return result;
+  }
+  return evaluate(queue, converted);
 }
 
 void detail::fill(const Queue& queue, const Array& array, const ScalarValue& value) {

@@ -45,6 +45,11 @@ class Generator {
     return emit_as(root, out);
   }
 
+  /// `expr` (a value of `from`) converted to `to` as astype() converts it.
+  std::string convert(const std::string& expr, const DType& from, const DType& to) {
+    return cast(expr, from, to);
+  }
+
   std::string preamble() const {
     std::string text;
     for (const auto& helper : helpers_) text += helper + "\n";
@@ -511,6 +516,18 @@ GeneratedExpression generate_expression(const ExpressionNode& root, const DType&
         fmt::format("{}{}:{},", arg.is_array() ? "a" : "s", arg.name(), arg.dtype().name());
   }
   result.key += "|" + result.operation;
+  return result;
+}
+
+GeneratedConversion generate_conversion(const std::string& value, const DType& from,
+                                        const DType& to) {
+  Generator generator;
+  GeneratedConversion result;
+  result.expression = generator.convert(value, from, to);
+  result.preamble = generator.preamble();
+  result.from_type = c_type(from);
+  result.to_type = c_type(to);
+  result.needs_double = generator.result.needs_double;
   return result;
 }
 

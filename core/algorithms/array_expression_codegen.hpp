@@ -38,6 +38,24 @@ struct GeneratedExpression {
 /// the type it is used in.
 GeneratedExpression generate_expression(const ExpressionNode& root, const DType& out_dtype);
 
+/// A conversion as astype() makes it, for kernels other than the expression's (the tiled
+/// copy): the C types values of the two dtypes are kept in, the expression and the helper
+/// functions it calls.
+struct GeneratedConversion {
+  std::string from_type;
+  std::string to_type;
+  /// The value converted (a C expression of `value`).
+  std::string expression;
+  std::string preamble;
+  bool needs_double = false;
+};
+
+/// `value` (a C expression of `from`'s type) converted to `to` as astype() converts it;
+/// both dtypes are arithmetic (no float16 or struct). Throws LogicError for complex to real
+/// (astype refuses it first).
+GeneratedConversion generate_conversion(const std::string& value, const DType& from,
+                                        const DType& to);
+
 /// `array` seen as the dtype the kernel declares for it (bool arrays as uint8 over the same
 /// memory; others as they are).
 Array kernel_view(const Array& array);

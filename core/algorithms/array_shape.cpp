@@ -1,11 +1,12 @@
-// Copies of any view (copy, copy_into) and the shape operations over them (concatenate,
-// stack, split, transpose): joins copy each input into a view of the result with one
-// generated kernel per dtype; splits and transposed views only make views.
+// Copies of any view (copy, copy_into: tiled where the fastest dimensions differ) and the shape
+// operations over them (concatenate, stack, split, transpose): joins copy each input into a view of
+// the result with one generated kernel per dtype; splits and transposed views only make views.
 
 #include <plinth/array_shape.hpp>
 
 #include "algorithms/array_expression_rules.hpp"
 #include "algorithms/kit/recipe_cache.hpp"
+#include "algorithms/tiled_copy.hpp"
 
 #include <plinth/array_expression.hpp>
 #include <plinth/elementwise.hpp>
@@ -46,6 +47,13 @@ ElementwiseKernel copy_kernel(const DType& dtype) {
   });
 }
 
+/// Copies `src` into `dest` (same shape and dtype, no shared memory): through a local-memory
+/// tile where their fastest dimensions differ (tiled_copy.hpp), elementwise otherwise.
+void copy_disjoint(const Queue& queue, const Array& dest, const Array& src) {
+  if (detail::tiled_copy(queue, dest, src)) return;
+  copy_kernel(storage_dtype(dest.dtype()))(queue, as_storage(dest), as_storage(src));
+}
+
 void check_device(const Queue& queue, const Array& array, const char* what) {
   if (!(array.device() == queue.device())) {
     throw LogicError(
@@ -81,7 +89,9 @@ void convert_into(const Queue& queue, const Array& dest, const Array& src) {
   if (dest.dtype() == src.dtype()) {
     copy_into(queue, dest, src);
   } else {
-    assign(queue, dest, astype(ArrayExpression(src), dest.dtype()));
+    const auto converted = astype(ArrayExpression(src), dest.dtype());  // checks the cast
+    // dest is a part of a new array, so the two share no memory.
+    if (!detail::tiled_copy(queue, dest, src)) assign(queue, dest, converted);
   }
 }
 
@@ -130,18 +140,16 @@ void copy_into(const Queue& queue, const Array& dest, const Array& src) {
     }
     // Through a copy of the source, so every element is read before any is written.
     const auto temporary = copy(queue, src);
-    copy_kernel(storage_dtype(dest.dtype()))(queue, as_storage(dest), as_storage(temporary));
+    copy_disjoint(queue, dest, temporary);
     return;
   }
-  copy_kernel(storage_dtype(dest.dtype()))(queue, as_storage(dest), as_storage(src));
+  copy_disjoint(queue, dest, src);
 }
 
 Array copy(const Queue& queue, const Array& array) {
   check_device(queue, array, "copy");
   const auto result = Array::empty(queue, array.shape(), array.dtype());
-  if (array.size() != 0) {
-    copy_kernel(storage_dtype(array.dtype()))(queue, as_storage(result), as_storage(array));
-  }
+  if (array.size() != 0) copy_disjoint(queue, result, array);
   return result;
 }
 

@@ -257,10 +257,11 @@ void fill(const Queue& queue, const Array& array, T value) {
 PLINTH_EXPORT Array copy(const Queue& queue, const Array& array);
 
 /// Copies the elements of `src` into `dest` (any views of the same shape and dtype, any dtype)
-/// by a kernel on `queue`. The two may share memory in any way (views or sub-regions of one
-/// allocation): `dest` then gets `src`'s elements as they were before the copy, as memmove
-/// gives (through a temporary copy of `src`). Throws LogicError for a shape or dtype mismatch
-/// or another device.
+/// by a kernel on `queue` (through a local-memory tile where the dimensions the two move
+/// fastest along differ, as in a copy of a transposed view; copy() and transpose() too). The two
+/// may share memory in any way (views or sub-regions of one allocation): `dest` then gets `src`'s
+/// elements as they were before the copy, as memmove gives (through a temporary copy of `src`).
+/// Throws LogicError for a shape or dtype mismatch or another device.
 PLINTH_EXPORT void copy_into(const Queue& queue, const Array& dest, const Array& src);
 
 /// The process-wide cache of kernel recipes, which expression kernels share with plinth's

@@ -9,12 +9,13 @@
 ///     Array t = transpose(queue, x);              // a C-order copy with the axes reversed
 ///
 /// Joins and transposes copy with generated kernels on the queue (asynchronous) into new
-/// C-order arrays on the queue's device; the inputs may be any views (negative strides,
-/// offsets) of any dtype, structs and float16 included. Splits return views sharing the
-/// input's memory, as numpy's do. Axes may be negative (counted from the end). Errors are
-/// LogicErrors naming the problem: an axis out of range, shapes that differ other than in
-/// the joined axis (naming both shapes), an array on another device, no arrays, sections
-/// that do not divide the axis.
+/// C-order arrays on the queue's device (through a local-memory tile where the input moves
+/// fastest along another dimension than the output, so reads and writes both coalesce); the
+/// inputs may be any views (negative strides, offsets) of any dtype, structs and float16
+/// included. Splits return views sharing the input's memory, as numpy's do. Axes may be
+/// negative (counted from the end). Errors are LogicErrors naming the problem: an axis out of
+/// range, shapes that differ other than in the joined axis (naming both shapes), an array on
+/// another device, no arrays, sections that do not divide the axis.
 
 #include <plinth/array.hpp>
 #include <plinth/dtype.hpp>
