@@ -341,7 +341,8 @@ std::string offset_lines(std::span<const ElementwiseArg> args, const LayoutSigna
   return offsets;
 }
 
-/// The raw type a vector of `bytes` bytes (1, 2, 4, 8 or 16) is loaded and stored as.
+}  // namespace
+
 const char* vector_type(std::size_t bytes) {
   switch (bytes) {
     case 16: return "_elw_vec16";
@@ -352,9 +353,11 @@ const char* vector_type(std::size_t bytes) {
   }
 }
 
+namespace {
+
 /// Defines _elw_vec16 and _elw_vec8: plain 16- and 8-byte types aligned to their size (HIP's
 /// uint4 has constructors, which a union member may not have).
-constexpr std::string_view vector_definitions =
+constexpr std::string_view vector_definitions_text =
     "#if defined(PLINTH_HIP_API)\n"
     "typedef struct ALIGN(16) { unsigned int w[4]; } _elw_vec16;\n"
     "typedef struct ALIGN(8) { unsigned int w[2]; } _elw_vec8;\n"
@@ -509,6 +512,8 @@ std::string unrolled_body(std::string_view operation, std::string_view offsets) 
 
 }  // namespace
 
+std::string_view vector_definitions() { return vector_definitions_text; }
+
 std::string vector_lane_name(std::size_t k) { return fmt::format("_elw_u{}.e[_elw_j]", k); }
 
 std::string elementwise_source(std::span<const ElementwiseArg> args, std::string_view operation,
@@ -533,7 +538,7 @@ std::string elementwise_source(std::span<const ElementwiseArg> args, std::string
       "{body}"
       "}}\n",
       fmt::arg("restrict", signature.restrict_inputs ? restrict_definition : ""),
-      fmt::arg("vectors", vectors ? vector_definitions : ""), fmt::arg("preamble", preamble),
+      fmt::arg("vectors", vectors ? vector_definitions_text : ""), fmt::arg("preamble", preamble),
       fmt::arg("name", name), fmt::arg("params", parameter_list(args, signature)),
       fmt::arg("pointers", pointer_lines(args, signature)), fmt::arg("body", body));
 }

@@ -66,6 +66,13 @@ PLINTH_EXPORT RewrittenOperation rewrite_operation_with(std::string_view operati
                                                         std::span<const std::string> array_names,
                                                         std::span<const std::string> replacements);
 
+/// The type a vector of `bytes` bytes (1, 2, 4, 8 or 16) is loaded and stored as in the
+/// vectorised kernels (`_elw_vec16`, `_elw_vec8` or an unsigned integer type).
+PLINTH_EXPORT const char* vector_type(std::size_t bytes);
+
+/// The source that defines `_elw_vec16` and `_elw_vec8` (before a vectorised kernel).
+PLINTH_EXPORT std::string_view vector_definitions();
+
 /// What `name[i]` of array argument `k` becomes in the lanes of a vectorised kernel:
 /// `_elw_u<k>.e[_elw_j]`, its element in the vector loaded for the lane's group.
 PLINTH_EXPORT std::string vector_lane_name(std::size_t k);

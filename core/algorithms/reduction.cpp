@@ -99,6 +99,9 @@ struct ReductionData {
   std::size_t first_array = 0;
 
   RecipeId recipe = next_recipe_id();
+  /// Elements per vector for the flat stage 1 (0: never vectorised): every array a plain
+  /// dtype of a power-of-two size, used only as name[i].
+  std::size_t vector_width = 0;
 
   std::string describe() const { return fmt::format("ReductionKernel '{}'", options.name); }
 
@@ -132,6 +135,16 @@ struct ReductionData {
     parts.name = function;
     parts.out_type = out_type;
     parts.local_size = local;
+    std::string vector_map;
+    if (signature.vector_width > 1 && !split) {
+      std::vector<std::string> lanes(args.size());
+      for (std::size_t k = 0; k < args.size(); ++k) {
+        if (args[k].is_array()) lanes[k] = vector_lane_name(k);
+      }
+      vector_map = rewrite_operation_with(map, array_names, lanes).text;
+      parts.vector_width = signature.vector_width;
+      parts.vector_map = vector_map;
+    }
     const auto source =
         split ? generated_kernel_comment(
                     "ReductionKernel", options.name,
@@ -379,11 +392,33 @@ struct ReductionData {
         return launch;
       }
     }
+    if (vectors_fit(values, device, signature, extent)) signature.vector_width = vector_width;
     launch.slot = slot_for(device, signature);
     build(*launch.slot, device, signature);
 
     prepare_flat(launch, values, permuted, aligned, signature, outputs, extent);
     return launch;
+  }
+
+  /// Whether the flat stage 1 may read vectors: no array strided, every output's run a whole
+  /// number of vectors, and every array's first element aligned to its vector's size.
+  bool vectors_fit(std::span<const ElementwiseValue> values, const BoundDevice& device,
+                   const LayoutSignature& signature, std::size_t extent) const {
+    if (vector_width < 2 || signature.rank != 0 || extent % vector_width != 0 ||
+        extent < 4 * vector_width || device.params().address_alignment < 16) {
+      return false;
+    }
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      if (!args[k].is_array() || signature.strided[k]) continue;
+      const auto& array = std::get<Array>(values[k].value());
+      const auto itemsize = args[k].dtype().itemsize();
+      if ((array.base_buffer().offset() + array.first_element_offset()) %
+              (vector_width * itemsize) !=
+          0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /// Prepares `launch` (its slot built and result set) for the flat path: stage 1 over the
@@ -395,7 +430,9 @@ struct ReductionData {
     const auto& queue = launch.queue;
     const auto& device = queue.device();
     const std::size_t local = launch.slot->local_size;
-    launch.plan = plan_reduction(outputs, extent, local, launch.slot->max_groups);
+    // With vectors the work items share whole vectors of each output's run.
+    const std::size_t units = signature.vector_width > 1 ? extent / signature.vector_width : extent;
+    launch.plan = plan_reduction(outputs, units, local, launch.slot->max_groups);
     const auto& plan = launch.plan;
     auto merged = extent > 0 ? merge_layout(permuted, aligned) : MergedLayout{};
     merged.strides.resize(args.size());
@@ -646,6 +683,18 @@ ReductionKernel::ReductionKernel(std::vector<ElementwiseArg> args, DType output,
   data.raw_use = detail::rewrite_operation(map, data.array_names, {}).raw_use;
   data.outside_use =
       detail::outside_raw_uses(options.preamble, options.render_globals, data.array_names);
+  bool vectorisable = true;
+  std::size_t widest = 1;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    if (!args[k].is_array()) continue;
+    const auto& dtype = args[k].dtype();
+    const auto size = dtype.itemsize();
+    vectorisable = vectorisable && !data.raw_use[k] && data.outside_use[k].empty() &&
+                   !dtype.is_struct() && dtype != DType::float16() && size <= 8 &&
+                   (size & (size - 1)) == 0;
+    widest = std::max(widest, size);
+  }
+  if (vectorisable) data.vector_width = std::min<std::size_t>(8, 16 / widest);
   data.args = std::move(args);
   data.output = std::move(output);
   data.neutral = std::move(neutral);

@@ -157,7 +157,8 @@ std::size_t sector_elements(std::int64_t stride) {
 /// per output and task (after `_red_base`), `offsets` before each element's map (after `i`).
 std::string segmented_stage1(const ReductionSourceParts& parts, std::string_view kernel,
                              std::string_view params, std::string_view pointers,
-                             std::string_view per_output, std::string_view offsets) {
+                             std::string_view per_output, std::string_view offsets,
+                             std::string_view vector_loads = {}) {
   // One accumulation of the map's value at flat index `r + shift` (r runs from the output's
   // base index) into `acc`.
   const auto accumulate = [&](std::string_view shift, std::string_view acc) {
@@ -170,10 +171,39 @@ std::string segmented_stage1(const ReductionSourceParts& parts, std::string_view
         fmt::arg("shift", shift), fmt::arg("offsets", offsets), fmt::arg("acc", acc),
         fmt::arg("map", parts.map));
   };
-  const std::string unrolled =
-      accumulate("", "_red_acc0") + accumulate(" + _red_step", "_red_acc1") +
-      accumulate(" + 2 * _red_step", "_red_acc2") + accumulate(" + 3 * _red_step", "_red_acc3");
-  const std::string tail = accumulate("", "_red_acc0");
+  std::string unrolled = accumulate("", "_red_acc0") + accumulate(" + _red_step", "_red_acc1") +
+                         accumulate(" + 2 * _red_step", "_red_acc2") +
+                         accumulate(" + 3 * _red_step", "_red_acc3");
+  std::string tail = accumulate("", "_red_acc0");
+  // Vectors: `_red_r` counts whole vectors of the output's run, `_red_q` is one of them.
+  std::string first = "_red_base", stop = "_red_base + (VSIZE_T)_red_extent";
+  if (parts.vector_width > 1) {
+    const auto vector_accumulate = [&](std::string_view shift, std::string_view acc) {
+      std::string lanes;
+      for (std::size_t lane = 0; lane < parts.vector_width; ++lane) {
+        lanes += fmt::format(
+            "                {{\n"
+            "                    const int _elw_j = {lane};\n"
+            "                    const VSIZE_T i = _red_q * {width} + {lane};\n"
+            "                    {acc} = _red_reduce({acc}, ({map}));\n"
+            "                }}\n",
+            fmt::arg("lane", lane), fmt::arg("width", parts.vector_width), fmt::arg("acc", acc),
+            fmt::arg("map", parts.vector_map));
+      }
+      return fmt::format(
+          "            {{\n"
+          "                const VSIZE_T _red_q = _red_r{shift};\n"
+          "{loads}{lanes}"
+          "            }}\n",
+          fmt::arg("shift", shift), fmt::arg("loads", vector_loads), fmt::arg("lanes", lanes));
+    };
+    unrolled = vector_accumulate("", "_red_acc0") + vector_accumulate(" + _red_step", "_red_acc1") +
+               vector_accumulate(" + 2 * _red_step", "_red_acc2") +
+               vector_accumulate(" + 3 * _red_step", "_red_acc3");
+    tail = vector_accumulate("", "_red_acc0");
+    first = fmt::format("_red_base / {}", parts.vector_width);
+    stop = fmt::format("(_red_base + (VSIZE_T)_red_extent) / {}", parts.vector_width);
+  }
 
   return fmt::format(
       "KERNEL void {name}({params})\n"
@@ -199,8 +229,8 @@ std::string segmented_stage1(const ReductionSourceParts& parts, std::string_view
       "        {{\n"
       "            const VSIZE_T _red_base = _red_o * (VSIZE_T)_red_extent;\n"
       "{per_output}"
-      "            const VSIZE_T _red_stop = _red_base + (VSIZE_T)_red_extent;\n"
-      "            VSIZE_T _red_r = _red_base + _red_part * (VSIZE_T)_red_segment + _red_lane;\n"
+      "            const VSIZE_T _red_stop = {stop};\n"
+      "            VSIZE_T _red_r = {first} + _red_part * (VSIZE_T)_red_segment + _red_lane;\n"
       "            for (; _red_r + 3 * _red_step < _red_stop; _red_r += 4 * _red_step)\n"
       "            {{\n"
       "{unrolled}"
@@ -230,7 +260,8 @@ std::string segmented_stage1(const ReductionSourceParts& parts, std::string_view
       fmt::arg("out", parts.out_type), fmt::arg("name", kernel), fmt::arg("params", params),
       fmt::arg("per_output", per_output), fmt::arg("pointers", pointers),
       fmt::arg("local", parts.local_size), fmt::arg("neutral", parts.neutral),
-      fmt::arg("unrolled", unrolled), fmt::arg("tail", tail));
+      fmt::arg("unrolled", unrolled), fmt::arg("tail", tail), fmt::arg("first", first),
+      fmt::arg("stop", stop));
 }
 
 }  // namespace
@@ -302,10 +333,24 @@ std::string reduction_source(std::span<const ElementwiseArg> args,
   }
   const std::string joined = joined_params(params);
 
+  // With vectors: each array's vector `_red_q` loaded into a union its lanes read.
+  std::string loads;
+  if (parts.vector_width > 1) {
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      const auto& arg = args[k];
+      if (!arg.is_array()) continue;
+      const auto raw = vector_type(parts.vector_width * arg.dtype().itemsize());
+      loads += fmt::format(
+          "                union {{ {0} v; {1} e[{2}]; }} _elw_u{3};\n"
+          "                _elw_u{3}.v = *(GLOBAL_MEM const {0} *)({4} + _red_q * {2});\n",
+          raw, elementwise_type_text(arg, k), parts.vector_width, k, arg.name());
+    }
+  }
   const std::string stage1 =
       segmented_stage1(parts, parts.name, joined, pointers, "",
-                       offsets_code(args, signature, "                    "));
-  return reduce_function(parts) + stage1 + final_kernel(fmt::format("{}_final", parts.name), parts);
+                       offsets_code(args, signature, "                    "), loads);
+  return (parts.vector_width > 1 ? std::string(vector_definitions()) : std::string()) +
+         reduce_function(parts) + stage1 + final_kernel(fmt::format("{}_final", parts.name), parts);
 }
 
 ReductionPath choose_reduction_path(std::span<const std::size_t> shape, std::size_t kept,

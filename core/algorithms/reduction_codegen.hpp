@@ -130,6 +130,12 @@ struct ReductionSourceParts {
   std::string_view name;       ///< the stage-1 kernel's name; stage 2 is `<name>_final`
   std::string_view out_type;   ///< the output's C type (or a placeholder for a struct)
   std::size_t local_size = 1;  ///< work items per group (a power of two), a compile-time size
+  /// The flat stage 1 only (no strided array, every output's reduced run aligned to whole
+  /// vectors, which the caller checks per call): elements per vector (0 or 1: none), and the
+  /// map rewritten with vector_lane_name for every array. Each work item then reads its
+  /// elements `vector_width` at a time, 16 bytes at most per array.
+  std::size_t vector_width = 0;
+  std::string_view vector_map;
 };
 
 /// The program's source (a template: the user's parts keep their placeholders): the
