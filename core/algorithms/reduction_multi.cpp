@@ -72,12 +72,24 @@ std::vector<Box> boxes_of(const std::string& what, const std::string& name,
   return boxes;
 }
 
-}  // namespace
+/// A MultiQueue call, checked: the devices (the first array's), the layout of its parts and
+/// their queues, the reduced axes and the result's shape, and whether the reduction crosses
+/// the split axis.
+struct MultiReduction {
+  BoundMultiDevice devices;
+  PartLayout layout;
+  std::vector<Queue> queues;
+  std::vector<std::size_t> axes, out_shape;
+  bool across = false;
+};
 
-MultiArray ReductionKernel::launch(const MultiQueue& queues, std::span<const ElementwiseValue> args,
-                                   const ReductionTarget& target) const {
-  const std::string what = fmt::format("ReductionKernel '{}'", name());
-  const auto& declared = arguments();
+/// Checks a MultiQueue call of the kernel described by `what` (see ReductionKernel's
+/// MultiQueue launch). Throws LogicError.
+MultiReduction plan_multi_reduction(const std::string& what,
+                                    std::span<const ElementwiseArg> declared,
+                                    const MultiQueue& queues,
+                                    std::span<const ElementwiseValue> args,
+                                    const ReductionTarget& target) {
   if (args.size() != declared.size()) {
     throw LogicError(
         fmt::format("{}: expects {} argument(s), got {}", what, declared.size(), args.size()));
@@ -97,11 +109,14 @@ MultiArray ReductionKernel::launch(const MultiQueue& queues, std::span<const Ele
         "{}: a MultiQueue call makes its result MultiArray: ReductionTarget::out is not taken",
         what));
   }
-  const auto& devices = whole->devices();
   const auto& shape = whole->shape();
-  const PartLayout layout =
-      detail::part_layout(fmt::format("{}: argument '{}'", what, declared[first].name()), *whole);
-  const auto queue_of = detail::part_queues(what, queues, devices);
+  MultiReduction call{
+      whole->devices(),
+      detail::part_layout(fmt::format("{}: argument '{}'", what, declared[first].name()), *whole),
+      detail::part_queues(what, queues, whole->devices()),
+      reduced_axes(what, shape.size(), target),
+      {},
+      false};
   for (std::size_t k = first + 1; k < declared.size(); ++k) {
     const auto& value = args[k].value();
     if (!declared[k].is_array() ||
@@ -112,46 +127,59 @@ MultiArray ReductionKernel::launch(const MultiQueue& queues, std::span<const Ele
     const auto& other_shape = std::holds_alternative<Array>(value)
                                   ? std::get<Array>(value).shape()
                                   : std::get<MultiArray>(value).shape();
-    detail::check_parts_aligned(what, name, other_shape, boxes_of(what, name, args[k], devices),
-                                shape, layout);
+    detail::check_parts_aligned(what, name, other_shape,
+                                boxes_of(what, name, args[k], call.devices), shape, call.layout);
   }
-
-  const auto axes = reduced_axes(what, shape.size(), target);
-  std::vector<std::size_t> out_shape;
+  const auto& axes = call.axes;
   for (std::size_t d = 0; d < shape.size(); ++d) {
-    if (!std::binary_search(axes.begin(), axes.end(), d)) out_shape.push_back(shape[d]);
+    if (!std::binary_search(axes.begin(), axes.end(), d)) call.out_shape.push_back(shape[d]);
   }
-  const bool across =
+  const auto& layout = call.layout;
+  call.across =
       !layout.whole && (!layout.axis || std::binary_search(axes.begin(), axes.end(), *layout.axis));
-  if (across && !layout.axis) {
+  if (call.across && !layout.axis) {
     throw LogicError(fmt::format(
         "{}: argument '{}': the MultiArray's parts are blocks along more than one axis, which "
         "a reduction cannot combine (split it along one axis, e.g. by EqualSplay)",
         what, declared[first].name()));
   }
-  const ReductionTarget per_device{.axes = axes, .out = std::nullopt};
+  return call;
+}
+
+/// The splay of the result of a call that does not cross the split axis: a clone where the
+/// input is one, else the input's ranges along the split axis, now among the kept axes.
+std::shared_ptr<const BaseSplay> kept_splay(const MultiReduction& call) {
+  const auto& layout = call.layout;
+  if (layout.whole) return std::make_shared<const CloneSplay>();
+  std::size_t kept_axis = *layout.axis;
+  for (const auto axis : call.axes) kept_axis -= axis < *layout.axis ? 1 : 0;
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  for (const auto& box : layout.boxes) ranges.push_back(box[*layout.axis]);
+  return std::make_shared<const detail::AxisRangeSplay>(kept_axis, std::move(ranges));
+}
+
+}  // namespace
+
+MultiArray ReductionKernel::launch(const MultiQueue& queues, std::span<const ElementwiseValue> args,
+                                   const ReductionTarget& target) const {
+  const std::string what = fmt::format("ReductionKernel '{}'", name());
+  const auto& declared = arguments();
+  const auto call = plan_multi_reduction(what, declared, queues, args, target);
+  const auto& devices = call.devices;
+  const auto& queue_of = call.queues;
+  const auto& axes = call.axes;
 
   // Every device's call (and the combination) planned before anything is enqueued.
   std::vector<detail::PlannedReduction> planned;
   planned.reserve(devices.size() + 1);
-  if (!across) {
-    std::shared_ptr<const BaseSplay> splay;
-    if (layout.whole) {
-      splay = std::make_shared<const CloneSplay>();
-    } else {
-      std::size_t kept_axis = *layout.axis;
-      for (const auto axis : axes) kept_axis -= axis < *layout.axis ? 1 : 0;
-      std::vector<std::pair<std::size_t, std::size_t>> ranges;
-      for (const auto& box : layout.boxes) ranges.push_back(box[*layout.axis]);
-      splay = std::make_shared<const detail::AxisRangeSplay>(kept_axis, std::move(ranges));
-    }
-    auto result = MultiArray::empty(devices, out_shape, output_dtype(), {}, std::move(splay));
+  if (!call.across) {
+    auto result = MultiArray::empty(devices, call.out_shape, output_dtype(), {}, kept_splay(call));
     for (std::size_t i = 0; i < devices.size(); ++i) {
       const auto values = detail::values_on(what, declared, args, devices[i]);
       planned.push_back(detail::plan_reduction(
           *impl_, queue_of[i], values, ReductionTarget{.axes = axes, .out = result[devices[i]]}));
     }
-    for (const auto& call : planned) call.enqueue();
+    for (const auto& planned_call : planned) planned_call.enqueue();
     return result;
   }
 
@@ -159,23 +187,24 @@ MultiArray ReductionKernel::launch(const MultiQueue& queues, std::span<const Ele
   // combination reads; the others' are copied into their rows once computed.
   const Queue& home = queue_of.front();
   std::vector<std::size_t> stacked_shape{devices.size()};
-  stacked_shape.insert(stacked_shape.end(), out_shape.begin(), out_shape.end());
+  stacked_shape.insert(stacked_shape.end(), call.out_shape.begin(), call.out_shape.end());
   const Array stacked = Array::empty(home, stacked_shape, output_dtype());
-  auto result =
-      MultiArray::empty(devices, out_shape, output_dtype(), {}, std::make_shared<CloneSplay>());
+  auto result = MultiArray::empty(devices, call.out_shape, output_dtype(), {},
+                                  std::make_shared<CloneSplay>());
   for (std::size_t i = 0; i < devices.size(); ++i) {
     const auto values = detail::values_on(what, declared, args, devices[i]);
     const std::vector<Index> row{Index(i)};
     planned.push_back(detail::plan_reduction(
         *impl_, queue_of[i], values,
-        i == 0 ? ReductionTarget{.axes = axes, .out = stacked.view(row)} : per_device));
+        ReductionTarget{.axes = axes,
+                        .out = i == 0 ? std::optional<Array>(stacked.view(row)) : std::nullopt}));
   }
   const ElementwiseValue stack_value(stacked);
   const auto combine = detail::plan_reduction(
       *detail::reduction_combiner(*impl_).impl_, home, std::span(&stack_value, 1),
       ReductionTarget{.axes = std::vector<std::size_t>{0}, .out = result[devices[0]]});
 
-  for (const auto& call : planned) call.enqueue();
+  for (const auto& planned_call : planned) planned_call.enqueue();
   for (std::size_t i = 1; i < devices.size(); ++i) {
     home.wait_for(queue_of[i].record_event());
     const std::vector<Index> row{Index(i)};

@@ -13,6 +13,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -49,15 +52,14 @@ struct ColumnBlockSplay : BaseSplay {
   }
 };
 
-/// All rows but the last on the first device, the last row on the last one, none on the
-/// others (uneven and empty parts).
-struct LastRowSplay : BaseSplay {
+/// The first row on the first device, every other row on the last one, none on the devices
+/// between (uneven and empty parts).
+struct FirstRowSplay : BaseSplay {
   std::vector<std::vector<Index>> split(const std::vector<std::size_t>& shape,
                                         const BoundMultiDevice& devices) const override {
-    const auto rows = static_cast<std::ptrdiff_t>(shape.at(0));
-    std::vector<std::vector<Index>> parts(devices.size(), {Slice(0, 0)});
-    parts.front() = {Slice(0, rows - 1)};
-    parts.back() = {Slice(rows - 1, rows)};
+    std::vector<std::vector<Index>> parts(devices.size(), {Slice(1, 1)});
+    parts.front() = {Slice(0, 1)};
+    parts.back() = {Slice(1, static_cast<std::ptrdiff_t>(shape.at(0)))};
     return parts;
   }
 };
@@ -205,7 +207,7 @@ TEST_P(MultiKernelTest, ReductionsOfOtherSplits) {
   EXPECT_EQ(sum(queues, by_columns, over_columns).get(queues).to_vector<std::int64_t>(),
             host_sums(values, rows, cols, 1));
   // Uneven parts, some empty.
-  const auto uneven = MultiArray::from_host(queues, host, std::make_shared<LastRowSplay>());
+  const auto uneven = MultiArray::from_host(queues, host, std::make_shared<FirstRowSplay>());
   EXPECT_EQ(sum(queues, uneven, over_rows).get(queues).to_vector<std::int64_t>(),
             host_sums(values, rows, cols, 0));
   EXPECT_EQ(sum(queues, uneven, over_columns).get(queues).to_vector<std::int64_t>(),
@@ -248,6 +250,160 @@ TEST_P(MultiKernelTest, ReductionMisuseIsALogicError) {
   // min of nothing.
   const auto empty = MultiArray::empty(devices, {rows, 0}, f32);
   expect_message([&] { min(queues, empty); }, "no identity");
+}
+
+/// Inclusive (or exclusive) prefix sums of `values` on the host, as int64.
+std::vector<std::int64_t> host_prefix(const std::vector<std::int32_t>& values, bool exclusive) {
+  std::vector<std::int64_t> sums;
+  std::int64_t running = 0;
+  for (const auto v : values) {
+    if (exclusive) sums.push_back(running);
+    running += v;
+    if (!exclusive) sums.push_back(running);
+  }
+  return sums;
+}
+
+TEST_P(MultiKernelTest, ScansCarryEachPartsTotalIntoTheNext) {
+  const auto devices = context().devices();
+  const auto queues = MultiQueue::on_devices(devices);
+  const Queue& single = queues.queues().front();
+  const std::size_t n = 5000 * devices.size() + 3;
+  const auto values = scrambled(n, 17);
+  const auto host = HostArray::from_values(values, {n});
+  const auto x = MultiArray::from_host(queues, host);
+
+  // Inclusive, int32 read as int64 (cumsum's kernel), against the host and one device.
+  const ScanKernel inclusive(i64, "a + b", "0", ScanKind::inclusive,
+                             {.name = "sum64", .input_dtype = i32});
+  const auto out = MultiArray::empty(devices, {n}, i64);
+  inclusive(queues, x, out);
+  EXPECT_EQ(out.get(queues).to_vector<std::int64_t>(), host_prefix(values, false));
+  const auto one_out = Array::empty(single, {n}, i64);
+  inclusive(single, Array::from_host(single, host), one_out);
+  EXPECT_EQ(out.get(queues).to_vector<std::int64_t>(),
+            one_out.get(single).to_vector<std::int64_t>());
+
+  // Exclusive, converting: each carry combines the last output and the last input.
+  const ScanKernel exclusive(i64, "a + b", "0", ScanKind::exclusive,
+                             {.name = "esum64", .input_dtype = i32});
+  exclusive(queues, x, out);
+  EXPECT_EQ(out.get(queues).to_vector<std::int64_t>(), host_prefix(values, true));
+
+  // Exclusive in place: the last inputs are kept before the scan overwrites them.
+  const ScanKernel in_place(i32, "a + b", "0", ScanKind::exclusive, {.name = "esum32"});
+  const auto y = MultiArray::from_host(queues, host);
+  in_place(queues, y);
+  std::vector<std::int32_t> expected;
+  for (const auto v : host_prefix(values, true)) expected.push_back(static_cast<std::int32_t>(v));
+  EXPECT_EQ(y.get(queues).to_vector<std::int32_t>(), expected);
+
+  // A running maximum (not a sum): the carry is combined by the operator.
+  const ScanKernel running_max(i32, "a > b ? a : b", "-2147483647 - 1", ScanKind::inclusive,
+                               {.name = "running_max"});
+  auto peaks = values;
+  peaks[3] = 500;  // on the first device: carried through all the others
+  const auto z = MultiArray::from_host(queues, HostArray::from_values(peaks, {n}));
+  running_max(queues, z);
+  std::vector<std::int32_t> maxima;
+  std::int32_t best = std::numeric_limits<std::int32_t>::min();
+  for (const auto v : peaks) maxima.push_back(best = std::max(best, v));
+  EXPECT_EQ(z.get(queues).to_vector<std::int32_t>(), maxima);
+}
+
+TEST_P(MultiKernelTest, ScansOfRowsUnevenPartsAndClones) {
+  const auto devices = context().devices();
+  const auto queues = MultiQueue::on_devices(devices);
+  const std::size_t rows = 2 * devices.size() + 1, cols = 301;
+  const auto values = scrambled(rows * cols, 19);
+  const auto host = HostArray::from_values(values, {rows, cols});
+  // cumsum of a split matrix: one flat sequence in C order, split like the rows.
+  const auto x = MultiArray::from_host(queues, host);
+  const auto sums = cumsum(queues, x);
+  EXPECT_EQ(sums.shape(), std::vector<std::size_t>{rows * cols});
+  for (const auto& device : devices) {
+    EXPECT_EQ(sums.shapes()[device], std::vector<std::size_t>{x.shapes()[device][0] * cols});
+  }
+  EXPECT_EQ(sums.get(queues).to_vector<std::int64_t>(), host_prefix(values, false));
+  // Uneven parts (some empty).
+  const auto uneven = MultiArray::from_host(queues, host, std::make_shared<FirstRowSplay>());
+  EXPECT_EQ(cumsum(queues, uneven).get(queues).to_vector<std::int64_t>(),
+            host_prefix(values, false));
+  // Every device holding the whole array scans its own copy.
+  const auto clone = MultiArray::from_host(queues, host, std::make_shared<CloneSplay>());
+  const auto clone_sums = cumsum(queues, clone);
+  for (const auto& device : devices) {
+    EXPECT_EQ(clone_sums[device].get(queues[device]).to_vector<std::int64_t>(),
+              host_prefix(values, false));
+  }
+}
+
+TEST_P(MultiKernelTest, ScanMisuseIsALogicError) {
+  const auto devices = context().devices();
+  const auto queues = MultiQueue::on_devices(devices);
+  const std::size_t rows = 4, cols = 4 * devices.size();
+  const auto host = HostArray::from_values(scrambled(rows * cols), {rows, cols});
+  const ScanKernel scan(i32, "a + b", "0");
+  const auto expect_message = [](const std::function<void()>& call, const std::string& part) {
+    const auto message = logic_error_message(call);
+    EXPECT_NE(message.find(part), std::string::npos) << message;
+  };
+  // Columns are not runs of the flat sequence.
+  const auto by_columns = MultiArray::from_host(queues, host, std::make_shared<ColumnBlockSplay>());
+  expect_message([&] { scan(queues, by_columns); }, "not a run of consecutive elements");
+  // The output split otherwise than the input.
+  const auto x = MultiArray::from_host(queues, host);
+  const auto cloned =
+      MultiArray::empty(devices, {rows, cols}, i32, {}, std::make_shared<CloneSplay>());
+  expect_message([&] { scan(queues, x, cloned); }, "argument 'output'");
+  expect_message([&] { scan(MultiQueue({queues.queues().front()}), x); }, "no queue on device");
+}
+
+TEST_P(MultiKernelTest, RandomNumbersAreThoseOfOneArray) {
+  const auto devices = context().devices();
+  const auto queues = MultiQueue::on_devices(devices);
+  const Queue& single = queues.queues().front();
+  const std::size_t rows = 3 * devices.size() + 2, cols = 129;
+  const std::vector<std::size_t> shape{rows, cols};
+  RandomGenerator multi_rng(2024, 7), one_rng(2024, 7);
+  const auto run = [&](const auto& fill, const DType& dtype,
+                       std::shared_ptr<const BaseSplay> splay) {
+    const auto x = MultiArray::empty(devices, shape, dtype, {}, std::move(splay));
+    const auto y = Array::empty(single, shape, dtype);
+    fill(multi_rng, queues, x);
+    fill(one_rng, single, y);
+    EXPECT_EQ(multi_rng.offset(), one_rng.offset());
+    const auto a = x.get(queues), b = y.get(single);
+    EXPECT_EQ(a.nbytes(), b.nbytes());
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.nbytes()), 0) << dtype.name();
+    return x;
+  };
+  const auto uniform = [](RandomGenerator& rng, const auto& q, const auto& a) {
+    rng.uniform(q, a, -1.0, 2.0);
+  };
+  const auto normal = [](RandomGenerator& rng, const auto& q, const auto& a) {
+    rng.normal(q, a, 3.0, 0.5);
+  };
+  const auto bits = [](RandomGenerator& rng, const auto& q, const auto& a) { rng.bits(q, a); };
+  run(uniform, f32, nullptr);
+  run(uniform, f32, nullptr);  // the next offset: fresh numbers, still equal
+  run(normal, DType::complex64(), nullptr);
+  run(bits, DType::uint32(), nullptr);
+  run(bits, DType::int64(), std::make_shared<FirstRowSplay>());
+  EXPECT_EQ(multi_rng.offset(), 7u + 5u);
+  // Clones: every device gets the whole array's numbers.
+  const auto clone = run(uniform, f32, std::make_shared<CloneSplay>());
+  const auto first = clone[devices[0]].get(queues[devices[0]]);
+  for (const auto& device : devices) {
+    const auto copy = clone[device].get(queues[device]);
+    EXPECT_EQ(std::memcmp(copy.data(), first.data(), first.nbytes()), 0);
+  }
+  // Parts that are not runs of the flat order are refused; the offset stays.
+  const auto by_columns =
+      MultiArray::empty(devices, shape, f32, {}, std::make_shared<ColumnBlockSplay>());
+  const auto message = logic_error_message([&] { multi_rng.uniform(queues, by_columns); });
+  EXPECT_NE(message.find("not a run of consecutive elements"), std::string::npos) << message;
+  EXPECT_EQ(multi_rng.offset(), 7u + 6u);
 }
 
 }  // namespace
