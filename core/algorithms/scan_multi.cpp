@@ -152,12 +152,12 @@ void ScanKernel::operator()(const MultiQueue& queues, const MultiArray& input,
   }
 
   // Each part's total: its last output, combined for an exclusive scan with its last input
-  // (kept before an in-place scan overwrites it). Gathered on the first queue's device as
+  // (kept before an in-place scan overwrites it). Gathered on the first part's device as
   // [last output, last input] per part but the last, then one entry whose exclusive scan
   // is the combination of all of them: the last part's carry.
   const bool exclusive = kind() == ScanKind::exclusive;
   const std::size_t stride = exclusive ? 2 : 1;
-  const Queue& home = scan.queues.front();
+  const Queue& home = scan.queues[scan.order.front()];  // its program is built
   const Array totals = Array::empty(home, {stride * (parts - 1) + 1}, dtype());
   // Every part's small arrays made, and the kernels built, before anything is enqueued.
   const bool converts = input_dtype() != dtype();

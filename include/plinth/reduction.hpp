@@ -174,9 +174,9 @@ class PLINTH_EXPORT ReductionKernel {
   /// index within that part, as in ElementwiseKernel's MultiQueue call), and the result is a
   /// new MultiArray on the same devices:
   /// - when the reduced axes include the axis the array is split along (EqualSplay: axis 0),
-  ///   each device's partial result is copied to the device of `queues`' first queue, the
-  ///   partials are combined there by a second reduction applying only the `reduce`
-  ///   expression (from `neutral`), and the result is copied back to every device: a
+  ///   each device's partial result is copied to the array's first device (its first
+  ///   part's), the partials are combined there by a second reduction applying only the
+  ///   `reduce` expression (from `neutral`), and the result is copied back to every device: a
   ///   CloneSplay MultiArray of the result's shape, each device holding all of it (as
   ///   Communicator::all_reduce leaves it). Read it with MultiArray::get, or take one
   ///   device's copy with operator[];

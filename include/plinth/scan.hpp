@@ -149,9 +149,9 @@ class PLINTH_EXPORT ScanKernel {
   /// shape with as many elements, C-contiguous parts), so that the result is what one Array
   /// scanned whole would hold. The totals of the parts before each part are carried into it
   /// (see the file comment), through copies between the devices ordered by events (no host
-  /// synchronisation); the first queue's device combines them. Where every device holds the
-  /// whole array (CloneSplay), each scans its own copy. Asynchronous, as the single-queue
-  /// call.
+  /// synchronisation); the device holding the array's first elements combines them. Where
+  /// every device holds the whole array (CloneSplay), each scans its own copy. Asynchronous,
+  /// as the single-queue call.
   /// Throws LogicError naming the argument if `queues` lacks a device of the input or has one
   /// without a part, if `output` has no part on a device of the input or another number of
   /// elements, if a part is not a run of consecutive elements (a split along another axis,
