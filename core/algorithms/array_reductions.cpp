@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace plinth {
 
@@ -36,37 +38,40 @@ std::pair<std::string, RenderGlobals> addition(const DType& dtype) {
   return {"a + b", {}};
 }
 
-void check_plain(const char* function, const Array& x) {
-  if (x.dtype().is_struct()) {
-    throw LogicError(
-        fmt::format("{}: the array is of the struct dtype {} (use a "
-                    "ReductionKernel)",
-                    function, x.dtype().name()));
+void check_plain(const char* function, const DType& dtype) {
+  if (dtype.is_struct()) {
+    throw LogicError(fmt::format("{}: the array is of the struct dtype {} (use a ReductionKernel)",
+                                 function, dtype.name()));
   }
 }
 
-Array min_or_max(const Queue& queue, const Array& x, const ReductionTarget& target, bool is_min) {
-  const char* function = is_min ? "min" : "max";
-  check_plain(function, x);
-  const auto& dtype = x.dtype();
+/// Refuses what min and max cannot order or reduce: structs, complex numbers, and an
+/// output reducing no elements of an array of `shape` (numpy: no identity).
+void check_min_or_max(const char* function, const DType& dtype,
+                      const std::vector<std::size_t>& shape, const ReductionTarget& target) {
+  check_plain(function, dtype);
   if (is_complex(dtype)) {
     throw LogicError(
         fmt::format("{}: complex numbers ({}) are not ordered", function, dtype.name()));
   }
-  // numpy refuses a minimum of nothing (no identity).
   std::size_t extent = 1;
   if (target.axes) {
-    for (const auto axis : *target.axes) extent *= axis < x.ndim() ? x.shape()[axis] : 1;
+    for (const auto axis : *target.axes) extent *= axis < shape.size() ? shape[axis] : 1;
   } else {
-    extent = x.size();
+    for (const auto size : shape) extent *= size;
   }
   if (extent == 0) {
     throw LogicError(
         fmt::format("{}: the array of shape ({}) has no elements to reduce along "
                     "the axes (there is no identity)",
-                    function, fmt::join(x.shape(), ", ")));
+                    function, fmt::join(shape, ", ")));
   }
-  const auto kernel = cached_kernel(fmt::format("{}:{}", function, dtype.name()), [&] {
+}
+
+/// The kernel of min (`is_min`) or max over `dtype`.
+ReductionKernel min_or_max_kernel(const DType& dtype, bool is_min) {
+  const char* function = is_min ? "min" : "max";
+  return cached_kernel(fmt::format("{}:{}", function, dtype.name()), [&] {
     const char* op = is_min ? "<" : ">";
     std::string neutral, reduce, preamble;
     if (is_real(dtype)) {
@@ -100,8 +105,54 @@ Array min_or_max(const Queue& queue, const Array& x, const ReductionTarget& targ
     return ReductionKernel({ElementwiseArg::input("x", dtype)}, dtype, neutral, reduce, "x[i]",
                            {.name = is_min ? "plinth_min" : "plinth_max", .preamble = preamble});
   });
-  const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
-  return kernel.launch(queue, values, target);
+}
+
+/// The kernel summing `in` as `out`.
+ReductionKernel sum_kernel(const DType& in, const DType& out) {
+  return cached_kernel(fmt::format("sum:{}:{}", in.name(), out.name()), [&] {
+    auto [reduce, globals] = addition(out);
+    std::string map = "x[i]";
+    if (in != out) {
+      try {
+        globals["cast"] = functions::cast(in, out);
+      } catch (const LogicError& error) {
+        throw LogicError(fmt::format("sum: a {} array cannot be summed as {}: {}", in.name(),
+                                     out.name(), error.what()));
+      }
+      map = "${cast}(x[i])";
+    }
+    return ReductionKernel({ElementwiseArg::input("x", in)}, out, zero_of(out), reduce, map,
+                           {.name = "plinth_sum", .render_globals = globals});
+  });
+}
+
+/// Checks dot's arrays (1-D, plain, the same length).
+void check_dot(const DType& a_dtype, const std::vector<std::size_t>& a_shape, const DType& b_dtype,
+               const std::vector<std::size_t>& b_shape) {
+  for (const auto& [name, dtype, shape] :
+       {std::tuple{"a", &a_dtype, &a_shape}, std::tuple{"b", &b_dtype, &b_shape}}) {
+    check_plain("dot", *dtype);
+    if (shape->size() != 1) {
+      throw LogicError(fmt::format("dot: argument '{}' must be 1-D, got shape ({})", name,
+                                   fmt::join(*shape, ", ")));
+    }
+  }
+  if (a_shape[0] != b_shape[0]) {
+    throw LogicError(
+        fmt::format("dot: argument 'b' has {} elements, argument 'a' {}", b_shape[0], a_shape[0]));
+  }
+}
+
+/// The kernel of dot over `a` and `b`.
+ReductionKernel dot_kernel(const DType& a, const DType& b) {
+  const auto result = result_type(a, b);
+  return cached_kernel(fmt::format("dot:{}:{}", a.name(), b.name()), [&] {
+    auto [reduce, globals] = addition(result);
+    globals["mul"] = functions::mul({a, b}, result);
+    return ReductionKernel({ElementwiseArg::input("a", a), ElementwiseArg::input("b", b)}, result,
+                           zero_of(result), reduce, "${mul}(a[i], b[i])",
+                           {.name = "plinth_dot", .render_globals = globals});
+  });
 }
 
 }  // namespace
@@ -118,60 +169,55 @@ DType sum_dtype(const DType& dtype) {
 
 Array sum(const Queue& queue, const Array& x, const ReductionTarget& target,
           const std::optional<DType>& dtype) {
-  check_plain("sum", x);
-  const auto& in = x.dtype();
-  const DType out = dtype.value_or(sum_dtype(in));
-  const auto kernel = cached_kernel(fmt::format("sum:{}:{}", in.name(), out.name()), [&] {
-    auto [reduce, globals] = addition(out);
-    std::string map = "x[i]";
-    if (in != out) {
-      try {
-        globals["cast"] = functions::cast(in, out);
-      } catch (const LogicError& error) {
-        throw LogicError(fmt::format("sum: a {} array cannot be summed as {}: {}", in.name(),
-                                     out.name(), error.what()));
-      }
-      map = "${cast}(x[i])";
-    }
-    return ReductionKernel({ElementwiseArg::input("x", in)}, out, zero_of(out), reduce, map,
-                           {.name = "plinth_sum", .render_globals = globals});
-  });
+  check_plain("sum", x.dtype());
+  const auto kernel = sum_kernel(x.dtype(), dtype.value_or(sum_dtype(x.dtype())));
   const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
   return kernel.launch(queue, values, target);
 }
 
+MultiArray sum(const MultiQueue& queues, const MultiArray& x, const ReductionTarget& target,
+               const std::optional<DType>& dtype) {
+  check_plain("sum", x.dtype());
+  const auto kernel = sum_kernel(x.dtype(), dtype.value_or(sum_dtype(x.dtype())));
+  const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
+  return kernel.launch(queues, values, target);
+}
+
 Array min(const Queue& queue, const Array& x, const ReductionTarget& target) {
-  return min_or_max(queue, x, target, true);
+  check_min_or_max("min", x.dtype(), x.shape(), target);
+  const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
+  return min_or_max_kernel(x.dtype(), true).launch(queue, values, target);
 }
 
 Array max(const Queue& queue, const Array& x, const ReductionTarget& target) {
-  return min_or_max(queue, x, target, false);
+  check_min_or_max("max", x.dtype(), x.shape(), target);
+  const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
+  return min_or_max_kernel(x.dtype(), false).launch(queue, values, target);
+}
+
+MultiArray min(const MultiQueue& queues, const MultiArray& x, const ReductionTarget& target) {
+  check_min_or_max("min", x.dtype(), x.shape(), target);
+  const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
+  return min_or_max_kernel(x.dtype(), true).launch(queues, values, target);
+}
+
+MultiArray max(const MultiQueue& queues, const MultiArray& x, const ReductionTarget& target) {
+  check_min_or_max("max", x.dtype(), x.shape(), target);
+  const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
+  return min_or_max_kernel(x.dtype(), false).launch(queues, values, target);
 }
 
 Array dot(const Queue& queue, const Array& a, const Array& b, const std::optional<Array>& out) {
-  for (const auto& [name, array] : {std::pair{"a", &a}, std::pair{"b", &b}}) {
-    check_plain("dot", *array);
-    if (array->ndim() != 1) {
-      throw LogicError(fmt::format("dot: argument '{}' must be 1-D, got shape ({})", name,
-                                   fmt::join(array->shape(), ", ")));
-    }
-  }
-  if (a.size() != b.size()) {
-    throw LogicError(
-        fmt::format("dot: argument 'b' has {} elements, argument 'a' {}", b.size(), a.size()));
-  }
-  const auto result = result_type(a.dtype(), b.dtype());
-  const auto kernel =
-      cached_kernel(fmt::format("dot:{}:{}", a.dtype().name(), b.dtype().name()), [&] {
-        auto [reduce, globals] = addition(result);
-        globals["mul"] = functions::mul({a.dtype(), b.dtype()}, result);
-        return ReductionKernel(
-            {ElementwiseArg::input("a", a.dtype()), ElementwiseArg::input("b", b.dtype())}, result,
-            zero_of(result), reduce, "${mul}(a[i], b[i])",
-            {.name = "plinth_dot", .render_globals = globals});
-      });
+  check_dot(a.dtype(), a.shape(), b.dtype(), b.shape());
   const std::array<ElementwiseValue, 2> values{ElementwiseValue(a), ElementwiseValue(b)};
-  return kernel.launch(queue, values, ReductionTarget{.axes = std::nullopt, .out = out});
+  return dot_kernel(a.dtype(), b.dtype())
+      .launch(queue, values, ReductionTarget{.axes = std::nullopt, .out = out});
+}
+
+MultiArray dot(const MultiQueue& queues, const MultiArray& a, const MultiArray& b) {
+  check_dot(a.dtype(), a.shape(), b.dtype(), b.shape());
+  const std::array<ElementwiseValue, 2> values{ElementwiseValue(a), ElementwiseValue(b)};
+  return dot_kernel(a.dtype(), b.dtype()).launch(queues, values);
 }
 
 }  // namespace plinth

@@ -9,6 +9,7 @@
 #include "algorithms/kit/kernel_arguments.hpp"
 #include "algorithms/kit/launch_sizing.hpp"
 #include "algorithms/kit/layout_plan.hpp"
+#include "algorithms/kit/multi_parts.hpp"
 #include "algorithms/kit/program_slot.hpp"
 #include "algorithms/outside_uses.hpp"
 
@@ -412,22 +413,7 @@ void ElementwiseKernel::launch(const MultiQueue& queues,
   std::vector<detail::Launch> launches;
   launches.reserve(queues.queues().size());
   for (const auto& queue : queues.queues()) {
-    std::vector<ElementwiseValue> values;
-    values.reserve(args.size());
-    for (std::size_t k = 0; k < args.size(); ++k) {
-      const auto& value = args[k].value();
-      if (const auto* multi = std::get_if<MultiArray>(&value)) {
-        try {
-          values.emplace_back((*multi)[queue.device()]);
-        } catch (const LogicError& error) {
-          throw LogicError(fmt::format("{}: argument '{}': {}", impl_->describe(),
-                                       k < impl_->args.size() ? impl_->args[k].name() : "?",
-                                       error.what()));
-        }
-      } else {
-        values.push_back(args[k]);
-      }
-    }
+    const auto values = detail::values_on(impl_->describe(), impl_->args, args, queue.device());
     launches.push_back(impl_->plan(queue, values, std::nullopt, false));
   }
   for (const auto& launch : launches) impl_->run(launch);

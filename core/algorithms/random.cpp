@@ -4,6 +4,7 @@
 
 #include <plinth/random.hpp>
 
+#include "algorithms/kit/multi_parts.hpp"
 #include "algorithms/kit/recipe_cache.hpp"
 #include "algorithms/random_math.hpp"
 
@@ -14,8 +15,10 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,9 +37,11 @@ const char* operation_name(Operation op) {
   return "?";
 }
 
-// The words of element i, then the body that stores into y[i].
+// The words of element i (number first_index + i: a MultiArray's part starts there in the
+// whole array), then the body that stores into y[i].
 constexpr const char* draw =
-    "const ${philox}words w = ${philox}stream(i, offset_lo, offset_hi, seed_lo, seed_hi);\n";
+    "const ${philox}words w = ${philox}stream(first_index + i, offset_lo, offset_hi, seed_lo, "
+    "seed_hi);\n";
 
 std::string uniform_operation(bool is_double) {
   const std::string u = is_double ? "${math}uniform(w.x0, w.x1)" : "${math}uniform(w.x0)";
@@ -72,10 +77,12 @@ std::string bits_operation(const DType& dtype) {
 
 ElementwiseKernel make_kernel(Operation op, const DType& dtype) {
   const DType u32 = DType::uint32();
-  std::vector<ElementwiseArg> args{
-      ElementwiseArg::output("y", dtype), ElementwiseArg::scalar("seed_lo", u32),
-      ElementwiseArg::scalar("seed_hi", u32), ElementwiseArg::scalar("offset_lo", u32),
-      ElementwiseArg::scalar("offset_hi", u32)};
+  std::vector<ElementwiseArg> args{ElementwiseArg::output("y", dtype),
+                                   ElementwiseArg::scalar("seed_lo", u32),
+                                   ElementwiseArg::scalar("seed_hi", u32),
+                                   ElementwiseArg::scalar("offset_lo", u32),
+                                   ElementwiseArg::scalar("offset_hi", u32),
+                                   ElementwiseArg::scalar("first_index", DType::uint64())};
   RenderGlobals globals{{"philox", philox4x32_10()}};
   std::string operation;
   const DType real = is_complex(dtype) ? real_for(dtype) : dtype;
@@ -144,38 +151,70 @@ RandomGenerator::RandomGenerator(std::uint64_t seed, std::uint64_t offset)
 
 namespace {
 
-template <class... Extra>
-void launch(const ElementwiseKernel& kernel, const Queue& queue, const Array& array,
-            std::uint64_t seed, std::uint64_t offset, const Extra&... extra) {
-  const auto lo = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
-  const auto hi = [](std::uint64_t v) { return static_cast<std::uint32_t>(v >> 32); };
-  kernel(queue, array, lo(seed), hi(seed), lo(offset), hi(offset), extra...);
+/// Where a call's numbers go: an array (a MultiArray's part), its queue, and the flat index
+/// of its first element in the whole array.
+struct Part {
+  Queue queue;
+  Array array;
+  std::uint64_t first = 0;
+};
+
+/// The parts of `array` on their queues. Throws LogicError if `queues` does not match the
+/// array's devices or a part is not a run of consecutive elements of the whole array.
+std::vector<Part> parts_of(Operation op, const MultiQueue& queues, const MultiArray& array) {
+  const std::string what = fmt::format("RandomGenerator::{}", operation_name(op));
+  const auto& devices = array.devices();
+  const auto queue_of = detail::part_queues(what, queues, devices);
+  const auto layout = detail::part_layout(what, array);
+  std::vector<Part> parts;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const auto first = detail::flat_run_start(layout.boxes[i], array.shape());
+    if (!first) {
+      fail(op, fmt::format("the MultiArray's part on device {} ('{}') is not a run of "
+                           "consecutive elements of the whole array in C order (split it along "
+                           "its first axis, e.g. by EqualSplay)",
+                           devices[i].index(), devices[i].name()));
+    }
+    parts.push_back({queue_of[i], array[devices[i]], *first});
+  }
+  return parts;
 }
 
-}  // namespace
+/// Enqueues `kernel` on every part with the seed, the offset and `extra`; with several
+/// parts, every part's call is checked (and its program built) before any is enqueued.
+template <class... Extra>
+void launch(const ElementwiseKernel& kernel, std::span<const Part> parts, std::uint64_t seed,
+            std::uint64_t offset, const Extra&... extra) {
+  const auto lo = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
+  const auto hi = [](std::uint64_t v) { return static_cast<std::uint32_t>(v >> 32); };
+  const auto values_of = [&](const Part& part) {
+    return std::array<ElementwiseValue, 6 + sizeof...(Extra)>{
+        ElementwiseValue(part.array), ElementwiseValue(lo(seed)),   ElementwiseValue(hi(seed)),
+        ElementwiseValue(lo(offset)), ElementwiseValue(hi(offset)), ElementwiseValue(part.first),
+        ElementwiseValue(extra)...};
+  };
+  if (parts.size() > 1) {
+    for (const auto& part : parts) static_cast<void>(kernel.program(part.queue, values_of(part)));
+  }
+  for (const auto& part : parts) kernel.launch(part.queue, values_of(part));
+}
 
-void RandomGenerator::uniform(const Queue& queue, const Array& array, double low, double high) {
-  const auto& dtype = array.dtype();
+void fill_uniform(std::span<const Part> parts, const DType& dtype, std::uint64_t seed,
+                  std::uint64_t offset, double low, double high) {
   require_dtype(Operation::uniform, dtype, dtype == DType::float32() || dtype == DType::float64(),
                 "float32 or float64");
   const auto k = kernel(Operation::uniform, dtype);
   if (dtype == DType::float32()) {
     const auto b = uniform_bounds<float>(low, high);
-    launch(k, queue, array, seed_, offset_, b[0], b[1], b[2], b[3]);
+    launch(k, parts, seed, offset, b[0], b[1], b[2], b[3]);
   } else {
     const auto b = uniform_bounds<double>(low, high);
-    launch(k, queue, array, seed_, offset_, b[0], b[1], b[2], b[3]);
+    launch(k, parts, seed, offset, b[0], b[1], b[2], b[3]);
   }
-  ++offset_;
 }
 
-void RandomGenerator::normal(const Queue& queue, const Array& array, double mean, double stddev) {
-  normal(queue, array, std::complex<double>(mean, 0.0), stddev);
-}
-
-void RandomGenerator::normal(const Queue& queue, const Array& array, std::complex<double> mean,
-                             double stddev) {
-  const auto& dtype = array.dtype();
+void fill_normal(std::span<const Part> parts, const DType& dtype, std::uint64_t seed,
+                 std::uint64_t offset, std::complex<double> mean, double stddev) {
   require_dtype(Operation::normal, dtype,
                 dtype == DType::float32() || dtype == DType::float64() ||
                     dtype == DType::complex64() || dtype == DType::complex128(),
@@ -193,19 +232,66 @@ void RandomGenerator::normal(const Queue& queue, const Array& array, std::comple
   const double scale = is_complex(dtype) ? stddev * std::sqrt(0.5) : stddev;
   const auto k = kernel(Operation::normal, dtype);
   if (is_double(dtype)) {
-    launch(k, queue, array, seed_, offset_, scale, mean.real(), mean.imag());
+    launch(k, parts, seed, offset, scale, mean.real(), mean.imag());
   } else {
-    launch(k, queue, array, seed_, offset_, static_cast<float>(scale),
-           static_cast<float>(mean.real()), static_cast<float>(mean.imag()));
+    launch(k, parts, seed, offset, static_cast<float>(scale), static_cast<float>(mean.real()),
+           static_cast<float>(mean.imag()));
   }
+}
+
+void fill_bits(std::span<const Part> parts, const DType& dtype, std::uint64_t seed,
+               std::uint64_t offset) {
+  require_dtype(Operation::bits, dtype, is_integer(dtype) && dtype != DType::boolean(),
+                "int8, uint8, int16, uint16, int32, uint32, int64 or uint64");
+  launch(kernel(Operation::bits, dtype), parts, seed, offset);
+}
+
+}  // namespace
+
+void RandomGenerator::uniform(const Queue& queue, const Array& array, double low, double high) {
+  const Part part{queue, array};
+  fill_uniform(std::span(&part, 1), array.dtype(), seed_, offset_, low, high);
+  ++offset_;
+}
+
+void RandomGenerator::uniform(const MultiQueue& queues, const MultiArray& array, double low,
+                              double high) {
+  fill_uniform(parts_of(Operation::uniform, queues, array), array.dtype(), seed_, offset_, low,
+               high);
+  ++offset_;
+}
+
+void RandomGenerator::normal(const Queue& queue, const Array& array, double mean, double stddev) {
+  normal(queue, array, std::complex<double>(mean, 0.0), stddev);
+}
+
+void RandomGenerator::normal(const Queue& queue, const Array& array, std::complex<double> mean,
+                             double stddev) {
+  const Part part{queue, array};
+  fill_normal(std::span(&part, 1), array.dtype(), seed_, offset_, mean, stddev);
+  ++offset_;
+}
+
+void RandomGenerator::normal(const MultiQueue& queues, const MultiArray& array, double mean,
+                             double stddev) {
+  normal(queues, array, std::complex<double>(mean, 0.0), stddev);
+}
+
+void RandomGenerator::normal(const MultiQueue& queues, const MultiArray& array,
+                             std::complex<double> mean, double stddev) {
+  fill_normal(parts_of(Operation::normal, queues, array), array.dtype(), seed_, offset_, mean,
+              stddev);
   ++offset_;
 }
 
 void RandomGenerator::bits(const Queue& queue, const Array& array) {
-  const auto& dtype = array.dtype();
-  require_dtype(Operation::bits, dtype, is_integer(dtype) && dtype != DType::boolean(),
-                "int8, uint8, int16, uint16, int32, uint32, int64 or uint64");
-  launch(kernel(Operation::bits, dtype), queue, array, seed_, offset_);
+  const Part part{queue, array};
+  fill_bits(std::span(&part, 1), array.dtype(), seed_, offset_);
+  ++offset_;
+}
+
+void RandomGenerator::bits(const MultiQueue& queues, const MultiArray& array) {
+  fill_bits(parts_of(Operation::bits, queues, array), array.dtype(), seed_, offset_);
   ++offset_;
 }
 

@@ -7,6 +7,7 @@
 #include "algorithms/kit/program_slot.hpp"
 #include "algorithms/outside_uses.hpp"
 #include "algorithms/reduction_codegen.hpp"
+#include "algorithms/reduction_multi.hpp"
 
 #include <plinth/buffer.hpp>
 #include <plinth/dtype_c.hpp>
@@ -102,6 +103,9 @@ struct ReductionData {
   /// Elements per vector for the flat stage 1 (0: never vectorised): every array a plain
   /// dtype of a power-of-two size, used only as name[i].
   std::size_t vector_width = 0;
+  /// The kernel combining partial results of MultiQueue calls, made by the first.
+  std::mutex combiner_mutex;
+  std::shared_ptr<ReductionData> combiner;
 
   std::string describe() const { return fmt::format("ReductionKernel '{}'", options.name); }
 
@@ -221,7 +225,7 @@ struct ReductionData {
   /// Checks the kinds, dtypes, devices and element alignment of a call's arguments.
   void check_arguments(const BoundDevice& device, std::span<const ElementwiseValue> values) const {
     check_call(describe(), args, values, device,
-               "a MultiArray is not supported (reduce each device's part)");
+               "a MultiArray is passed to a single queue (call with a MultiQueue)");
     if (!device.params().supports_double && is_double(output)) {
       throw LogicError(
           fmt::format("{}: the output dtype {} needs double precision, which "
@@ -648,6 +652,36 @@ struct ReductionData {
     }
   }
 };
+
+PlannedReduction plan_reduction(ReductionData& data, const Queue& queue,
+                                std::span<const ElementwiseValue> values,
+                                const ReductionTarget& target) {
+  auto launch = std::make_shared<ReductionLaunch>(data.plan(queue, values, target, false));
+  return {*launch->result, [launch] { ReductionData::run(*launch); }};
+}
+
+ReductionKernel reduction_combiner(ReductionData& data) {
+  const std::lock_guard lock(data.combiner_mutex);
+  if (!data.combiner) {
+    // A name no user argument may have (the prefix is reserved), so that no macro of the
+    // preamble can meet it.
+    constexpr const char* partials = "_red_multi_partials";
+    auto combiner = std::make_shared<ReductionData>();
+    combiner->args = {ElementwiseArg::input(partials, data.output)};
+    combiner->output = data.output;
+    combiner->neutral = data.neutral;
+    combiner->reduce = data.reduce;
+    combiner->map = std::string(partials) + "[i]";
+    combiner->options = data.options;
+    combiner->options.name = data.options.name + "_combine";
+    combiner->array_names = {partials};
+    combiner->raw_use = {false};
+    combiner->outside_use = outside_raw_uses(
+        combiner->options.preamble, combiner->options.render_globals, combiner->array_names);
+    data.combiner = std::move(combiner);
+  }
+  return ReductionKernel(data.combiner);
+}
 
 }  // namespace detail
 

@@ -6,6 +6,7 @@
 #include "algorithms/kit/program_slot.hpp"
 #include "algorithms/kit/recipe_cache.hpp"
 #include "algorithms/scan_codegen.hpp"
+#include "algorithms/scan_multi.hpp"
 
 #include <plinth/array_metadata.hpp>
 #include <plinth/dtype_c.hpp>
@@ -54,6 +55,8 @@ struct ScanData {
   RecipeId recipe = next_recipe_id();
   std::mutex copy_mutex;
   std::optional<ElementwiseKernel> copy;
+  /// MultiQueue calls' kernels (scan_multi.cpp), made by the first that needs them.
+  std::optional<ElementwiseKernel> carry, convert;
 
   ScanData(DType dtype_, DType input_dtype_)
       : dtype(std::move(dtype_)), input_dtype(std::move(input_dtype_)) {}
@@ -178,7 +181,8 @@ struct ScanData {
     return *copy;
   }
 
-  void run(const Queue& queue, const Array& input, const Array& output) {
+  /// Checks a call's arrays on `queue` (see ScanKernel::operator()). Throws LogicError.
+  void check(const Queue& queue, const Array& input, const Array& output) const {
     const auto& device = queue.device();
     check_array("input", input, input_dtype, device);
     check_array("output", output, dtype, device);
@@ -189,6 +193,11 @@ struct ScanData {
       fail("output", fmt::format("has {} elements, the input {}", output.size(), input.size()));
     }
     check_double(device);
+  }
+
+  void run(const Queue& queue, const Array& input, const Array& output) {
+    check(queue, input, output);
+    const auto& device = queue.device();
     const std::size_t n = input.size();
     if (n == 0) return;
 
@@ -248,6 +257,59 @@ struct ScanData {
     finish.launch(queue, global, local, final_launch);
   }
 };
+
+void check_scan(ScanData& data, const Queue& queue, const Array& input, const Array& output) {
+  data.check(queue, input, output);
+  if (input.size() > 0) data.build(*data.slot_for(queue.device()), queue.device());
+}
+
+void run_scan(ScanData& data, const Queue& queue, const Array& input, const Array& output) {
+  data.run(queue, input, output);
+}
+
+void scan_exclusive_in_place(ScanData& data, const Queue& queue, const Array& values) {
+  const auto slot = data.slot_for(queue.device());
+  data.build(*slot, queue.device());
+  const Kernel groups = [&] {  // a copy of its own for this call
+    const std::lock_guard lock(slot->mutex);
+    return slot->kernels[1];
+  }();
+  const auto count = static_cast<std::uint64_t>(values.size());
+  const std::size_t local[1] = {slot->geometry.local_size};
+  const KernelArg args[] = {values.base_buffer(), count};
+  groups.launch(queue, local, local, args);
+}
+
+ElementwiseKernel scan_carry_kernel(ScanData& data) {
+  const std::lock_guard lock(data.copy_mutex);
+  if (!data.carry) {
+    const std::vector<ElementwiseArg> args{ElementwiseArg::inout("_scan_out", data.dtype),
+                                           ElementwiseArg::input("_scan_carry", data.dtype)};
+    const auto type = elementwise_type_text(args[0], 0);
+    data.carry.emplace(
+        args, "_scan_out[i] = _scan_carry_op(_scan_carry[i], _scan_out[i])",
+        ElementwiseOptions{
+            .name = data.options.name + "_carry",
+            .preamble = fmt::format("{}\nFUNCTION {} _scan_carry_op({} a, {} b)\n{{\n    return "
+                                    "({});\n}}\n",
+                                    data.options.preamble, type, type, type, data.expression),
+            .render_globals = data.options.render_globals,
+            .fast_math = data.options.fast_math,
+            .compiler_options = data.options.compiler_options});
+  }
+  return *data.carry;
+}
+
+ElementwiseKernel scan_convert_kernel(ScanData& data) {
+  const std::lock_guard lock(data.copy_mutex);
+  if (!data.convert) {
+    data.convert.emplace(
+        std::vector<ElementwiseArg>{ElementwiseArg::output("dst", data.dtype),
+                                    ElementwiseArg::input("src", data.input_dtype)},
+        "dst[i] = src[i]", ElementwiseOptions{.name = data.options.name + "_convert"});
+  }
+  return *data.convert;
+}
 
 }  // namespace detail
 
@@ -341,6 +403,26 @@ DType cumsum_dtype(const DType& dtype) {
                   dtype.name()));
 }
 
+namespace detail {
+
+ScanKernel cumsum_kernel(const DType& dtype) {
+  const DType out_dtype = cumsum_dtype(dtype);
+  // The kernel from the recipe cache (a recipe keeps no context alive).
+  const std::string zero = c_constant(0, out_dtype);
+  return recipe_cache().get<ScanKernel>(
+      fmt::format("cumsum:{}:{}", dtype.name(), out_dtype.name()), [&] {
+        if (out_dtype.kind() == DTypeKind::complex) {
+          return ScanKernel(out_dtype, "${add}(a, b)", zero, ScanKind::inclusive,
+                            {.name = "cumsum",
+                             .render_globals = {{"add", functions::add({out_dtype, out_dtype})}}});
+        }
+        return ScanKernel(out_dtype, "a + b", zero, ScanKind::inclusive,
+                          {.name = "cumsum", .input_dtype = dtype});
+      });
+}
+
+}  // namespace detail
+
 Array cumsum(const Queue& queue, const Array& array) {
   const DType out_dtype = cumsum_dtype(array.dtype());
   if (!(array.device() == queue.device())) {
@@ -349,18 +431,7 @@ Array cumsum(const Queue& queue, const Array& array) {
         array.device().index(), array.device().name(), queue.device().index(),
         queue.device().name()));
   }
-  // The kernel from the recipe cache (a recipe keeps no context alive).
-  const std::string zero = c_constant(0, out_dtype);
-  const auto kernel = detail::recipe_cache().get<ScanKernel>(
-      fmt::format("cumsum:{}:{}", array.dtype().name(), out_dtype.name()), [&] {
-        if (out_dtype.kind() == DTypeKind::complex) {
-          return ScanKernel(out_dtype, "${add}(a, b)", zero, ScanKind::inclusive,
-                            {.name = "cumsum",
-                             .render_globals = {{"add", functions::add({out_dtype, out_dtype})}}});
-        }
-        return ScanKernel(out_dtype, "a + b", zero, ScanKind::inclusive,
-                          {.name = "cumsum", .input_dtype = array.dtype()});
-      });
+  const auto kernel = detail::cumsum_kernel(array.dtype());
   const Array result = Array::empty(queue, {array.size()}, out_dtype);
   kernel(queue, array, result);
   return result;

@@ -1,8 +1,8 @@
 #pragma once
 
-/// numpy's reductions over Arrays — sum, min, max, dot — each a ReductionKernel
-/// (reduction.hpp) built once per process for its dtypes and kept in a thread-safe cache.
-/// Results stay on the device (read them with Array::get):
+/// numpy's reductions over Arrays (and MultiArrays, on a MultiQueue) — sum, min, max, dot — each a
+/// ReductionKernel (reduction.hpp) built once per process for its dtypes and kept in a thread-safe
+/// cache. Results stay on the device (read them with Array::get):
 ///
 ///     Array total = sum(queue, x);                                 // shape ()
 ///     Array rows = max(queue, m, ReductionTarget{.axes = {{1}}});   // one per row
@@ -21,6 +21,7 @@
 #include <plinth/array.hpp>
 #include <plinth/dtype.hpp>
 #include <plinth/export.hpp>
+#include <plinth/multi_array.hpp>
 #include <plinth/queue.hpp>
 #include <plinth/reduction.hpp>
 
@@ -55,5 +56,23 @@ PLINTH_EXPORT Array max(const Queue& queue, const Array& x, const ReductionTarge
 /// differ.
 PLINTH_EXPORT Array dot(const Queue& queue, const Array& a, const Array& b,
                         const std::optional<Array>& out = std::nullopt);
+
+/// The MultiQueue forms: the same reductions of the whole array a MultiArray stands for, each
+/// device reducing its part (ReductionKernel's MultiQueue call, whose result and throws they
+/// share): over the axis the array is split along, the parts' results are combined and
+/// every device gets the whole result (a CloneSplay MultiArray); along the other axes the
+/// result is split like `x`. Throws also as the single-queue forms do.
+PLINTH_EXPORT MultiArray sum(const MultiQueue& queues, const MultiArray& x,
+                             const ReductionTarget& target = {},
+                             const std::optional<DType>& dtype = std::nullopt);
+/// As above, the smallest element (see the single-queue min).
+PLINTH_EXPORT MultiArray min(const MultiQueue& queues, const MultiArray& x,
+                             const ReductionTarget& target = {});
+/// As above, the largest element (see the single-queue max).
+PLINTH_EXPORT MultiArray max(const MultiQueue& queues, const MultiArray& x,
+                             const ReductionTarget& target = {});
+/// As above, the inner product of two 1-D MultiArrays split alike (see the single-queue
+/// dot): shape `()` on every device.
+PLINTH_EXPORT MultiArray dot(const MultiQueue& queues, const MultiArray& a, const MultiArray& b);
 
 }  // namespace plinth

@@ -42,6 +42,7 @@
 #include <plinth/array.hpp>
 #include <plinth/export.hpp>
 #include <plinth/module.hpp>
+#include <plinth/multi_array.hpp>
 #include <plinth/queue.hpp>
 
 #include <complex>
@@ -103,6 +104,26 @@ class PLINTH_EXPORT RandomGenerator {
   /// Fills `array` (int8 … uint64) with uniformly random bits.
   /// Throws LogicError for another dtype (naming it), and as uniform.
   void bits(const Queue& queue, const Array& array);
+
+  /// The MultiQueue forms fill the whole array a MultiArray stands for, on every queue of
+  /// `queues` (one per device of the array, no other), with the numbers one Array of its
+  /// shape would get from the same seed and offset: element `i` of the whole array (its flat
+  /// C-order index) gets number `i`, on whichever device it lies. Each device's part must
+  /// hold a run of consecutive elements in C order (EqualSplay, any split along the first
+  /// axis, or CloneSplay, where every device gets the same numbers). The offset advances once
+  /// per call, as for one Array. Throw as the single-queue forms, and LogicError if `queues`
+  /// lacks a device of the array or has one without a part, or if a part is not such a run.
+  /// Every part is checked, and each device's program built, before anything is enqueued.
+  void uniform(const MultiQueue& queues, const MultiArray& array, double low = 0.0,
+               double high = 1.0);
+  /// As the single-queue normal, on a MultiArray (see uniform's MultiQueue form).
+  void normal(const MultiQueue& queues, const MultiArray& array, double mean = 0.0,
+              double stddev = 1.0);
+  /// As the single-queue normal with a complex mean, on a MultiArray.
+  void normal(const MultiQueue& queues, const MultiArray& array, std::complex<double> mean,
+              double stddev = 1.0);
+  /// As the single-queue bits, on a MultiArray.
+  void bits(const MultiQueue& queues, const MultiArray& array);
 
  private:
   std::uint64_t seed_;

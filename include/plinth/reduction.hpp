@@ -76,6 +76,7 @@
 #include <plinth/dtype.hpp>
 #include <plinth/elementwise.hpp>
 #include <plinth/export.hpp>
+#include <plinth/multi_array.hpp>
 #include <plinth/program.hpp>
 #include <plinth/queue.hpp>
 #include <plinth/template.hpp>
@@ -167,6 +168,48 @@ class PLINTH_EXPORT ReductionKernel {
   Array launch(const Queue& queue, std::span<const ElementwiseValue> args,
                const ReductionTarget& target = {}) const;
 
+  /// Reduces a MultiArray as the whole array it stands for, on every queue of `queues` (one
+  /// per device of the array, no other): the first array argument must be a MultiArray (the
+  /// iteration shape is its whole shape), each device reduces its part (the map's `i` is the
+  /// index within that part, as in ElementwiseKernel's MultiQueue call), and the result is a
+  /// new MultiArray on the same devices:
+  /// - when the reduced axes include the axis the array is split along (EqualSplay: axis 0),
+  ///   each device's partial result is copied to the array's first device (its first
+  ///   part's), the partials are combined there by a second reduction applying only the
+  ///   `reduce` expression (from `neutral`), and the result is copied back to every device: a
+  ///   CloneSplay MultiArray of the result's shape, each device holding all of it (as
+  ///   Communicator::all_reduce leaves it). Read it with MultiArray::get, or take one
+  ///   device's copy with operator[];
+  /// - when they do not, the result is split like the input: each device's part is the
+  ///   reduction of its own part, along the kept axis the array was split along;
+  /// - when every device holds the whole array (CloneSplay), each reduces its copy and the
+  ///   result is a CloneSplay MultiArray too.
+  /// Other array arguments are MultiArrays split alike, or held whole on every device where
+  /// they broadcast along the split axis (CloneSplay). Asynchronous; the queues are ordered
+  /// among themselves by events where a copy crosses devices (no host synchronisation).
+  /// Throws LogicError naming the argument if the first array argument is not a MultiArray,
+  /// if an array's parts are not blocks of it (its splay's views have integer indices or
+  /// steps) or are blocks along several axes where the reduction crosses them, if another
+  /// array is not split like the first, if `queues` lacks a device of the array or has one
+  /// without a part, if `target.out` is given (a new MultiArray is always made), for an axis
+  /// out of range or given twice; and as the single-queue call on each device. Every
+  /// device's call is checked (and its programs built) before anything is enqueued.
+  template <ElementwiseArgument... Args>
+  MultiArray operator()(const MultiQueue& queues, const Args&... args) const {
+    const std::array<ElementwiseValue, sizeof...(Args)> values{ElementwiseValue(args)...};
+    return launch(queues, values, ReductionTarget{});
+  }
+  /// As above, along `target.axes` (`target.out` must be empty).
+  template <ElementwiseArgument... Args>
+  MultiArray operator()(const MultiQueue& queues, const ReductionTarget& target,
+                        const Args&... args) const {
+    const std::array<ElementwiseValue, sizeof...(Args)> values{ElementwiseValue(args)...};
+    return launch(queues, values, target);
+  }
+  /// As the MultiQueue operator(), with the arguments already gathered.
+  MultiArray launch(const MultiQueue& queues, std::span<const ElementwiseValue> args,
+                    const ReductionTarget& target = {}) const;
+
   /// The program a whole-array call on `queue` with `args` runs (built if it was not): e.g.
   /// to read the generated source. Throws as operator() does before it enqueues.
   Program program(const Queue& queue, std::span<const ElementwiseValue> args) const;
@@ -185,6 +228,9 @@ class PLINTH_EXPORT ReductionKernel {
   ReductionKernel(const ReductionKernel&) = default;
   ReductionKernel& operator=(const ReductionKernel&) = default;
   ~ReductionKernel() = default;
+
+  /// For the implementation.
+  explicit ReductionKernel(std::shared_ptr<detail::ReductionData> impl) : impl_(std::move(impl)) {}
 
  private:
   std::shared_ptr<detail::ReductionData> impl_;

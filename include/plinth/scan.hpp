@@ -37,8 +37,13 @@
 /// reversed view of it, another slice of the same array, an input of another dtype in the
 /// output's bytes, even from the same first byte) into a temporary array first (Buffer::overlaps,
 /// which sees sub-regions of one allocation too), so any overlap gives the right result; memory
-/// wrapped twice by from_backend_buffer is not detected. MultiArrays are not taken (a scan across
-/// devices is not written yet).
+/// wrapped twice by from_backend_buffer is not detected.
+///
+/// **MultiArrays** (on a MultiQueue) are scanned as the whole array they stand for: each
+/// device scans its part, the last value of each part (for an exclusive scan, combined with
+/// the part's last input) is copied to one device, where the operator's exclusive scan of
+/// them gives each part its carry, and each later part is then combined with its carry on
+/// its device (one more read and write of those parts).
 ///
 /// **Algorithm.** Reduce, then scan, in three launches on the queue (no host
 /// synchronisation): each of a few groups per compute unit reduces a contiguous run of tiles
@@ -59,6 +64,7 @@
 #include <plinth/array.hpp>
 #include <plinth/dtype.hpp>
 #include <plinth/export.hpp>
+#include <plinth/multi_array.hpp>
 #include <plinth/program.hpp>
 #include <plinth/queue.hpp>
 #include <plinth/template.hpp>
@@ -136,6 +142,27 @@ class PLINTH_EXPORT ScanKernel {
   /// (LogicError naming 'output' otherwise).
   void operator()(const Queue& queue, const Array& array) const;
 
+  /// Scans the whole array `input` stands for into `output`, on every queue of `queues` (one
+  /// per device of the arrays, no other), as one flat sequence in C order: each device's part
+  /// must hold a run of consecutive elements of it in C order (EqualSplay, or any split along
+  /// the first axis), `output`'s part on each device the same run of its own elements (any
+  /// shape with as many elements, C-contiguous parts), so that the result is what one Array
+  /// scanned whole would hold. The totals of the parts before each part are carried into it
+  /// (see the file comment), through copies between the devices ordered by events (no host
+  /// synchronisation); the device holding the array's first elements combines them. Where
+  /// every device holds the whole array (CloneSplay), each scans its own copy. Asynchronous,
+  /// as the single-queue call.
+  /// Throws LogicError naming the argument if `queues` lacks a device of the input or has one
+  /// without a part, if `output` has no part on a device of the input or another number of
+  /// elements, if a part is not a run of consecutive elements (a split along another axis,
+  /// parts that overlap or leave gaps), if the output's runs are not the input's; and as the
+  /// single-queue call for each device's parts. Every part is checked, and each device's
+  /// program built, before anything is enqueued.
+  void operator()(const MultiQueue& queues, const MultiArray& input,
+                  const MultiArray& output) const;
+  /// Scans `array` in place, as operator()(queues, array, array).
+  void operator()(const MultiQueue& queues, const MultiArray& array) const;
+
   /// The program a call on `queue` runs (built if it was not): e.g. to read the generated
   /// source (Program::source()). Throws LogicError for a double-precision dtype on a device
   /// without doubles, RenderError, CompileError.
@@ -179,5 +206,11 @@ PLINTH_EXPORT DType cumsum_dtype(const DType& dtype);
 /// a ScanKernel once for repeated scans. Throws LogicError for dtypes without a
 /// sum (see cumsum_dtype), an array on another device than the queue's, and as ScanKernel.
 PLINTH_EXPORT Array cumsum(const Queue& queue, const Array& array);
+
+/// numpy's cumsum of all of a MultiArray's elements in C order, on every queue of `queues`
+/// (ScanKernel's MultiQueue call): a new one-dimensional MultiArray on the same devices, each
+/// device's part holding the sums of the elements its part of `array` holds. Throws
+/// LogicError as cumsum and as ScanKernel's MultiQueue call.
+PLINTH_EXPORT MultiArray cumsum(const MultiQueue& queues, const MultiArray& array);
 
 }  // namespace plinth
