@@ -366,18 +366,14 @@ constexpr std::string_view vector_definitions_text =
     "typedef uint2 _elw_vec8;\n"
     "#endif\n";
 
-/// One vector's work in the vectorised body: the loads of the arrays it reads into unions
-/// named `<name>` + k, the operation once per lane, and the vector stores, at element
-/// `_elw_e` + `first` (split in three so that two vectors' loads can come first).
-struct VectorStep {
-  std::string loads, lanes, stores;
-};
-
-VectorStep vector_step(std::span<const ElementwiseArg> args, std::string_view vector_operation,
-                       const LayoutSignature& signature, std::string_view name,
-                       std::string_view first) {
+/// The vectorised kernel body (signature.vector_width > 1, no array strided): each work item
+/// takes `width` consecutive elements at a time, loading every array it reads (and storing
+/// every array whose lanes the operation writes, see vector_lane_name) as one vector, then
+/// runs the rest one element at a time.
+std::string vector_body(std::span<const ElementwiseArg> args, std::string_view operation,
+                        std::string_view vector_operation, const LayoutSignature& signature) {
   const std::size_t width = signature.vector_width;
-  VectorStep step;
+  std::string loads, lanes, stores;
   for (std::size_t k = 0; k < args.size(); ++k) {
     const auto& arg = args[k];
     if (!arg.is_array()) continue;
@@ -388,67 +384,31 @@ VectorStep vector_step(std::span<const ElementwiseArg> args, std::string_view ve
     if (!reads && !vector_store) continue;  // written one element at a time
     const auto raw = vector_type(width * arg.dtype().itemsize());
     const auto type = elementwise_type_text(arg, k);
-    step.loads +=
-        fmt::format("        union {{ {} v; {} e[{}]; }} {}{};\n", raw, type, width, name, k);
+    loads += fmt::format("        union {{ {} v; {} e[{}]; }} _elw_u{};\n", raw, type, width, k);
     if (reads) {
-      step.loads += fmt::format("        {0}{1}.v = *(GLOBAL_MEM const {2} *)({3} + _elw_e{4});\n",
-                                name, k, raw, arg.name(), first);
+      loads += fmt::format("        _elw_u{0}.v = *(GLOBAL_MEM const {1} *)({2} + _elw_e);\n", k,
+                           raw, arg.name());
     }
     if (vector_store) {
-      step.stores += fmt::format("        *(GLOBAL_MEM {2} *)({3} + _elw_e{4}) = {0}{1}.v;\n", name,
-                                 k, raw, arg.name(), first);
-    }
-  }
-  // The lanes see the unions as _elw_u<k> (vector_lane_name): another name is substituted.
-  std::string operation(vector_operation);
-  if (name != "_elw_u") {
-    for (std::size_t at = operation.find("_elw_u"); at != std::string::npos;
-         at = operation.find("_elw_u", at + name.size())) {
-      operation.replace(at, 6, name);
+      stores += fmt::format("        *(GLOBAL_MEM {1} *)({2} + _elw_e) = _elw_u{0}.v;\n", k, raw,
+                            arg.name());
     }
   }
   for (std::size_t lane = 0; lane < width; ++lane) {
-    step.lanes += fmt::format(
+    lanes += fmt::format(
         "        {{\n"
         "        const int _elw_j = {0};\n"
-        "        const VSIZE_T i = _elw_e{2} + {0};\n"
+        "        const VSIZE_T i = _elw_e + {0};\n"
         "{1}\n"
         "        ;\n"
         "        }}\n",
-        lane, operation, first);
-  }
-  return step;
-}
-
-/// The vectorised kernel body (signature.vector_width > 1, no array strided): each work item
-/// takes `width` consecutive elements at a time, loading every array it reads (and storing
-/// every array whose lanes the operation writes) as one vector, then runs the rest one element
-/// at a time. With restrict inputs, two vectors a grid stride apart are loaded before either
-/// is computed, so that more loads are in flight.
-std::string vector_body(std::span<const ElementwiseArg> args, std::string_view operation,
-                        std::string_view vector_operation, const LayoutSignature& signature) {
-  const std::size_t width = signature.vector_width;
-  const auto one = vector_step(args, vector_operation, signature, "_elw_u", "");
-  std::string paired;
-  if (signature.restrict_inputs) {
-    const auto second = vector_step(args, vector_operation, signature, "_elw_w",
-                                    fmt::format(" + _elw_step * {}", width));
-    paired = fmt::format(
-        "    for (; _elw_v + _elw_step < _elw_vectors; _elw_v += 2 * _elw_step)\n"
-        "    {{\n"
-        "        const VSIZE_T _elw_e = (VSIZE_T)_elw_begin + _elw_v * {width};\n"
-        "{loads0}{loads1}{lanes0}{lanes1}{stores0}{stores1}"
-        "    }}\n",
-        fmt::arg("width", width), fmt::arg("loads0", one.loads), fmt::arg("loads1", second.loads),
-        fmt::arg("lanes0", one.lanes), fmt::arg("lanes1", second.lanes),
-        fmt::arg("stores0", one.stores), fmt::arg("stores1", second.stores));
+        lane, vector_operation);
   }
   return fmt::format(
       "    const VSIZE_T _elw_step = (VSIZE_T)get_global_size(0);\n"
       "    const VSIZE_T _elw_vectors = ((VSIZE_T)_elw_end - (VSIZE_T)_elw_begin) / {width};\n"
-      "    VSIZE_T _elw_v = (VSIZE_T)get_global_id(0);\n"
-      "{paired}"
-      "    for (; _elw_v < _elw_vectors; _elw_v += _elw_step)\n"
+      "    for (VSIZE_T _elw_v = (VSIZE_T)get_global_id(0); _elw_v < _elw_vectors; _elw_v += "
+      "_elw_step)\n"
       "    {{\n"
       "        const VSIZE_T _elw_e = (VSIZE_T)_elw_begin + _elw_v * {width};\n"
       "{loads}{lanes}{stores}"
@@ -460,9 +420,8 @@ std::string vector_body(std::span<const ElementwiseArg> args, std::string_view o
       "{operation}\n"
       "        ;\n"
       "    }}\n",
-      fmt::arg("width", width), fmt::arg("paired", paired), fmt::arg("loads", one.loads),
-      fmt::arg("lanes", one.lanes), fmt::arg("stores", one.stores),
-      fmt::arg("operation", operation));
+      fmt::arg("width", width), fmt::arg("loads", loads), fmt::arg("lanes", lanes),
+      fmt::arg("stores", stores), fmt::arg("operation", operation));
 }
 
 /// The plain body: a grid-stride loop, one index at a time.
