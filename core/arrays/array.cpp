@@ -4,7 +4,6 @@
 #include "runtime/impl.hpp"
 #include "runtime/peer_copy.hpp"
 
-#include <plinth/array_expression.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/memory_pool.hpp>
 
@@ -214,19 +213,12 @@ void Array::set(const Queue& queue, const Array& src, bool no_async) const {
   }
   check_match(metadata(), src.metadata(), "set", "source");
   if (size() == 0) return;
-  // copy_buffer_region copies overlapping ranges as memmove does; other layouts on one device
-  // are copied by copy_into (a memmove too), those on two devices staged whole on the host
-  // before anything is written, which gives the same result.
+  // copy_buffer_region copies overlapping ranges as memmove does; other layouts are staged
+  // whole on the host before anything is written, which gives the same result. (Not through a
+  // copy kernel: Array::set is a transfer, and works where no kernel can run.)
   if (is_contiguous() && src.is_contiguous()) {
     detail::copy_buffer_region(queue, base_buffer(), first_element_offset(), src.base_buffer(),
                                src.first_element_offset(), nbytes());
-    if (no_async) queue.synchronize();
-    return;
-  }
-  if (src.device() == device()) {
-    // On the device, through a copy kernel (tiled where the fastest dimensions differ), which
-    // copies through a temporary where the arrays share memory.
-    copy_into(queue, *this, src);
     if (no_async) queue.synchronize();
     return;
   }

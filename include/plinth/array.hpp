@@ -122,9 +122,9 @@ class PLINTH_EXPORT Array {
   void set(const Queue& queue, const HostArray& src, bool no_async = false) const;
   /// Copies another array of the same shape and dtype and of the same context (possibly on
   /// another device of it) into this one, ordered in `queue` (of this array's device).
-  /// Two contiguous arrays, and arrays of any layout on the same device (copy_into()), are
-  /// copied on the device without blocking unless `no_async`; other layouts on two devices go
-  /// through the host and block. The arrays may share memory (views or
+  /// Two contiguous arrays are copied on the device without blocking unless `no_async`;
+  /// other layouts go through the host and block (copy_into() copies any layouts of one device
+  /// with a kernel). The arrays may share memory (views or
   /// sub-regions of one allocation, overlapping in any way): the copy is then a memmove,
   /// this array getting `src`'s elements as they were before the copy.
   /// Throws LogicError on a queue of another device, another context, or a shape or dtype
