@@ -15,7 +15,7 @@
 
 #include "prelude.hpp"
 
-#include <plinth/backend/opencl_c_dialect.hpp>
+#include <plinth/backend/dialect.hpp>
 
 namespace plinth::level_zero {
 

@@ -1,6 +1,6 @@
 #include "prelude.hpp"
 
-#include <plinth/backend/opencl_c_dialect.hpp>
+#include <plinth/backend/dialect.hpp>
 
 namespace plinth::opencl {
 

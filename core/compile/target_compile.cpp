@@ -53,9 +53,11 @@ std::vector<CompileTarget> targets_of(const detail::LoadedApi& api) {
     }
     t.params.compute_capability = printable(t.params.compute_capability);
     t.params.driver_version.clear();
+    DeviceFeatures features;
+    if (api.abi_minor >= 5) api.adapter->target_features(t.name, features);
     targets.push_back(CompileTarget{std::move(t.name), printable(t.description),
                                     valid_target_name(t.extension) ? t.extension : "bin",
-                                    std::move(t.params)});
+                                    std::move(t.params), std::move(features)});
   }
   if (targets.empty()) {
     throw LogicError(fmt::format("{} cannot compile for a named target: it offers none", api.name));
@@ -92,7 +94,7 @@ TargetBinary compile_for_target(const APIID& id, std::string_view target,
                     detail::device_params_global));
   }
   RenderGlobals globals = options.render_globals;
-  globals.emplace(detail::device_params_global, to_render_value(found->params));
+  globals.emplace(detail::device_params_global, to_render_value(found->params, found->features));
   const std::string rendered = source.render(options.render_args, globals);
 
   backend::BuildOptions build;

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <sstream>
+#include <string_view>
 
 namespace plinth {
 
@@ -24,10 +27,37 @@ std::string backend_message(const std::string& api, const std::string& call, std
   return message;
 }
 
+// The dialect operations the log says the device lacks: a prelude spells an operation it
+// cannot give a device as the identifier `plinth_unsupported__<operation>`
+// (docs/kernel-dialect.md), and the compiler names that identifier when the source uses it.
+std::vector<std::string> unsupported_operations(const std::string& log) {
+  static constexpr std::string_view marker = "plinth_unsupported__";
+  std::vector<std::string> found;
+  for (auto at = log.find(marker); at != std::string::npos; at = log.find(marker, at + 1)) {
+    auto end = at + marker.size();
+    while (end < log.size() &&
+           (std::isalnum(static_cast<unsigned char>(log[end])) != 0 || log[end] == '_')) {
+      ++end;
+    }
+    std::string operation = log.substr(at + marker.size(), end - at - marker.size());
+    if (!operation.empty() && std::find(found.begin(), found.end(), operation) == found.end()) {
+      found.push_back(std::move(operation));
+    }
+  }
+  return found;
+}
+
 std::string compile_message(const std::string& log, const std::vector<std::string>& options,
                             const std::string& source, const std::string& device) {
   std::string message = "compilation failed";
   if (!device.empty()) message += " for " + device;
+  const auto unsupported = unsupported_operations(log);
+  if (!unsupported.empty()) {
+    message += fmt::format(
+        ": the kernel uses {}, which {} does not support (see Device::features() and "
+        "docs/kernel-dialect.md)",
+        fmt::join(unsupported, ", "), device.empty() ? "the device" : device);
+  }
   message += fmt::format("\noptions: {}\nbuild log:\n{}\nsource:\n{}", fmt::join(options, " "), log,
                          number_lines(source));
   return message;

@@ -187,6 +187,7 @@ std::shared_ptr<LoadedApi> load(const PluginSymbol& symbol, PluginInfo& info) {
         if (api->abi_minor >= 1) {
           device.compiler_identity = printable(device.adapter->compiler_identity());
         }
+        if (api->abi_minor >= 5) device.adapter->features(device.features);
         platform.devices.push_back(std::move(device));
       }
       api->platforms.push_back(std::move(platform));

@@ -21,7 +21,9 @@ const char* to_string(DeviceType type) noexcept {
   return "other";
 }
 
-RenderValue to_render_value(const DeviceParameters& params) {
+namespace {
+
+RenderValue::Map params_map(const DeviceParameters& params) {
   const auto list = [](const std::vector<std::size_t>& sizes) {
     return RenderValue::List(sizes.begin(), sizes.end());
   };
@@ -40,6 +42,27 @@ RenderValue to_render_value(const DeviceParameters& params) {
       {"compute_capability", params.compute_capability},
       {"driver_version", params.driver_version},
   };
+}
+
+}  // namespace
+
+RenderValue to_render_value(const DeviceParameters& params) { return params_map(params); }
+
+RenderValue to_render_value(const DeviceParameters& params, const DeviceFeatures& features) {
+  auto map = params_map(params);
+  map.insert({
+      {"atomics", features.atomics},
+      {"int64_atomics", features.int64_atomics},
+      {"double_atomics", features.double_atomics},
+      {"native_float_atomic_add", features.native_float_atomic_add},
+      {"native_double_atomic_add", features.native_double_atomic_add},
+      {"device_scope_acquire_release", features.device_scope_acquire_release},
+      {"native_sub_groups", features.native_sub_groups},
+      {"sub_group_sizes",
+       RenderValue::List(features.sub_group_sizes.begin(), features.sub_group_sizes.end())},
+      {"sub_group_independent_forward_progress", features.sub_group_independent_forward_progress},
+  });
+  return map;
 }
 
 namespace detail {
@@ -95,6 +118,7 @@ Device Device::from_backend_device(const API& api, std::uintptr_t native_device)
 
 const std::string& Device::name() const { return detail::device_data(*this).name; }
 const DeviceParameters& Device::params() const { return detail::device_data(*this).params; }
+const DeviceFeatures& Device::features() const { return detail::device_data(*this).features; }
 const std::string& Device::compiler_identity() const {
   return detail::device_data(*this).compiler_identity;
 }

@@ -34,6 +34,7 @@ struct DeviceData {
   std::shared_ptr<backend::DeviceAdapter> adapter;
   std::string name;
   DeviceParameters params;
+  DeviceFeatures features;        // all false for plugins older than 1.5
   std::string compiler_identity;  // "" for 1.0 plugins and backends that have none
 };
 

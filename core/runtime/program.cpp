@@ -157,7 +157,8 @@ std::shared_ptr<ProgramImpl> build_program(const BoundMultiDevice& devices,
   sources.reserve(devices.size());
   for (std::size_t slot = 0; slot < devices.size(); ++slot) {
     RenderGlobals globals = options.render_globals;
-    globals.emplace(device_params_global, to_render_value(devices[slot].params()));
+    globals.emplace(device_params_global,
+                    to_render_value(devices[slot].params(), devices[slot].features()));
     if (slot < extra_globals.size()) {
       for (const auto& [name, value] : extra_globals[slot]) globals.insert_or_assign(name, value);
     }

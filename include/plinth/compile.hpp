@@ -5,6 +5,7 @@
 // device (CUDA's NVRTC, HIP's hiprtc) offer it; `plinth-compile` is its command line.
 
 #include <plinth/api.hpp>
+#include <plinth/device_features.hpp>
 #include <plinth/device_parameters.hpp>
 #include <plinth/export.hpp>
 #include <plinth/program.hpp>
@@ -24,6 +25,9 @@ struct CompileTarget {
   /// A typical device of the target. A template compiled for the target sees these as its
   /// `device_params` render global, as a Program's template sees its device's.
   DeviceParameters params;
+  /// What a device of the target supports of the dialect's atomics, fences and sub-groups;
+  /// also in `device_params`. All false for a plugin older than SDK 1.5.
+  DeviceFeatures features;
 };
 
 /// A program compiled for a named target (compile_for_target()).

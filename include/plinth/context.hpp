@@ -84,6 +84,8 @@ class PLINTH_EXPORT BoundDevice {
   const Device& device() const;
   const std::string& name() const { return device().name(); }
   const DeviceParameters& params() const { return device().params(); }
+  /// The device's features (Device::features()).
+  const DeviceFeatures& features() const { return device().features(); }
 
   friend bool operator==(const BoundDevice& a, const BoundDevice& b) {
     return a.context_ == b.context_ && a.index_ == b.index_;

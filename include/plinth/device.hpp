@@ -1,5 +1,6 @@
 #pragma once
 
+#include <plinth/device_features.hpp>
 #include <plinth/device_parameters.hpp>
 #include <plinth/export.hpp>
 #include <plinth/platform.hpp>
@@ -43,6 +44,10 @@ class PLINTH_EXPORT Device {
   const std::string& name() const;
   /// The device's parameters, read once when the plugin was loaded.
   const DeviceParameters& params() const;
+  /// What the device's kernels may use of the dialect's atomics, fences and sub-groups
+  /// (docs/kernel-dialect.md), read once when the plugin was loaded; all false for a device of
+  /// a plugin older than SDK 1.5. The same fields are in the render global `device_params`.
+  const DeviceFeatures& features() const;
   /// cl_device_id, CUdevice, ... as an integer.
   std::uintptr_t native_handle() const;
   /// Everything besides the source and the options that decides what a compiler makes for

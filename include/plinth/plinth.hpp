@@ -14,6 +14,7 @@
 #include <plinth/compile.hpp>
 #include <plinth/context.hpp>
 #include <plinth/device.hpp>
+#include <plinth/device_features.hpp>
 #include <plinth/device_parameters.hpp>
 #include <plinth/dtype.hpp>
 #include <plinth/dtype_c.hpp>

@@ -4,6 +4,7 @@
 #include <plinth/backend/context.hpp>
 #include <plinth/backend/platform.hpp>
 #include <plinth/backend/types.hpp>
+#include <plinth/device_features.hpp>
 #include <plinth/errors.hpp>
 
 #include <cstddef>
@@ -92,6 +93,17 @@ class ApiAdapter {
   /// creates and every rank passes to ContextAdapter::join_communicator(). Called only when
   /// collectives() is available. Throws BackendError. Any thread may call it.
   virtual std::vector<std::byte> create_communicator_id() const;
+
+  // ---- SDK 1.5: called only on plugins of ABI 1.5 or later --------------------------------
+
+  /// DeviceAdapter::features() for `target`, one of compile_targets()' names (the core
+  /// checks): what a device of that target supports, bound with CompileTarget::params as the
+  /// render global `device_params` when a template is rendered for it. `features` arrives
+  /// default-constructed. Optional: the default leaves it so. Any thread may call it.
+  virtual void target_features(std::string_view target, DeviceFeatures& features) const {
+    (void)target;
+    (void)features;
+  }
 };
 
 inline std::vector<std::byte> ApiAdapter::create_communicator_id() const {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <plinth/backend/types.hpp>
+#include <plinth/device_features.hpp>
 #include <plinth/device_parameters.hpp>
 
 #include <string>
@@ -28,6 +29,17 @@ class DeviceAdapter {
   /// default, "", means binaries are not to be reused. Called once per device, at loading;
   /// the core makes it printable().
   virtual std::string compiler_identity() const { return {}; }
+
+  // ---- SDK 1.5: called only on plugins of ABI 1.5 or later --------------------------------
+
+  /// What the device's kernels may use of the dialect's atomics, fences and sub-groups
+  /// (docs/kernel-dialect.md). `features` arrives default-constructed (promising nothing);
+  /// set what the device and the backend's prelude support. The answer must agree with the
+  /// prelude: an operation the prelude cannot give this device makes the build fail rather
+  /// than compute something else. Called once per device, at loading. Optional: the default
+  /// leaves every field as it came (`atomics` false), which is right for a backend whose
+  /// prelude lacks them.
+  virtual void features(DeviceFeatures& features) const { (void)features; }
 };
 
 }  // namespace plinth::backend

@@ -10,10 +10,10 @@
 #include <plinth/backend/communicator.hpp>
 #include <plinth/backend/context.hpp>
 #include <plinth/backend/device.hpp>
+#include <plinth/backend/dialect.hpp>
 #include <plinth/backend/event.hpp>
 #include <plinth/backend/host_ranges.hpp>
 #include <plinth/backend/kernel.hpp>
-#include <plinth/backend/opencl_c_dialect.hpp>
 #include <plinth/backend/platform.hpp>
 #include <plinth/backend/plugin.hpp>
 #include <plinth/backend/program.hpp>

@@ -1,19 +1,12 @@
-#pragma once
+// The kernel dialect in OpenCL C (include/plinth/backend/dialect.hpp).
 
-// The kernel dialect (docs/plugin-interface.md, "The kernel dialect") written in OpenCL C, for
-// every backend whose compiler takes OpenCL C: the OpenCL backend, and Level Zero (through
-// clang to SPIR-V). A helper of the SDK: no ABI, nothing exported.
-
-#include <string>
-#include <string_view>
+#include <plinth/backend/dialect.hpp>
 
 namespace plinth::backend {
 
-/// The prelude of an OpenCL C backend: `#define <api_macro>` (e.g. PLINTH_OPENCL_API), then
-/// PLINTH_FAST_MATH when `fast_math`, then the dialect's macros and types as OpenCL C (fp64
-/// enabled where the compiler defines cl_khr_fp64). Throws only std::bad_alloc.
-inline std::string opencl_c_dialect(std::string_view api_macro, bool fast_math) {
-  static constexpr std::string_view dialect = R"(
+namespace {
+
+constexpr std::string_view basics = R"(
 #if defined(cl_khr_fp64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
@@ -44,11 +37,15 @@ typedef double2 plinth_complex128;
 #define COMPLEX_CTR(T) (T)
 
 )";
+
+}  // namespace
+
+std::string opencl_c_dialect(std::string_view api_macro, bool fast_math) {
   std::string text(fast_math ? "#define PLINTH_FAST_MATH\n" : "");
   text += "#define ";
   text += api_macro;
   text += '\n';
-  text += dialect;
+  text += basics;
   return text;
 }
 
