@@ -12,9 +12,12 @@
 //            the target's name, a newline, then the source as compiled; a source containing
 //            "#error" is refused with a CompileError), with two devices (HOST_DEVICES=2):
 //            copies between them are the core's copy() calls, as SDK 1.0 defined;
-//   hostv14  against the current SDK, with two devices and no copy_peer() (1.4's default):
-//            the core must copy between the devices through the host, and its copy() calls
-//            between two devices are refused with a LogicError.
+//   hostv14  against the current SDK but exported as ABI 1.4, with two devices and no
+//            copy_peer() (1.4's default): the core must copy between the devices through the
+//            host, and its copy() calls between two devices are refused with a LogicError;
+//   hostv15  against the current SDK, answering 1.5's features() and target_features() with
+//            fixed values the tests recognise (the dialect's atomics are not really there:
+//            kernels here are C++ functions).
 // Every device's memory is host memory, so reads and writes through any device's queue work.
 // A program "compiles" by checking that its source declares each kernel it is asked for
 // (`KERNEL void name(`); the kernels themselves are below:
@@ -86,6 +89,13 @@ class Device final : public DeviceAdapter {
   NativeHandle native_handle() const override { return 1 + index_; }
 #if PLINTH_ABI_MINOR >= 1
   std::string compiler_identity() const override { return "host test kernels 1"; }
+#endif
+#if HOST_SDK_MINOR >= 5
+  void features(plinth::DeviceFeatures& features) const override {
+    features.atomics = true;
+    features.int64_atomics = true;
+    features.sub_group_sizes = {1, 4};
+  }
 #endif
 
  private:
@@ -466,6 +476,13 @@ class Api final : public ApiAdapter {
     const std::string text = std::string(target) + "\n" + source;
     const auto* bytes = reinterpret_cast<const std::byte*>(text.data());
     return {{bytes, bytes + text.size()}, options.fast_math ? "fast math on" : ""};
+  }
+#endif
+#if HOST_SDK_MINOR >= 5
+  void target_features(std::string_view target, plinth::DeviceFeatures& features) const override {
+    features.atomics = true;
+    features.native_sub_groups = target == "host-b:fast+";
+    features.sub_group_sizes = {target == "host-b:fast+" ? std::size_t{64} : std::size_t { 1 }};
   }
 #endif
 };

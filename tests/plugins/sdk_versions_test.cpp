@@ -1,7 +1,7 @@
 // The SDK's minor-version rule, end to end through the public API: the host test backend
 // (host_backend.cpp) built against the frozen 1.0 SDK (hostv10), against the current one
-// exported as 1.1 (hostv11), 1.2 (hostv12) and 1.3 (hostv13), and against the current one
-// (hostv14) all load and run their kernels; the core uses only what each one's version has.
+// exported as 1.1 (hostv11) to 1.4 (hostv14), and against the current one (hostv15) all load
+// and run their kernels; the core uses only what each one's version has.
 // (hostv13 and hostv14 have two devices: these tests use the first; peer_copy_fallback_test.cpp
 // copies between them.)
 // PLINTH_PLUGIN_PATH points at the directory holding both (CMakeLists.txt).
@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 // (the clean-clone CI run under ASan failed every test here on 77 bytes from PoCL's stack).
 // Set before the first test loads the plugins.
 [[maybe_unused]] const bool only_host_backends = [] {
-  setenv("PLINTH_API", "hostv10,hostv11,hostv12,hostv13,hostv14", 1);
+  setenv("PLINTH_API", "hostv10,hostv11,hostv12,hostv13,hostv14,hostv15", 1);
   return true;
 }();
 
@@ -197,6 +197,31 @@ TEST_P(SdkVersion, BinariesAndIdentityAreOnlyFrom1_1) {
   EXPECT_THROW(Program::from_binaries(context_->devices(), {spirv}), CompileError);
 }
 
+// DeviceFeatures cross the boundary only from 1.5 on (features() fills the core's value);
+// older plugins' devices promise nothing, and templates see the same in device_params.
+TEST_P(SdkVersion, FeaturesAreOnlyFrom1_5) {
+  const auto& features = device().features();
+  EXPECT_EQ(features.atomics, minor() >= 5);
+  EXPECT_EQ(features.int64_atomics, minor() >= 5);
+  EXPECT_FALSE(features.double_atomics);
+  EXPECT_FALSE(features.native_sub_groups);
+  const std::vector<std::size_t> sizes =
+      minor() >= 5 ? std::vector<std::size_t>{1, 4} : std::vector<std::size_t>{};
+  EXPECT_EQ(features.sub_group_sizes, sizes);
+  ProgramOptions options;
+  options.keep = true;
+  const Program program(*context_,
+                        std::string(source) +
+                            "// ${device_params.atomics} ${device_params.int64_atomics} "
+                            "${device_params.native_sub_groups} ${device_params.warp_size}\n",
+                        options);
+  const auto kept = read_file(fs::path(program.kept_directory()) / "program.host");
+  fs::remove_all(program.kept_directory());
+  EXPECT_NE(kept.find(minor() >= 5 ? "// true true false 1" : "// false false false 1"),
+            std::string::npos)
+      << kept;
+}
+
 TEST_P(SdkVersion, DynamicLocalMemoryAKernelCannotTakeIsRefusedAtPrepare) {
   const Program program(*context_, source);
   const auto message = message_of([&] { program.kernel("scale").prepare({4}, {}, 16); });
@@ -331,7 +356,8 @@ TEST_P(SdkVersion, ThePoolGivesBackCachedMemoryWhenTheDeviceRunsOut) {
 }
 
 INSTANTIATE_TEST_SUITE_P(, SdkVersion,
-                         testing::Values("hostv10", "hostv11", "hostv12", "hostv13", "hostv14"),
+                         testing::Values("hostv10", "hostv11", "hostv12", "hostv13", "hostv14",
+                                         "hostv15"),
                          [](const auto& param) { return std::string(param.param); });
 
 }  // namespace

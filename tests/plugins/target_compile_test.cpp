@@ -57,6 +57,25 @@ TEST(TargetCompile, RendersWithTheTargetsParametersAndReturnsTheBinary) {
   EXPECT_TRUE(result.kept_directory.empty());
 }
 
+// A target's DeviceFeatures come from target_features() (SDK 1.5), into CompileTarget and
+// device_params; before 1.5 they promise nothing.
+TEST(TargetCompile, TargetsCarryTheirFeaturesFrom1_5) {
+  const auto targets = compile_targets(APIID{"hostv15"});
+  ASSERT_EQ(targets.size(), 2u);
+  EXPECT_TRUE(targets[0].features.atomics);
+  EXPECT_FALSE(targets[0].features.native_sub_groups);
+  EXPECT_TRUE(targets[1].features.native_sub_groups);
+  EXPECT_EQ(targets[1].features.sub_group_sizes, std::vector<std::size_t>{64});
+  const auto result =
+      compile_for_target(APIID{"hostv15"}, "host-b:fast+",
+                         "${device_params.native_sub_groups} ${device_params.atomics}");
+  EXPECT_EQ(result.source, "#define KERNEL\n\ntrue true");
+  for (const auto& old : compile_targets(APIID{"hostv13"})) {
+    EXPECT_FALSE(old.features.atomics) << old.name;
+    EXPECT_TRUE(old.features.sub_group_sizes.empty()) << old.name;
+  }
+}
+
 TEST(TargetCompile, NoPreludeFastMathAndKeep) {
   ProgramOptions options;
   options.no_prelude = true;

@@ -39,6 +39,36 @@ nlohmann::json to_json(const plinth::DeviceParameters& p) {
           {"driver_version", p.driver_version}};
 }
 
+nlohmann::json to_json(const plinth::DeviceFeatures& f) {
+  return {{"atomics", f.atomics},
+          {"int64_atomics", f.int64_atomics},
+          {"double_atomics", f.double_atomics},
+          {"native_float_atomic_add", f.native_float_atomic_add},
+          {"native_double_atomic_add", f.native_double_atomic_add},
+          {"device_scope_acquire_release", f.device_scope_acquire_release},
+          {"native_sub_groups", f.native_sub_groups},
+          {"sub_group_sizes", f.sub_group_sizes},
+          {"sub_group_independent_forward_progress", f.sub_group_independent_forward_progress}};
+}
+
+/// One line on the dialect's atomics and sub-groups, e.g. "atomics: 64-bit, double, native
+/// float add; device-scope acquire/release; sub-groups 32".
+std::string features_line(const nlohmann::json& f) {
+  if (!f["atomics"].get<bool>()) return "atomics and sub-groups: none reported by the backend";
+  std::vector<std::string> atomics;
+  if (f["int64_atomics"].get<bool>()) atomics.emplace_back("64-bit");
+  if (f["double_atomics"].get<bool>()) atomics.emplace_back("double");
+  if (f["native_float_atomic_add"].get<bool>()) atomics.emplace_back("native float add");
+  std::string line = "atomics: 32-bit";
+  if (!atomics.empty()) line += fmt::format(", {}", fmt::join(atomics, ", "));
+  line += f["device_scope_acquire_release"].get<bool>() ? "; device-scope acquire/release"
+                                                        : "; work-group-scope ordering only";
+  const auto sizes = f["sub_group_sizes"].get<std::vector<std::size_t>>();
+  line += f["native_sub_groups"].get<bool>() ? fmt::format("; sub-groups {}", fmt::join(sizes, "/"))
+                                             : std::string("; sub-groups emulated (size 1)");
+  return line;
+}
+
 nlohmann::json plugins_json() {
   auto list = nlohmann::json::array();
   for (const auto& info : plinth::plugins()) {
@@ -77,7 +107,8 @@ nlohmann::json apis_json(const Options& options) {
         device_list.push_back({{"index", device.index()},
                                {"name", device.name()},
                                {"compiler_identity", device.compiler_identity()},
-                               {"parameters", to_json(device.params())}});
+                               {"parameters", to_json(device.params())},
+                               {"features", to_json(device.features())}});
       }
       platforms.push_back({{"index", platform.index()},
                            {"name", platform.name()},
@@ -154,6 +185,7 @@ void print_text(const nlohmann::json& apis) {
                    p["driver_version"].get<std::string>());
         if (const auto compiler = device["compiler_identity"].get<std::string>(); !compiler.empty())
           fmt::print("      compiler {}\n", compiler);
+        fmt::print("      {}\n", features_line(device["features"]));
       }
     }
   }

@@ -35,6 +35,25 @@ TEST(Errors, CompileErrorShowsLogOptionsAndNumberedSource) {
   EXPECT_EQ(e.options().size(), 2u);
 }
 
+// A prelude spells what it cannot give a device as plinth_unsupported__<operation>; the
+// message's first line names each such operation once, and the device.
+TEST(Errors, CompileErrorNamesTheDialectOperationsTheDeviceLacks) {
+  const CompileError e(
+      "5:3: error: use of undeclared identifier 'plinth_unsupported__atomic_add_global_long'\n"
+      "9:3: error: use of undeclared identifier 'plinth_unsupported__atomic_fence_device_release'"
+      "\n12:1: error: use of undeclared identifier 'plinth_unsupported__atomic_add_global_long'",
+      {}, "src", "pthread-cpu");
+  const std::string what = e.what();
+  const std::string first_line = what.substr(0, what.find('\n'));
+  EXPECT_EQ(first_line,
+            "compilation failed for pthread-cpu: the kernel uses atomic_add_global_long, "
+            "atomic_fence_device_release, which pthread-cpu does not support (see "
+            "Device::features() and docs/kernel-dialect.md)");
+  // An ordinary error keeps the ordinary headline.
+  const std::string plain = CompileError("1:1: error: x", {}, "src", "dev").what();
+  EXPECT_EQ(plain.substr(0, plain.find('\n')), "compilation failed for dev");
+}
+
 TEST(Errors, NumberLines) {
   EXPECT_EQ(number_lines("x\ny"), "    1 | x\n    2 | y\n");
   EXPECT_EQ(number_lines(""), "");
