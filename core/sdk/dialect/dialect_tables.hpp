@@ -42,6 +42,21 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 2> sp
     {"local", "LOCAL_MEM"},
 }};
 
+/// The element types of vload2/vload4/vstore2/vstore4: the dialect's C type, and the prefix of
+/// its vector types (`uchar` of `uchar2`, `uchar4`).
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 10> vector_elements{{
+    {"char", "char"},
+    {"unsigned char", "uchar"},
+    {"short", "short"},
+    {"unsigned short", "ushort"},
+    {"int", "int"},
+    {"unsigned int", "uint"},
+    {"long", "long"},
+    {"unsigned long", "ulong"},
+    {"float", "float"},
+    {"double", "double"},
+}};
+
 /// `text` with every `$NAME` of `substitutions` replaced (longest names first is the caller's
 /// business: `$T` and `$TYPE` should not both be used). Throws only std::bad_alloc.
 inline std::string expand(

@@ -1,0 +1,29 @@
+#pragma once
+
+// The sections of the CUDA and HIP C++ prelude (gpu_cxx.cpp assembles them): each is the text
+// of one part of docs/kernel-dialect.md, written from the tables of dialect_tables.hpp. They
+// rely on what the prelude defines before them: the basics, then the scalar traits
+// (plinth_num<T>, plinth_bit_cast), then the atomics, the sub-groups and the vectors in this
+// order. Internal to the SDK's sources.
+
+#include <plinth/backend/dialect.hpp>
+
+#include <string>
+
+namespace plinth::backend::dialect {
+
+/// plinth_num<T> for each scalar (bits, signedness, the unsigned type of the same size, the
+/// largest and lowest value) and plinth_bit_cast. Throws only std::bad_alloc.
+std::string gpu_cxx_scalar_traits();
+
+/// The atomics: read-modify-writes, cmpxchg, ordered loads and stores, atomic_fence and
+/// LOCAL_GLOBAL_BARRIER. Throws only std::bad_alloc.
+std::string gpu_cxx_atomics(GpuCxx language);
+
+/// The sub-group functions and SUB_GROUP_BARRIER. Throws only std::bad_alloc.
+std::string gpu_cxx_sub_groups(GpuCxx language);
+
+/// vload2, vload4, vstore2 and vstore4 for every element type. Throws only std::bad_alloc.
+std::string gpu_cxx_vectors(GpuCxx language);
+
+}  // namespace plinth::backend::dialect
