@@ -123,6 +123,11 @@ backend::TargetBinary Api::compile_for_target(std::string_view target,
   return {{bytes.begin(), bytes.end()}, std::move(image.log)};
 }
 
+void Api::target_features(std::string_view target, DeviceFeatures& features) const {
+  const NvrtcTarget nvrtc = parse_target(target);
+  if (nvrtc.arch != 0) features = nominal_features(nvrtc.arch);
+}
+
 std::unique_ptr<backend::PlatformAdapter> Api::platform(std::size_t /*index*/) const {
   return std::make_unique<Platform>(device_count_, version_string(driver_version_));
 }

@@ -46,6 +46,9 @@ class Api final : public backend::ApiAdapter {
   backend::CollectivesLibrary collectives() const override;
   /// ncclGetUniqueId's 128 bytes. Throws LogicError where NCCL is unavailable, BackendError.
   std::vector<std::byte> create_communicator_id() const override;
+  // SDK 1.5.
+  /// nominal_features() (device.hpp) of the target's architecture.
+  void target_features(std::string_view target, DeviceFeatures& features) const override;
 
  private:
   bool driver_loaded_ = false;

@@ -26,6 +26,27 @@ std::string Device::compiler_identity() const {
   return identity + "compute_" + std::to_string(target.arch) + " PTX; driver " + driver_version_;
 }
 
+DeviceFeatures nominal_features(int arch) {
+  DeviceFeatures features;
+  features.atomics = true;
+  features.int64_atomics = true;
+  features.double_atomics = true;
+  features.native_float_atomic_add = true;
+  features.native_double_atomic_add = arch >= 60;
+  features.device_scope_acquire_release = true;
+  features.native_sub_groups = true;
+  features.sub_group_sizes = {32};
+  features.sub_group_independent_forward_progress = arch >= 70;
+  return features;
+}
+
+void Device::features(DeviceFeatures& features) const {
+  int major = 0, minor = 0;
+  CU_CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device_));
+  CU_CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device_));
+  features = nominal_features(major * 10 + minor);
+}
+
 DeviceParameters Device::parameters() const {
   auto get = [this](CUdevice_attribute attribute) {
     int value = 0;

@@ -60,6 +60,10 @@ std::string Api::prelude(bool fast_math) const { return hip::prelude(fast_math);
 
 std::vector<backend::CompileTarget> Api::compile_targets() const { return hip::compile_targets(); }
 
+void Api::target_features(std::string_view target, DeviceFeatures& features) const {
+  features = hip::target_features(processor_of(target));
+}
+
 backend::TargetBinary Api::compile_for_target(std::string_view target,
                                               const backend::ProgramInput& input,
                                               const backend::BuildOptions& options) const {

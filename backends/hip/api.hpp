@@ -46,6 +46,11 @@ class Api final : public backend::ApiAdapter {
                                            const backend::ProgramInput& input,
                                            const backend::BuildOptions& options) const override;
 
+  // SDK 1.5
+  /// target_features() (targets.hpp) of the target's processor: sub-groups of the wavefront
+  /// hiprtc compiles for (64 for gfx90a, 32 for gfx1030).
+  void target_features(std::string_view target, DeviceFeatures& features) const override;
+
  private:
   std::size_t device_count_ = 0;
   std::string runtime_version_;

@@ -33,4 +33,9 @@ DeviceParameters Device::parameters() const {
   return parameters_from(properties_of(device_), driver_version_);
 }
 
+void Device::features(DeviceFeatures& features) const {
+  const int wavefront = properties_of(device_).warpSize;
+  features = features_for_wavefront(wavefront > 0 ? static_cast<std::size_t>(wavefront) : 64);
+}
+
 }  // namespace plinth::hip

@@ -23,6 +23,11 @@ class Device final : public backend::DeviceAdapter {
   /// comes with, and the exact target ID it compiles for.
   std::string compiler_identity() const override;
 
+  // SDK 1.5.
+  /// features_for_wavefront() (device_parameters.hpp) of the device's warpSize: the
+  /// wavefront hiprtc compiles for on it (64 on gfx9, 32 from gfx10).
+  void features(DeviceFeatures& features) const override;
+
   int device() const { return device_; }
 
  private:

@@ -34,4 +34,15 @@ DeviceParameters parameters_from(const hipDeviceProp_t& properties, std::string 
   return params;
 }
 
+DeviceFeatures features_for_wavefront(std::size_t wavefront_size) {
+  DeviceFeatures features;
+  features.atomics = true;
+  features.int64_atomics = true;
+  features.double_atomics = true;
+  features.device_scope_acquire_release = true;
+  features.native_sub_groups = true;
+  features.sub_group_sizes = {wavefront_size};
+  return features;
+}
+
 }  // namespace plinth::hip

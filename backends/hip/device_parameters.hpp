@@ -1,5 +1,6 @@
 #pragma once
 
+#include <plinth/device_features.hpp>
 #include <plinth/device_parameters.hpp>
 
 #include <hip/hip_runtime_api.h>
@@ -20,5 +21,13 @@ std::string bounded_text(const char (&text)[N]) {  // NOLINT(*-avoid-c-arrays): 
 /// function, so that it can be tested with a filled struct. `driver_version` is passed
 /// through.
 DeviceParameters parameters_from(const hipDeviceProp_t& properties, std::string driver_version);
+
+/// What the HIP prelude gives a device whose wavefronts have `wavefront_size` work-items
+/// (docs/kernel-dialect.md, "What a device has"): every atomic, fence and ordered access
+/// (__hip_atomic_* with agent and workgroup scope), sub-groups of the wavefront size, no
+/// float or double add in one instruction (hiprtc makes compare-and-swap loops of them unless
+/// built with -munsafe-fp-atomics, which the prelude does not ask for), and no forward
+/// progress among a wavefront's work-items. Throws only std::bad_alloc.
+DeviceFeatures features_for_wavefront(std::size_t wavefront_size);
 
 }  // namespace plinth::hip

@@ -1,6 +1,7 @@
 #include "targets.hpp"
 
 #include "comgr.hpp"
+#include "device_parameters.hpp"
 #include "error.hpp"
 
 #include <algorithm>
@@ -208,6 +209,10 @@ DeviceParameters target_parameters(std::string_view processor) {
   params.supports_double = true;
   params.compute_capability = std::string(processor);
   return params;
+}
+
+DeviceFeatures target_features(std::string_view processor) {
+  return features_for_wavefront(default_wavefront_size(processor));
 }
 
 std::vector<backend::CompileTarget> compile_targets() {

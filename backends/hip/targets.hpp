@@ -7,6 +7,7 @@
 // No HIP runtime call: any thread may call these, concurrently.
 
 #include <plinth/backend/types.hpp>
+#include <plinth/device_features.hpp>
 
 #include <optional>
 #include <string>
@@ -47,6 +48,10 @@ std::string target_description(std::string_view processor);
 
 /// Nominal parameters of a device of `processor`, for rendering templates without a device.
 DeviceParameters target_parameters(std::string_view processor);
+
+/// What a device of `processor` supports: features_for_wavefront() (device_parameters.hpp)
+/// of default_wavefront_size(), the wavefront hiprtc compiles for by default.
+DeviceFeatures target_features(std::string_view processor);
 
 /// compile_targets(): one entry per processor comgr lists, extension "hsaco".
 std::vector<backend::CompileTarget> compile_targets();

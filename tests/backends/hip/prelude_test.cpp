@@ -17,15 +17,41 @@ bool defines(const std::string& prelude, const std::string& name) {
 
 TEST(HipPrelude, DefinesTheDialect) {
   const std::string prelude = hip::prelude(false);
-  for (const char* name :
-       {"KERNEL", "GLOBAL_MEM", "LOCAL_MEM", "LOCAL_MEM_DECL", "LOCAL_MEM_DYNAMIC", "CONSTANT_MEM",
-        "CONSTANT_MEM_DECL", "FUNCTION", "INLINE", "LOCAL_BARRIER", "SIZE_T", "VSIZE_T", "ALIGN",
-        "COMPLEX_CTR", "make_plinth_complex64", "make_plinth_complex128"})
+  for (const char* name : {"KERNEL",
+                           "GLOBAL_MEM",
+                           "LOCAL_MEM",
+                           "LOCAL_MEM_DECL",
+                           "LOCAL_MEM_DYNAMIC",
+                           "CONSTANT_MEM",
+                           "CONSTANT_MEM_DECL",
+                           "FUNCTION",
+                           "INLINE",
+                           "LOCAL_BARRIER",
+                           "SIZE_T",
+                           "VSIZE_T",
+                           "ALIGN",
+                           "COMPLEX_CTR",
+                           "make_plinth_complex64",
+                           "make_plinth_complex128",
+                           "LOCAL_GLOBAL_BARRIER",
+                           "SUB_GROUP_BARRIER",
+                           "atomic_fence",
+                           "atomic_add_global_int",
+                           "atomic_load_local_double",
+                           "sub_group_reduce_max_ulong"})
     EXPECT_TRUE(defines(prelude, name)) << name;
   for (const char* function : {"get_local_id", "get_group_id", "get_global_id", "get_local_size",
                                "get_num_groups", "get_global_size"})
     EXPECT_NE(prelude.find(std::string(" ") + function + "(unsigned int dim)"), std::string::npos)
         << function;
+  for (const char* function : {"get_sub_group_size", "get_max_sub_group_size", "get_num_sub_groups",
+                               "get_sub_group_id", "get_sub_group_local_id"})
+    EXPECT_NE(prelude.find(std::string(" ") + function + "()"), std::string::npos) << function;
+  for (const char* function : {"sub_group_ballot", "sub_group_any", "sub_group_all"})
+    EXPECT_NE(prelude.find(std::string(" ") + function + "(int predicate)"), std::string::npos)
+        << function;
+  for (const char* function : {" vload2(", " vload4(", " vstore2(", " vstore4("})
+    EXPECT_NE(prelude.find(function), std::string::npos) << function;
   EXPECT_NE(prelude.find("typedef float2 plinth_complex64;"), std::string::npos);
   EXPECT_NE(prelude.find("typedef double2 plinth_complex128;"), std::string::npos);
   EXPECT_NE(prelude.find("#define KERNEL extern \"C\" __global__"), std::string::npos);
