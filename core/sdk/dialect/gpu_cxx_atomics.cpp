@@ -16,7 +16,8 @@ namespace {
 
 // CUDA: the atomic*() functions (relaxed, device scope, also on shared memory); the ordered
 // loads, stores and fences in the PTX memory model's own forms from sm_70 (ld.acquire.gpu,
-// st.release.gpu, fence.acq_rel.gpu/.cta), volatile accesses and membar before it.
+// st.release.gpu, fence.acq_rel.gpu/.cta: PTX has no lighter fence for acquire or release
+// alone), volatile accesses and membar before it.
 constexpr std::string_view cuda_primitives = R"(#define PLINTH_ATOMIC_ADD(p, v, S) atomicAdd(p, v)
 #define PLINTH_ATOMIC_AND(p, v, S) atomicAnd(p, v)
 #define PLINTH_ATOMIC_OR(p, v, S) atomicOr(p, v)
@@ -56,8 +57,8 @@ template <class T, int S> __device__ __forceinline__ void plinth_store_MEM_ORDER
   const typename plinth_num<T>::u b = plinth_bit_cast<typename plinth_num<T>::u>(v);
   PLINTH_PTX_ST("release")
 }
-#define PLINTH_FENCE_DEVICE asm volatile("fence.acq_rel.gpu;" ::: "memory")
-#define PLINTH_FENCE_WORK_GROUP asm volatile("fence.acq_rel.cta;" ::: "memory")
+#define PLINTH_FENCE_DEVICE(order) asm volatile("fence.acq_rel.gpu;" ::: "memory")
+#define PLINTH_FENCE_WORK_GROUP(order) asm volatile("fence.acq_rel.cta;" ::: "memory")
 #else
 template <class T, int S> __device__ __forceinline__ T plinth_load_MEM_ORDER_RELAXED(const T *p) {
   return *(const volatile T *)p;
@@ -74,8 +75,8 @@ template <class T, int S> __device__ __forceinline__ void plinth_store_MEM_ORDER
   if constexpr (S) __threadfence(); else __threadfence_block();
   *(volatile T *)p = v;
 }
-#define PLINTH_FENCE_DEVICE __threadfence()
-#define PLINTH_FENCE_WORK_GROUP __threadfence_block()
+#define PLINTH_FENCE_DEVICE(order) __threadfence()
+#define PLINTH_FENCE_WORK_GROUP(order) __threadfence_block()
 #endif
 #define LOCAL_GLOBAL_BARRIER __syncthreads()
 )";
@@ -108,9 +109,15 @@ template <class T, int S> __device__ __forceinline__ void plinth_store_MEM_ORDER
 template <class T, int S> __device__ __forceinline__ void plinth_store_MEM_ORDER_RELEASE(T *p, T v) {
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, PLINTH_HIP_SCOPE(S));
 }
-#define PLINTH_FENCE_DEVICE __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent")
-#define PLINTH_FENCE_WORK_GROUP __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "workgroup")
-#define LOCAL_GLOBAL_BARRIER __syncthreads()
+#define PLINTH_FENCE_DEVICE(order) __builtin_amdgcn_fence(order, "agent")
+#define PLINTH_FENCE_WORK_GROUP(order) __builtin_amdgcn_fence(order, "workgroup")
+// __syncthreads() fences only local memory by its flags (HIP 5.2); this one both.
+__device__ __forceinline__ void plinth_local_global_barrier() {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+#define LOCAL_GLOBAL_BARRIER plinth_local_global_barrier()
 )";
 
 // The operations on top of the primitives, the same for both languages. Integers go through
@@ -185,15 +192,17 @@ constexpr std::array<std::string_view, 2> fence_scopes{"WORK_GROUP", "DEVICE"};
 std::string gpu_cxx_atomics(GpuCxx language) {
   std::string text(language == GpuCxx::cuda ? cuda_primitives : hip_primitives);
   text += operations;
-  for (const auto order : fence_orders)
-    for (const auto scope : fence_scopes)
+  for (const auto order : fence_orders) {
+    for (const auto scope : fence_scopes) {
+      // The order for HIP's fence (CUDA's have one form for all three).
+      const std::string body = order == "RELAXED" ? std::string()
+                                                  : "PLINTH_FENCE_" + std::string(scope) +
+                                                        "(__ATOMIC_" + std::string(order) + ")";
       text += expand(
           "__device__ __forceinline__ void plinth_fence_MEM_ORDER_$O_MEM_SCOPE_$S() { $B; }\n",
-          {{"O", order},
-           {"S", scope},
-           {"B", order == "RELAXED"  ? ""
-                 : scope == "DEVICE" ? "PLINTH_FENCE_DEVICE"
-                                     : "PLINTH_FENCE_WORK_GROUP"}});
+          {{"O", order}, {"S", scope}, {"B", body}});
+    }
+  }
   for (const auto& scalar : scalars) {
     for (const auto& [space, qualifier] : spaces) {
       (void)qualifier;  // the pointers of CUDA and HIP are generic
