@@ -16,6 +16,7 @@ constexpr std::string_view basics = R"(#define KERNEL extern "C" __global__
 #define LOCAL_MEM __shared__
 #define LOCAL_MEM_DECL __shared__
 #define LOCAL_MEM_DYNAMIC extern __shared__
+#define LOCAL_MEM_ARG
 #define CONSTANT_MEM __constant__
 #define CONSTANT_MEM_DECL __constant__
 #define FUNCTION __device__
