@@ -232,8 +232,8 @@ void check_load_store(const Queue& queue, const Program& program, std::size_t lo
   const std::size_t n = 4 * local;
   auto cells = upload(queue, std::vector<T>(4, patterns[2]));
   auto torn = upload(queue, std::vector<std::uint32_t>(n));
-  program.kernel("load_store_" + suffix)(queue, {n}, {local}, cells, upload(queue, patterns), torn,
-                                         64u);
+  const auto pattern_buffer = upload(queue, patterns);
+  program.kernel("load_store_" + suffix)(queue, {n}, {local}, cells, pattern_buffer, torn, 64u);
   const auto bad = download<std::uint32_t>(queue, torn);
   for (std::size_t i = 0; i < n; ++i)
     ASSERT_EQ(bad[i], 0u) << "work item " << i << " loaded torn values";
