@@ -59,17 +59,17 @@ KERNEL void vectors_$V(GLOBAL_MEM const $T *in, GLOBAL_MEM $T *out, unsigned int
     rotated.w = c.x;
     vstore4(rotated, i, q + 4 * n4);
     // Local memory: the group's elements at the same shift, through vstore4 and vload2, then
-    // vstore2 and vload4.
-    LOCAL_MEM $T *s = scratch + shift;
-    vstore4(c, l, s);
+    // vstore2 and vload4 (the pointer written out each time: LOCAL_MEM qualifies no pointer
+    // variable in CUDA, where it is __shared__).
+    vstore4(c, l, scratch + shift);
     LOCAL_BARRIER;
-    const $V2 d = vload2(2 * l + 1, s);
-    const $V2 e = vload2(2 * l, s);
+    const $V2 d = vload2(2 * l + 1, scratch + shift);
+    const $V2 e = vload2(2 * l, scratch + shift);
     LOCAL_BARRIER;
-    vstore2(d, 2 * l, s);
-    vstore2(e, 2 * l + 1, s);
+    vstore2(d, 2 * l, scratch + shift);
+    vstore2(e, 2 * l + 1, scratch + shift);
     LOCAL_BARRIER;
-    vstore4(vload4(l, s), i, q + 8 * n4);
+    vstore4(vload4(l, scratch + shift), i, q + 8 * n4);
 }
 )";
   std::string out;
