@@ -237,6 +237,12 @@ void DialectSubGroupsTest::run_info(const Shape& shape, SubGroups& result) const
       ASSERT_EQ(slots.size(), size) << "work items of one sub-group report different sizes";
       ASSERT_EQ(slots[own], n) << "two work items report sub-group local id " << own;
       slots[own] = i;
+      // get_max_sub_group_size(): the smaller of one of the device's sub-group sizes and the
+      // group's size.
+      const auto max_size = result.report(i, sg_max);
+      ASSERT_TRUE(std::any_of(features.sub_group_sizes.begin(), features.sub_group_sizes.end(),
+                              [&](std::size_t s) { return max_size == std::min(s, group_size); }))
+          << "get_max_sub_group_size() is " << max_size << " in a group of " << group_size;
       if (!features.native_sub_groups) {
         ASSERT_EQ(size, 1u) << "emulated sub-groups have one work item";
         ASSERT_EQ(result.report(i, sg_max), 1u);
@@ -246,7 +252,6 @@ void DialectSubGroupsTest::run_info(const Shape& shape, SubGroups& result) const
       const auto api = device().device().api().shortcut();
       if (api == "cuda" || api == "hip") {
         // Consecutive in the linear local id.
-        const auto max_size = result.report(i, sg_max);
         ASSERT_EQ(result.report(i, sg_id), result.report(i, local_linear) / max_size) << i;
         ASSERT_EQ(own, result.report(i, local_linear) % max_size) << i;
       }

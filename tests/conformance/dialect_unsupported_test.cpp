@@ -61,8 +61,7 @@ TEST_P(DialectUnsupportedTest, WhatTheDeviceLacksIsACompileErrorNamingIt) {
   std::vector<Use> uses;
   if (!f.int64_atomics) {
     uses.push_back({"atomic_add_global_long", "atomic_add_global_long(wide, 1);"});
-    uses.push_back({"atomic_cmpxchg_local_ulong",
-                    "atomic_cmpxchg_local_ulong((LOCAL_MEM unsigned long *)cell, 0ul, 1ul);"});
+    uses.push_back({"atomic_cmpxchg_local_ulong", "atomic_cmpxchg_local_ulong(cell, 0ul, 1ul);"});
   }
   if (device().params().supports_double && !f.double_atomics)
     uses.push_back({"atomic_add_global_double", "atomic_add_global_double(real, 1.0);"});

@@ -59,17 +59,18 @@ KERNEL void vectors_$V(GLOBAL_MEM const $T *in, GLOBAL_MEM $T *out, unsigned int
     rotated.w = c.x;
     vstore4(rotated, i, q + 4 * n4);
     // Local memory: the group's elements at the same shift, through vstore4 and vload2, then
-    // vstore2 and vload4 (the pointer written out each time: LOCAL_MEM qualifies no pointer
-    // variable in CUDA, where it is __shared__).
-    vstore4(c, l, scratch + shift);
+    // vstore2 and vload4 (a pointer to local memory is LOCAL_MEM_ARG: LOCAL_MEM declares
+    // variables, and is __shared__ on CUDA).
+    LOCAL_MEM_ARG $T *s = scratch + shift;
+    vstore4(c, l, s);
     LOCAL_BARRIER;
-    const $V2 d = vload2(2 * l + 1, scratch + shift);
-    const $V2 e = vload2(2 * l, scratch + shift);
+    const $V2 d = vload2(2 * l + 1, s);
+    const $V2 e = vload2(2 * l, s);
     LOCAL_BARRIER;
-    vstore2(d, 2 * l, scratch + shift);
-    vstore2(e, 2 * l + 1, scratch + shift);
+    vstore2(d, 2 * l, s);
+    vstore2(e, 2 * l + 1, s);
     LOCAL_BARRIER;
-    vstore4(vload4(l, scratch + shift), i, q + 8 * n4);
+    vstore4(vload4(l, s), i, q + 8 * n4);
 }
 )";
   std::string out;
