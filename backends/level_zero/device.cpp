@@ -13,7 +13,9 @@ std::string Device::name() const {
   return bounded_text(properties.name);
 }
 
-DeviceParameters Device::parameters() const {
+namespace {
+
+DeviceProperties read_properties(ze_device_handle_t device_) {
   DeviceProperties properties;
   properties.device.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
   PLINTH_CHECK(zeDeviceGetProperties(device_, &properties.device));
@@ -28,7 +30,17 @@ DeviceParameters Device::parameters() const {
   properties.memory.resize(count);
   properties.module.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
   PLINTH_CHECK(zeDeviceGetModuleProperties(device_, &properties.module));
-  return parameters_from(properties, driver_version_);
+  return properties;
+}
+
+}  // namespace
+
+DeviceParameters Device::parameters() const {
+  return parameters_from(read_properties(device_), driver_version_);
+}
+
+void Device::features(DeviceFeatures& features) const {
+  features = features_from(read_properties(device_));
 }
 
 std::string Device::compiler_identity() const {

@@ -25,6 +25,8 @@ class Device final : public backend::DeviceAdapter {
   /// Level Zero device loads, so every device shares it. Empty where this machine cannot
   /// compile to SPIR-V (compiler_problem()).
   std::string compiler_identity() const override;
+  /// features_from() the device's properties (device_parameters.hpp).
+  void features(DeviceFeatures& features) const override;
 
   ze_driver_handle_t driver() const { return driver_; }
   ze_device_handle_t device() const { return device_; }
