@@ -23,15 +23,14 @@ bool acquire_release_at_device_scope(std::uint64_t capabilities) {
 }  // namespace
 
 int parse_version(const std::string& text, const std::string& prefix) {
-  if (text.rfind(prefix, 0) != 0) return 0;
-  for (std::size_t i = prefix.size(); i + 2 < text.size(); ++i) {
-    const auto digit = [&](std::size_t at) {
-      return std::isdigit(static_cast<unsigned char>(text[at])) != 0;
-    };
-    if (digit(i) && text[i + 1] == '.' && digit(i + 2))
-      return (text[i] - '0') * 100 + (text[i + 2] - '0') * 10;
-  }
-  return 0;
+  // "<prefix><major>.<minor>", as OpenCL's version strings are: one digit each.
+  const std::size_t at = prefix.size();
+  if (text.rfind(prefix, 0) != 0 || text.size() < at + 3) return 0;
+  const auto digit = [&](std::size_t i) {
+    return std::isdigit(static_cast<unsigned char>(text[i])) != 0;
+  };
+  if (!digit(at) || text[at + 1] != '.' || !digit(at + 2)) return 0;
+  return (text[at] - '0') * 100 + (text[at + 2] - '0') * 10;
 }
 
 int build_language(const DialectQueries& device) noexcept {

@@ -36,8 +36,8 @@ struct DialectQueries {
   std::size_t warp_size = 1;
 };
 
-/// "OpenCL 3.0 ..." or "OpenCL C 1.2 ..." to 300 or 120: the first "<digit>.<digit>" after
-/// `prefix`; 0 when there is none. Throws only std::bad_alloc.
+/// "OpenCL 3.0 ..." or "OpenCL C 1.2 ..." to 300 or 120: the "<digit>.<digit>" right after
+/// `prefix`; 0 when the text does not start so. Throws only std::bad_alloc.
 int parse_version(const std::string& text, const std::string& prefix);
 
 /// The OpenCL C version a program for this device is built as: 300 (-cl-std=CL3.0) for OpenCL
