@@ -101,6 +101,26 @@ TEST_P(DialectBuildTest, OpenClPreludeChoosesWhatFeaturesSay) {
   }
 }
 
+// What decides the dialect's build is in the compiler identity, so that a program cache never
+// hands a device a binary built for other choices: the OpenCL C version on OpenCL, the 64-bit
+// atomics' macros on Level Zero.
+TEST_P(DialectBuildTest, CompilerIdentityNamesWhatDecidesTheBuild) {
+  const auto& identity = device().device().compiler_identity();
+  const auto& features = device().features();
+  const auto& api = device().device().api().shortcut();
+  if (identity.empty()) GTEST_SKIP() << "binaries of this device are not reused";
+  if (api == "opencl") {
+    const bool named = identity.find("; OpenCL C 3.0") != std::string::npos ||
+                       identity.find("; OpenCL C 2.0") != std::string::npos;
+    EXPECT_EQ(named, features.device_scope_acquire_release) << identity;
+  } else if (api == "level_zero") {
+    EXPECT_EQ(identity.find("; no 64-bit atomics") == std::string::npos, features.int64_atomics)
+        << identity;
+  } else {
+    GTEST_SKIP() << "not an OpenCL C prelude";
+  }
+}
+
 // OpenCL C 1.2 has no device-scope release: the fence names itself in the CompileError, with
 // the device, rather than building into something weaker.
 TEST_P(DialectBuildTest, DeviceScopeReleaseFenceWithoutItFailsNamingIt) {
