@@ -155,6 +155,95 @@ KERNEL void publish(GLOBAL_MEM int *data, GLOBAL_MEM int *flag) {
   EXPECT_NO_THROW(Program(context(), work_group, options));
 }
 
+// The OpenCL prelude's two forms of atomics (OpenCL C 1.2's, which NVIDIA's OpenCL takes, and
+// 2.0/3.0's) compute the same under contention: every work-item on one address, on global and
+// local memory, for the compare-and-swap loops of float and double and the 64-bit atomics.
+const char* const contention_source = R"(
+KERNEL void contend(GLOBAL_MEM float *f, GLOBAL_MEM double *d, GLOBAL_MEM long *l,
+                    GLOBAL_MEM unsigned long *u, GLOBAL_MEM int *i) {
+  LOCAL_MEM_DECL float lf[1];
+  LOCAL_MEM_DECL double ld[1];
+  const int gid = (int)get_global_id(0);
+  if (get_local_id(0) == 0) {
+    lf[0] = 0.0f;
+    ld[0] = 0.0;
+  }
+  LOCAL_BARRIER;
+  atomic_add_global_float(f, 1.0f);
+  atomic_sub_global_float(f + 1, 0.5f);
+  atomic_min_global_float(f + 2, (float)gid);
+  atomic_max_global_float(f + 3, (float)gid);
+  atomic_xchg_global_float(f + 4, (float)gid);
+  atomic_add_global_double(d, 0.25);
+  atomic_min_global_double(d + 1, -(double)gid);
+  atomic_max_global_double(d + 2, (double)gid);
+  atomic_add_global_long(l, (long)1 << 33);
+  atomic_min_global_long(l + 1, -(long)gid);
+  atomic_max_global_ulong(u, (unsigned long)gid << 40);
+  atomic_or_global_ulong(u + 1, (unsigned long)1 << (gid % 64));
+  atomic_cmpxchg_global_int(i, 0, gid + 1);
+  atomic_add_global_int(i + 1, atomic_load_global_int(i + 2, MEM_ORDER_RELAXED) + 1);
+  atomic_add_local_float(lf, 1.0f);
+  atomic_add_local_double(ld, 2.0);
+  LOCAL_BARRIER;
+  if (get_local_id(0) == 0) {
+    atomic_add_global_float(f + 5, lf[0]);
+    atomic_add_global_double(d + 3, ld[0]);
+  }
+}
+)";
+
+TEST_P(DialectBuildTest, OpenClAtomicsOfBothLanguagesAgreeUnderContention) {
+  if (device().device().api().shortcut() != "opencl")
+    GTEST_SKIP() << "builds as OpenCL C 1.2 with -cl-std=CL1.2 on OpenCL";
+  const auto& features = device().features();
+  if (!features.int64_atomics || !features.double_atomics)
+    GTEST_SKIP() << "the kernel uses 64-bit and double atomics";
+  constexpr std::size_t n = 256;
+  const std::size_t local = std::min<std::size_t>(64, device().params().max_total_local_size);
+  for (const bool opencl_c_12 : {false, true}) {
+    SCOPED_TRACE(opencl_c_12 ? "-cl-std=CL1.2" : "the backend's choice");
+    ProgramOptions options;
+    if (opencl_c_12) options.compiler_options = {"-cl-std=CL1.2"};
+    Program program(context(), contention_source, options);
+    std::vector<float> f{0.0f, 0.0f, 1e9f, -1.0f, -1.0f, 0.0f};
+    std::vector<double> d{0.0, 0.0, -1.0, 0.0};
+    std::vector<std::int64_t> l{0, 0};
+    std::vector<std::uint64_t> u{0, 0};
+    std::vector<int> i{0, 0, 0};
+    const auto upload = [&](auto& values) {
+      auto buffer = Buffer::allocate(device(), values.size() * sizeof(values[0]));
+      buffer.set(queue(), std::as_bytes(std::span(values)));
+      return buffer;
+    };
+    auto fb = upload(f), db = upload(d), lb = upload(l), ub = upload(u), ib = upload(i);
+    program.kernel("contend")(queue(), {n}, {local}, fb, db, lb, ub, ib);
+    fb.get(queue(), std::as_writable_bytes(std::span(f)));
+    db.get(queue(), std::as_writable_bytes(std::span(d)));
+    lb.get(queue(), std::as_writable_bytes(std::span(l)));
+    ub.get(queue(), std::as_writable_bytes(std::span(u)));
+    ib.get(queue(), std::as_writable_bytes(std::span(i)));
+    EXPECT_EQ(f[0], float(n));
+    EXPECT_EQ(f[1], -0.5f * float(n));
+    EXPECT_EQ(f[2], 0.0f);
+    EXPECT_EQ(f[3], float(n - 1));
+    EXPECT_GE(f[4], 0.0f);
+    EXPECT_LT(f[4], float(n));
+    EXPECT_EQ(f[5], float(n));
+    EXPECT_EQ(d[0], 0.25 * double(n));
+    EXPECT_EQ(d[1], -double(n - 1));
+    EXPECT_EQ(d[2], double(n - 1));
+    EXPECT_EQ(d[3], 2.0 * double(n));
+    EXPECT_EQ(l[0], std::int64_t(n) << 33);
+    EXPECT_EQ(l[1], -std::int64_t(n - 1));
+    EXPECT_EQ(u[0], std::uint64_t(n - 1) << 40);
+    EXPECT_EQ(u[1], ~std::uint64_t{0});
+    EXPECT_GE(i[0], 1);
+    EXPECT_LE(i[0], int(n));
+    EXPECT_EQ(i[1], int(n));
+  }
+}
+
 // ORDER and SCOPE must be written literally, and be orders the operation takes.
 TEST_P(DialectBuildTest, OrdersAreCheckedAtCompileTime) {
   if (!uses_opencl_prelude(device())) GTEST_SKIP() << "not an OpenCL C prelude";
