@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace plinth::level_zero {
 namespace {
@@ -47,6 +48,35 @@ TEST(LevelZeroDialect, EveryFunctionCompilesToValidSpirv) {
     EXPECT_EQ(kernels.front().name, "every_function");
     // The sub-groups are the device's: Intel's shuffles, not the size-1 forms.
     EXPECT_TRUE(contains(module.binary, "SPV_INTEL_subgroups"));
+  }
+}
+
+// As OpenCL C 1.2 (what NVIDIA's OpenCL compiles), every function compiles but those of device
+// scope with acquire or release, and each of these names itself.
+TEST(LevelZeroDialect, EveryFunctionInOpenCl12FailsOnlyOnDeviceScopeAcquireRelease) {
+  PLINTH_NEED_COMPILER();
+  backend::BuildOptions options;
+  options.compiler_options = {"-cl-std=CL1.2"};  // 15 errors: under clang's limit of 20
+  try {
+    compile_to_spirv(every_function(), options);
+    FAIL() << "device-scope acquire and release compiled as OpenCL C 1.2";
+  } catch (const CompileError& e) {
+    const std::string& log = e.log();
+    std::vector<std::string> expected{"atomic_fence_device_acquire", "atomic_fence_device_release",
+                                      "atomic_fence_device_acq_rel"};
+    for (const char* type : {"int", "uint", "long", "ulong", "float", "double"}) {
+      expected.push_back(std::string("atomic_load_global_") + type + "_acquire");
+      expected.push_back(std::string("atomic_store_global_") + type + "_release");
+    }
+    for (const auto& name : expected)
+      EXPECT_NE(log.find("'plinth_unsupported__" + name + "'"), std::string::npos) << name;
+    std::size_t errors = 0;
+    for (auto at = log.find("error:"); at != std::string::npos; at = log.find("error:", at + 1)) {
+      ++errors;
+      const std::string line = log.substr(at, log.find('\n', at) - at);
+      EXPECT_NE(line.find("plinth_unsupported__"), std::string::npos) << line;
+    }
+    EXPECT_EQ(errors, expected.size()) << log;
   }
 }
 
