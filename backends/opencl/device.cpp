@@ -18,10 +18,6 @@ DeviceType device_type(cl_device_type type) {
   return DeviceType::other;
 }
 
-bool has_extension(const std::string& extensions, const std::string& name) {
-  return (" " + extensions + " ").find(" " + name + " ") != std::string::npos;
-}
-
 // Warp size and local memory banks, which OpenCL 1.2 does not report.
 void set_simd_width(cl_device_id device, DeviceParameters& params) {
   if (params.type != DeviceType::gpu) {

@@ -11,16 +11,16 @@ namespace {
 constexpr std::uint64_t atomic_order_acq_rel = std::uint64_t{1} << 1;
 constexpr std::uint64_t atomic_scope_device = std::uint64_t{1} << 5;
 
-bool has_extension(const std::string& extensions, const std::string& name) {
-  return (" " + extensions + " ").find(" " + name + " ") != std::string::npos;
-}
-
 bool acquire_release_at_device_scope(std::uint64_t capabilities) {
   const auto needed = atomic_order_acq_rel | atomic_scope_device;
   return (capabilities & needed) == needed;
 }
 
 }  // namespace
+
+bool has_extension(const std::string& extensions, const std::string& name) {
+  return (" " + extensions + " ").find(" " + name + " ") != std::string::npos;
+}
 
 int parse_version(const std::string& text, const std::string& prefix) {
   // "<prefix><major>.<minor>", as OpenCL's version strings are: one digit each.

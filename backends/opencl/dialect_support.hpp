@@ -36,6 +36,10 @@ struct DialectQueries {
   std::size_t warp_size = 1;
 };
 
+/// Whether the space-separated `extensions` (CL_DEVICE_EXTENSIONS) name `name`, whole.
+/// Throws only std::bad_alloc.
+bool has_extension(const std::string& extensions, const std::string& name);
+
 /// "OpenCL 3.0 ..." or "OpenCL C 1.2 ..." to 300 or 120: the "<digit>.<digit>" right after
 /// `prefix`; 0 when the text does not start so. Throws only std::bad_alloc.
 int parse_version(const std::string& text, const std::string& prefix);

@@ -4,6 +4,7 @@
 // the operation.
 
 #include "../../conformance/dialect_every_function.hpp"
+#include "compiler_available.hpp"
 #include "prelude.hpp"
 #include "spirv_compiler.hpp"
 #include "spirv_reflection.hpp"
@@ -19,11 +20,6 @@
 
 namespace plinth::level_zero {
 namespace {
-
-#define PLINTH_NEED_COMPILER()                                             \
-  do {                                                                     \
-    if (const auto problem = compiler_problem()) GTEST_SKIP() << *problem; \
-  } while (false)
 
 std::string every_function() {
   return level_zero::prelude(false) + "\n" + plinth::testing::every_dialect_function_source;

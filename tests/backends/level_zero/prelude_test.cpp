@@ -3,6 +3,7 @@
 // SPIR-V.
 
 #include "prelude.hpp"
+#include "compiler_available.hpp"
 #include "spirv_compiler.hpp"
 #include "spirv_reflection.hpp"
 #include "spirv_validation.hpp"
@@ -19,11 +20,6 @@ bool defines(const std::string& prelude, const std::string& name) {
          prelude.find("#define " + name + "\n") != std::string::npos ||
          prelude.find("#define " + name + "(") != std::string::npos;
 }
-
-#define PLINTH_NEED_COMPILER()                                             \
-  do {                                                                     \
-    if (const auto problem = compiler_problem()) GTEST_SKIP() << *problem; \
-  } while (false)
 
 TEST(LevelZeroPrelude, DefinesTheDialect) {
   const std::string prelude = level_zero::prelude(false);
