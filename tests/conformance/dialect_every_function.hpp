@@ -5,11 +5,17 @@
 // generators' tables: a prelude that lacks one, or defines one wrongly, fails to build it.
 // Built by the conformance suite (dialect_build_test.cpp: compile and one launch) and by the
 // Level Zero backend's SPIR-V test (tests/backends/level_zero/dialect_spirv_test.cpp).
-// `count` ends as the number of work-items; the other buffers hold 8 elements each.
+// Portable to every backend (no OpenCL-only vector syntax). `count` ends as the number of
+// work-items; the other buffers hold 8 elements each.
 
 namespace plinth::testing {
 
 inline constexpr const char* every_dialect_function_source = R"(
+// A local pointer a function takes (LOCAL_MEM_ARG) reaches the local atomics and loads.
+FUNCTION int through_local_pointer(LOCAL_MEM_ARG int *p) {
+  return atomic_add_local_int(p, 1) + atomic_load_local_int(p, MEM_ORDER_ACQUIRE);
+}
+
 KERNEL void every_function(GLOBAL_MEM int *count, GLOBAL_MEM int *g_int, GLOBAL_MEM unsigned int *g_uint,
                            GLOBAL_MEM long *g_long, GLOBAL_MEM unsigned long *g_ulong,
                            GLOBAL_MEM float *g_float, GLOBAL_MEM double *g_double,
@@ -40,6 +46,7 @@ KERNEL void every_function(GLOBAL_MEM int *count, GLOBAL_MEM int *g_int, GLOBAL_
   }
   LOCAL_BARRIER;
   atomic_add_global_int(count, 1);
+  g_int[6] = through_local_pointer(l_int + 7);
 
   // Sub-group queries, barriers and votes.
   unsigned int lane = get_sub_group_local_id();
@@ -317,45 +324,45 @@ KERNEL void every_function(GLOBAL_MEM int *count, GLOBAL_MEM int *g_int, GLOBAL_
   // Vector loads and stores, on global and local memory (only work-item 0 stores).
   if (lid == 0) {
     vstore2(vload2(1, g_char), 0, g_char);
-    vstore4(vload4(0, g_char) + (char4)(1), 1, g_char);
+    vstore4(vload4(0, g_char), 1, g_char);
     vstore2(vload2(1, l_char), 0, l_char);
-    vstore4(vload4(0, l_char) + (char4)(1), 1, l_char);
+    vstore4(vload4(0, l_char), 1, l_char);
     vstore2(vload2(1, g_uchar), 0, g_uchar);
-    vstore4(vload4(0, g_uchar) + (uchar4)(1), 1, g_uchar);
+    vstore4(vload4(0, g_uchar), 1, g_uchar);
     vstore2(vload2(1, l_uchar), 0, l_uchar);
-    vstore4(vload4(0, l_uchar) + (uchar4)(1), 1, l_uchar);
+    vstore4(vload4(0, l_uchar), 1, l_uchar);
     vstore2(vload2(1, g_short), 0, g_short);
-    vstore4(vload4(0, g_short) + (short4)(1), 1, g_short);
+    vstore4(vload4(0, g_short), 1, g_short);
     vstore2(vload2(1, l_short), 0, l_short);
-    vstore4(vload4(0, l_short) + (short4)(1), 1, l_short);
+    vstore4(vload4(0, l_short), 1, l_short);
     vstore2(vload2(1, g_ushort), 0, g_ushort);
-    vstore4(vload4(0, g_ushort) + (ushort4)(1), 1, g_ushort);
+    vstore4(vload4(0, g_ushort), 1, g_ushort);
     vstore2(vload2(1, l_ushort), 0, l_ushort);
-    vstore4(vload4(0, l_ushort) + (ushort4)(1), 1, l_ushort);
+    vstore4(vload4(0, l_ushort), 1, l_ushort);
     vstore2(vload2(1, g_int), 0, g_int);
-    vstore4(vload4(0, g_int) + (int4)(1), 1, g_int);
+    vstore4(vload4(0, g_int), 1, g_int);
     vstore2(vload2(1, l_int), 0, l_int);
-    vstore4(vload4(0, l_int) + (int4)(1), 1, l_int);
+    vstore4(vload4(0, l_int), 1, l_int);
     vstore2(vload2(1, g_uint), 0, g_uint);
-    vstore4(vload4(0, g_uint) + (uint4)(1), 1, g_uint);
+    vstore4(vload4(0, g_uint), 1, g_uint);
     vstore2(vload2(1, l_uint), 0, l_uint);
-    vstore4(vload4(0, l_uint) + (uint4)(1), 1, l_uint);
+    vstore4(vload4(0, l_uint), 1, l_uint);
     vstore2(vload2(1, g_long), 0, g_long);
-    vstore4(vload4(0, g_long) + (long4)(1), 1, g_long);
+    vstore4(vload4(0, g_long), 1, g_long);
     vstore2(vload2(1, l_long), 0, l_long);
-    vstore4(vload4(0, l_long) + (long4)(1), 1, l_long);
+    vstore4(vload4(0, l_long), 1, l_long);
     vstore2(vload2(1, g_ulong), 0, g_ulong);
-    vstore4(vload4(0, g_ulong) + (ulong4)(1), 1, g_ulong);
+    vstore4(vload4(0, g_ulong), 1, g_ulong);
     vstore2(vload2(1, l_ulong), 0, l_ulong);
-    vstore4(vload4(0, l_ulong) + (ulong4)(1), 1, l_ulong);
+    vstore4(vload4(0, l_ulong), 1, l_ulong);
     vstore2(vload2(1, g_float), 0, g_float);
-    vstore4(vload4(0, g_float) + (float4)(1), 1, g_float);
+    vstore4(vload4(0, g_float), 1, g_float);
     vstore2(vload2(1, l_float), 0, l_float);
-    vstore4(vload4(0, l_float) + (float4)(1), 1, l_float);
+    vstore4(vload4(0, l_float), 1, l_float);
     vstore2(vload2(1, g_double), 0, g_double);
-    vstore4(vload4(0, g_double) + (double4)(1), 1, g_double);
+    vstore4(vload4(0, g_double), 1, g_double);
     vstore2(vload2(1, l_double), 0, l_double);
-    vstore4(vload4(0, l_double) + (double4)(1), 1, l_double);
+    vstore4(vload4(0, l_double), 1, l_double);
   }
 }
 )";

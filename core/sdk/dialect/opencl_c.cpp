@@ -18,6 +18,7 @@ constexpr std::string_view basics = R"(
 #define LOCAL_MEM __local
 #define LOCAL_MEM_DECL __local
 #define LOCAL_MEM_DYNAMIC __local
+#define LOCAL_MEM_ARG __local
 #define CONSTANT_MEM __constant
 #define CONSTANT_MEM_DECL __constant
 #define FUNCTION

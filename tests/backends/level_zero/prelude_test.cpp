@@ -23,9 +23,10 @@ bool defines(const std::string& prelude, const std::string& name) {
 
 TEST(LevelZeroPrelude, DefinesTheDialect) {
   const std::string prelude = level_zero::prelude(false);
-  for (const char* name : {"KERNEL", "GLOBAL_MEM", "LOCAL_MEM", "LOCAL_MEM_DECL",
-                           "LOCAL_MEM_DYNAMIC", "CONSTANT_MEM", "CONSTANT_MEM_DECL", "FUNCTION",
-                           "INLINE", "LOCAL_BARRIER", "SIZE_T", "VSIZE_T", "ALIGN", "COMPLEX_CTR"})
+  for (const char* name :
+       {"KERNEL", "GLOBAL_MEM", "LOCAL_MEM", "LOCAL_MEM_DECL", "LOCAL_MEM_DYNAMIC", "LOCAL_MEM_ARG",
+        "CONSTANT_MEM", "CONSTANT_MEM_DECL", "FUNCTION", "INLINE", "LOCAL_BARRIER", "SIZE_T",
+        "VSIZE_T", "ALIGN", "COMPLEX_CTR"})
     EXPECT_TRUE(defines(prelude, name)) << name;
   EXPECT_NE(prelude.find("#define KERNEL __kernel\n"), std::string::npos);
   EXPECT_NE(prelude.find("#define LOCAL_MEM_DYNAMIC __local\n"), std::string::npos);
