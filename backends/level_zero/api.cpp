@@ -87,6 +87,10 @@ std::vector<backend::CompileTarget> Api::compile_targets() const {
   return level_zero::compile_targets();
 }
 
+void Api::target_features(std::string_view /*target*/, DeviceFeatures& features) const {
+  features = spirv64_features();  // the one target: the core checked the name
+}
+
 backend::TargetBinary Api::compile_for_target(std::string_view /*target*/,
                                               const backend::ProgramInput& input,
                                               const backend::BuildOptions& options) const {

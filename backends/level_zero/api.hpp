@@ -68,6 +68,8 @@ class Api final : public backend::ApiAdapter {
   backend::TargetBinary compile_for_target(std::string_view target,
                                            const backend::ProgramInput& input,
                                            const backend::BuildOptions& options) const override;
+  /// spirv64_features() (targets.hpp) for "spirv64".
+  void target_features(std::string_view target, DeviceFeatures& features) const override;
   // collectives(): the SDK's default (none): the core runs collectives with its own engine.
 
  private:

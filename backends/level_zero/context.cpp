@@ -55,6 +55,10 @@ DeviceEntry describe_device(ze_device_handle_t device) {
   compute.stype = ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES;
   PLINTH_CHECK(zeDeviceGetComputeProperties(device, &compute));
   entry.max_total_group_size = compute.maxTotalGroupSize > 0 ? compute.maxTotalGroupSize : 1;
+  ze_device_module_properties_t module{};
+  module.stype = ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES;
+  PLINTH_CHECK(zeDeviceGetModuleProperties(device, &module));
+  entry.int64_atomics = (module.flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS) != 0;
 
   std::uint32_t count = 0;
   PLINTH_CHECK(zeDeviceGetCommandQueueGroupProperties(device, &count, nullptr));

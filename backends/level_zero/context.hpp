@@ -26,6 +26,8 @@ struct DeviceEntry {
   double ns_per_tick = 1;             ///< the global timer's resolution (timerResolution)
   std::uint64_t timestamp_mask = ~std::uint64_t{0};  ///< its valid bits (timestampValidBits)
   std::uint32_t max_total_group_size = 1;            ///< of the compute properties
+  /// ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS: programs for the device may use 64-bit atomics.
+  bool int64_atomics = false;
 };
 
 /// Reads what a context needs of `device` (zeDeviceGetProperties, queue groups). Throws

@@ -22,9 +22,12 @@ class Device final : public backend::DeviceAdapter {
     return reinterpret_cast<backend::NativeHandle>(device_);
   }
   /// compiler_version() + "; SPIR-V" (spirv_compiler.hpp): programs are SPIR-V, which every
-  /// Level Zero device loads, so every device shares it. Empty where this machine cannot
-  /// compile to SPIR-V (compiler_problem()).
+  /// Level Zero device loads, so every device shares it; then "; no 64-bit atomics" for a
+  /// device without them, whose programs are compiled with their macros off. Empty where this
+  /// machine cannot compile to SPIR-V (compiler_problem()).
   std::string compiler_identity() const override;
+  /// features_from() the device's properties (device_parameters.hpp).
+  void features(DeviceFeatures& features) const override;
 
   ze_driver_handle_t driver() const { return driver_; }
   ze_device_handle_t device() const { return device_; }

@@ -57,4 +57,28 @@ DeviceParameters parameters_from(const DeviceProperties& properties, std::string
   return params;
 }
 
+DeviceFeatures features_from(const DeviceProperties& properties) {
+  const auto& module = properties.module;
+  const auto& compute = properties.compute;
+  DeviceFeatures features;
+  features.atomics = true;
+  features.int64_atomics = (module.flags & ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS) != 0;
+  features.double_atomics = features.int64_atomics && module.fp64flags != 0 &&
+                            (module.flags & ZE_DEVICE_MODULE_FLAG_FP64) != 0;
+  features.device_scope_acquire_release = true;
+  const std::uint32_t count =
+      std::min<std::uint32_t>(compute.numSubGroupSizes, ZE_SUBGROUPSIZE_COUNT);
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (compute.subGroupSizes[i] > 0) features.sub_group_sizes.push_back(compute.subGroupSizes[i]);
+  std::sort(features.sub_group_sizes.begin(), features.sub_group_sizes.end());
+  features.sub_group_sizes.erase(
+      std::unique(features.sub_group_sizes.begin(), features.sub_group_sizes.end()),
+      features.sub_group_sizes.end());
+  // The prelude's sub-groups are always the device's (clang defines cl_khr_subgroups and
+  // cl_intel_subgroups for spir64); a device reporting none gets them of its one SIMD width.
+  features.native_sub_groups = true;
+  if (features.sub_group_sizes.empty()) features.sub_group_sizes.push_back(1);
+  return features;
+}
+
 }  // namespace plinth::level_zero

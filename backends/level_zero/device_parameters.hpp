@@ -4,6 +4,7 @@
 // fills (zeDeviceGetProperties and friends): a pure function, so that it is tested with
 // filled structs on machines without an Intel GPU (device_parameters_test.cpp). Any thread.
 
+#include <plinth/device_features.hpp>
 #include <plinth/device_parameters.hpp>
 
 #include <level_zero/ze_api.h>
@@ -43,5 +44,13 @@ std::string driver_version_string(std::uint32_t version);
 /// ordinals; double support from the module's fp64 flags; compute_capability = the PCI device
 /// id ("0x0bd5"). `driver_version` is passed through.
 DeviceParameters parameters_from(const DeviceProperties& properties, std::string driver_version);
+
+/// What the dialect's OpenCL C prelude, compiled by clang as OpenCL C 2.0 for spir64, gives the
+/// device: every atomic, with device-scope acquire/release (OpenCL C 2.0's); the long, ulong
+/// and double ones where the module flags have ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS (else
+/// Program turns their macros off: device_dialect_flags()), double ones also needing fp64;
+/// compare-and-swap loops for float and double add; sub-groups of the sizes in
+/// compute.subGroupSizes (ascending), without a promise of independent forward progress.
+DeviceFeatures features_from(const DeviceProperties& properties);
 
 }  // namespace plinth::level_zero

@@ -109,7 +109,10 @@ Program::Program(std::shared_ptr<ContextState> state, std::span<const std::size_
   switch (input.kind) {
     case backend::ProgramInputKind::source: {
       source = translation_unit(input, options);  // LogicError for constant arrays
-      SpirvModule module = compile_to_spirv(source, options);
+      bool int64_atomics = true;
+      for (const auto device : devices)
+        int64_atomics = int64_atomics && context[device].int64_atomics;
+      SpirvModule module = compile_to_spirv(source, options, device_dialect_flags(int64_atomics));
       auto shared = std::make_shared<const std::vector<std::byte>>(std::move(module.binary));
       spirv_.assign(devices.size(), shared);
       break;

@@ -324,7 +324,14 @@ std::string translation_unit(const backend::ProgramInput& input,
   return source;
 }
 
-SpirvModule compile_to_spirv(std::string_view source, const backend::BuildOptions& options) {
+std::vector<std::string> device_dialect_flags(bool int64_atomics) {
+  if (int64_atomics) return {};
+  // A cc1 option: the driver would ignore it.
+  return {"-Xclang", "-cl-ext=-cl_khr_int64_base_atomics,-cl_khr_int64_extended_atomics"};
+}
+
+SpirvModule compile_to_spirv(std::string_view source, const backend::BuildOptions& options,
+                             const std::vector<std::string>& device_flags) {
   // clang is a program plinth starts: an option such as -fplugin= or -Xclang -load would run
   // code, -I or @file read files. Only the allow-list passes, checked before anything runs.
   if (auto problem = backend::compiler_option_problem("level_zero", options.compiler_options);
@@ -353,6 +360,7 @@ SpirvModule compile_to_spirv(std::string_view source, const backend::BuildOption
       // inline semantics make it an ordinary definition.
       "-fgnu89-inline"};
   if (options.fast_math) flags.emplace_back("-cl-fast-relaxed-math");
+  flags.insert(flags.end(), device_flags.begin(), device_flags.end());
   flags.insert(flags.end(), options.compiler_options.begin(), options.compiler_options.end());
 
   if (options.keep != nullptr) options.keep->write_text("program.cl", source);
@@ -383,6 +391,9 @@ SpirvModule compile_to_spirv(std::string_view source, const backend::BuildOption
   const auto translated = run_tool(
       {found.llvm_spirv.path, std::string("--spirv-max-version=") + spirv_max_version,
        "--spirv-mem2reg",  // values in registers rather than on the stack
+       // The dialect's sub-group shuffles (intel_sub_group_shuffle*): SPIR-V 1.2 has no
+       // others, and every Level Zero GPU (Intel's) takes these.
+       "--spirv-ext=+SPV_INTEL_subgroups",
        // kernel_arg_type OpStrings: the parameters' type names
        "--preserve-ocl-kernel-arg-type-metadata-through-string", "program.bc", "-o", "program.spv"},
       dir.path());

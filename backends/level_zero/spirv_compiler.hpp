@@ -43,7 +43,15 @@ std::string translation_unit(const backend::ProgramInput& input,
 /// CompileError (the log, the options and the source) when clang refuses the source, and
 /// when clang or llvm-spirv is not there (its log names the missing program and the Debian
 /// packages to install); BackendError with the tool's output when one fails otherwise.
-SpirvModule compile_to_spirv(std::string_view source, const backend::BuildOptions& options);
+/// `device_flags` go to clang before the user's options (device_dialect_flags()).
+SpirvModule compile_to_spirv(std::string_view source, const backend::BuildOptions& options,
+                             const std::vector<std::string>& device_flags = {});
+
+/// The clang options that make the prelude's preprocessor agree with features_from() for
+/// devices of which some lack 64-bit atomics (`int64_atomics` false): the
+/// cl_khr_int64_*_atomics macros turned off, so that the long, ulong and double atomics name
+/// themselves as unsupported. Empty when every device has them. Throws only std::bad_alloc.
+std::vector<std::string> device_dialect_flags(bool int64_atomics);
 
 /// Why this machine cannot compile to SPIR-V (a missing clang or llvm-spirv, with what to
 /// install), or nullopt when it can. Looked up once per process.

@@ -29,6 +29,17 @@ DeviceParameters spirv64_parameters() {
 
 }  // namespace
 
+DeviceFeatures spirv64_features() {
+  DeviceFeatures features;
+  features.atomics = true;
+  features.int64_atomics = true;
+  features.double_atomics = true;
+  features.device_scope_acquire_release = true;
+  features.native_sub_groups = true;
+  features.sub_group_sizes = {8, 16, 32};
+  return features;
+}
+
 std::vector<backend::CompileTarget> compile_targets() {
   return {{"spirv64", "SPIR-V for Level Zero devices (spir64, OpenCL C 2.0 kernels)", "spv",
            spirv64_parameters()}};

@@ -2,6 +2,9 @@
 
 #include <CL/cl_ext.h>
 
+#include <cstring>
+#include <vector>
+
 namespace plinth::opencl {
 
 namespace {
@@ -13,10 +16,6 @@ DeviceType device_type(cl_device_type type) {
   if ((type & CL_DEVICE_TYPE_CPU) != 0) return DeviceType::cpu;
   if ((type & CL_DEVICE_TYPE_ACCELERATOR) != 0) return DeviceType::accelerator;
   return DeviceType::other;
-}
-
-bool has_extension(const std::string& extensions, const std::string& name) {
-  return (" " + extensions + " ").find(" " + name + " ") != std::string::npos;
 }
 
 // Warp size and local memory banks, which OpenCL 1.2 does not report.
@@ -50,6 +49,65 @@ std::string device_string(cl_device_id device, cl_device_info param, std::source
       },
       backend::VendorCall("clGetDeviceInfo", where));
 }
+
+DialectQueries query_dialect(cl_device_id device) {
+  DialectQueries queries;
+  queries.device_version = parse_version(device_string(device, CL_DEVICE_VERSION), "OpenCL ");
+  queries.c_version = parse_version(device_string(device, CL_DEVICE_OPENCL_C_VERSION), "OpenCL C ");
+  queries.extensions = device_string(device, CL_DEVICE_EXTENSIONS);
+  // The OpenCL 2.1 and 3.0 queries (this backend's headers are 1.2's): an error means the
+  // device does not know them, and they keep their defaults.
+  constexpr cl_device_info atomic_memory_capabilities = 0x1063;
+  constexpr cl_device_info atomic_fence_capabilities = 0x1064;
+  constexpr cl_device_info opencl_c_features = 0x106F;
+  constexpr cl_device_info independent_forward_progress = 0x105D;
+  constexpr cl_device_info sub_group_sizes_intel = 0x4108;
+  if (queries.device_version >= 300) {
+    cl_bitfield bits = 0;
+    if (clGetDeviceInfo(device, atomic_memory_capabilities, sizeof(bits), &bits, nullptr) ==
+        CL_SUCCESS)
+      queries.atomic_memory_capabilities = bits;
+    bits = 0;
+    if (clGetDeviceInfo(device, atomic_fence_capabilities, sizeof(bits), &bits, nullptr) ==
+        CL_SUCCESS)
+      queries.atomic_fence_capabilities = bits;
+    // cl_name_version: a cl_version and a name of at most 64 bytes.
+    struct NameVersion {
+      cl_uint version;
+      char name[64];
+    };
+    std::size_t bytes = 0;
+    if (clGetDeviceInfo(device, opencl_c_features, 0, nullptr, &bytes) == CL_SUCCESS &&
+        bytes >= sizeof(NameVersion)) {
+      std::vector<NameVersion> features(bytes / sizeof(NameVersion));
+      if (clGetDeviceInfo(device, opencl_c_features, features.size() * sizeof(NameVersion),
+                          features.data(), nullptr) == CL_SUCCESS) {
+        for (const auto& feature : features)
+          queries.c_features.emplace_back(feature.name,
+                                          ::strnlen(feature.name, sizeof(feature.name)));
+      }
+    }
+  }
+  if (queries.device_version >= 210) {
+    cl_bool progress = CL_FALSE;
+    if (clGetDeviceInfo(device, independent_forward_progress, sizeof(progress), &progress,
+                        nullptr) == CL_SUCCESS)
+      queries.sub_group_independent_forward_progress = progress == CL_TRUE;
+  }
+  if (has_extension(queries.extensions, "cl_intel_required_subgroup_size")) {
+    std::size_t bytes = 0;
+    if (clGetDeviceInfo(device, sub_group_sizes_intel, 0, nullptr, &bytes) == CL_SUCCESS &&
+        bytes >= sizeof(std::size_t)) {
+      std::vector<std::size_t> sizes(bytes / sizeof(std::size_t));
+      if (clGetDeviceInfo(device, sub_group_sizes_intel, sizes.size() * sizeof(std::size_t),
+                          sizes.data(), nullptr) == CL_SUCCESS)
+        queries.intel_sub_group_sizes = std::move(sizes);
+    }
+  }
+  return queries;
+}
+
+int device_build_language(cl_device_id device) { return build_language(query_dialect(device)); }
 
 std::string Device::name() const { return device_string(device_, CL_DEVICE_NAME); }
 
@@ -104,7 +162,22 @@ std::string Device::compiler_identity() const {
   };
   return platform_string(CL_PLATFORM_NAME) + " " + platform_string(CL_PLATFORM_VERSION) + "; " +
          device_string(device_, CL_DEVICE_NAME) + "; " + device_string(device_, CL_DEVICE_VERSION) +
-         "; driver " + device_string(device_, CL_DRIVER_VERSION);
+         "; driver " + device_string(device_, CL_DRIVER_VERSION) + language_identity();
+}
+
+std::string Device::language_identity() const {
+  // What -cl-std programs are built with: a binary of another version must not be reused.
+  switch (device_build_language(device_)) {
+    case 300: return "; OpenCL C 3.0";
+    case 200: return "; OpenCL C 2.0";
+    default: return {};
+  }
+}
+
+void Device::features(DeviceFeatures& features) const {
+  auto queries = query_dialect(device_);
+  queries.warp_size = parameters().warp_size;
+  features = dialect_features(queries, build_language(queries));
 }
 
 backend::NativeHandle Device::native_handle() const {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dialect_support.hpp"
 #include "error.hpp"
 
 #include <plinth/backend/device.hpp>
@@ -28,6 +29,12 @@ T device_value(cl_device_id device, cl_device_info param,
       backend::VendorCall("clGetDeviceInfo", where));
 }
 
+/// The device's answers to the queries that decide the kernel dialect (dialect_support.hpp).
+DialectQueries query_dialect(cl_device_id device);
+
+/// The OpenCL C version programs for the device are built as (build_language()).
+int device_build_language(cl_device_id device);
+
 /// A cl_device_id of a platform (root devices need no reference counting).
 class Device final : public backend::DeviceAdapter {
  public:
@@ -36,10 +43,16 @@ class Device final : public backend::DeviceAdapter {
   std::string name() const override;
   DeviceParameters parameters() const override;
   backend::NativeHandle native_handle() const override;
-  /// "<platform name> <platform version>; <device name>; <device version>; driver <version>".
+  /// "<platform name> <platform version>; <device name>; <device version>; driver <version>",
+  /// then "; OpenCL C 3.0" or "; OpenCL C 2.0" where programs are built as that version.
   std::string compiler_identity() const override;
+  /// What the OpenCL C prelude gives the device (dialect_features()).
+  void features(DeviceFeatures& features) const override;
 
  private:
+  /// compiler_identity()'s last part: the OpenCL C version programs are built as, or "".
+  std::string language_identity() const;
+
   cl_device_id device_;
 };
 

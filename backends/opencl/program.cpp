@@ -15,8 +15,21 @@ namespace plinth::opencl {
 
 namespace {
 
-std::vector<std::string> build_options(const backend::BuildOptions& options) {
+// The options of a build for `devices`: the OpenCL C version that every one of them is built
+// as (device_build_language(): what their features promise; compiler_identity() names it),
+// unless the user chose one.
+std::vector<std::string> build_options(const backend::BuildOptions& options,
+                                       const std::vector<cl_device_id>& devices) {
   std::vector<std::string> result{"-cl-kernel-arg-info"};  // for Kernel::parameters()
+  const bool chosen =
+      std::any_of(options.compiler_options.begin(), options.compiler_options.end(),
+                  [](const std::string& option) { return option.rfind("-cl-std=", 0) == 0; });
+  if (!chosen && !devices.empty()) {
+    int language = device_build_language(devices.front());
+    for (auto device : devices) language = std::min(language, device_build_language(device));
+    if (auto option = language_option(language); !option.empty())
+      result.push_back(std::move(option));
+  }
   if (options.fast_math) result.emplace_back("-cl-fast-relaxed-math");
   result.insert(result.end(), options.compiler_options.begin(), options.compiler_options.end());
   return result;
@@ -138,7 +151,7 @@ std::unique_ptr<Program> Program::create(cl_context context, std::vector<cl_devi
   }
   auto program = std::make_unique<Program>(handle, std::move(devices));
 
-  auto opts = build_options(options);
+  auto opts = build_options(options, program->devices_);
   const auto build = [&] {
     return clBuildProgram(handle, static_cast<cl_uint>(program->devices_.size()),
                           program->devices_.data(), join(opts, " ").c_str(), nullptr, nullptr);

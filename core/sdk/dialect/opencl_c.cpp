@@ -1,5 +1,7 @@
 // The kernel dialect in OpenCL C (include/plinth/backend/dialect.hpp).
 
+#include "opencl_c_parts.hpp"
+
 #include <plinth/backend/dialect.hpp>
 
 namespace plinth::backend {
@@ -16,6 +18,7 @@ constexpr std::string_view basics = R"(
 #define LOCAL_MEM __local
 #define LOCAL_MEM_DECL __local
 #define LOCAL_MEM_DYNAMIC __local
+#define LOCAL_MEM_ARG __local
 #define CONSTANT_MEM __constant
 #define CONSTANT_MEM_DECL __constant
 #define FUNCTION
@@ -36,6 +39,46 @@ typedef double2 plinth_complex128;
 // (float2)(re, im); the plinth_complex names work too.
 #define COMPLEX_CTR(T) (T)
 
+#define LOCAL_GLOBAL_BARRIER barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+
+// vload2/vload4/vstore2/vstore4 are OpenCL's own, for every type of the dialect.
+
+)";
+
+// What the device's compiler offers, as the PLINTH_CL_* macros the rest of the prelude tests.
+// The backends' DeviceAdapter::features() answer from the same conditions on the device's
+// queries (backends/opencl/device_features.cpp, backends/level_zero/device_features.cpp).
+constexpr std::string_view features = R"(
+// The dialect's functions: file scope, so that the ones a kernel does not call are not emitted.
+#define PLINTH_CL_FN static inline
+
+// The long and ulong atomics (OpenCL 1.2's atom_*): both extensions.
+#if defined(cl_khr_int64_base_atomics) && defined(cl_khr_int64_extended_atomics)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+#define PLINTH_CL_INT64_ATOMICS 1
+#if defined(cl_khr_fp64)
+#define PLINTH_CL_DOUBLE_ATOMICS 1
+#endif
+#endif
+
+// OpenCL C 2.0's atomics with orders and scopes: always in 2.0, optional in 3.0.
+#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200 &&                       \
+    (__OPENCL_C_VERSION__ < 300 ||                                                          \
+     (defined(__opencl_c_atomic_order_acq_rel) && defined(__opencl_c_atomic_scope_device)))
+#define PLINTH_CL_ORDERED_ATOMICS 1
+#endif
+
+// Sub-groups of the hardware: cl_khr_subgroups (or OpenCL C 3.0's feature) with shuffles,
+// Intel's (which SPIR-V 1.2 has, as SPV_INTEL_subgroups) or Khronos' (SPIR-V 1.3).
+#if (defined(cl_khr_subgroups) || defined(__opencl_c_subgroups)) &&                         \
+    (defined(cl_intel_subgroups) ||                                                         \
+     (defined(cl_khr_subgroup_shuffle) && defined(cl_khr_subgroup_shuffle_relative)))
+#if defined(cl_khr_subgroups)
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#endif
+#define PLINTH_CL_SUB_GROUPS 1
+#endif
 )";
 
 }  // namespace
@@ -46,6 +89,9 @@ std::string opencl_c_dialect(std::string_view api_macro, bool fast_math) {
   text += api_macro;
   text += '\n';
   text += basics;
+  text += features;
+  text += dialect::opencl_c_atomics();
+  text += dialect::opencl_c_sub_groups();
   return text;
 }
 

@@ -4,6 +4,7 @@
 // allow-list (a hostile plugin never loads), the kept files,
 // a missing compiler explained, and several threads compiling at once.
 
+#include "compiler_available.hpp"
 #include "prelude.hpp"
 #include "spirv_compiler.hpp"
 #include "spirv_reflection.hpp"
@@ -28,11 +29,6 @@
 
 namespace plinth::level_zero {
 namespace {
-
-#define PLINTH_NEED_COMPILER()                                             \
-  do {                                                                     \
-    if (const auto problem = compiler_problem()) GTEST_SKIP() << *problem; \
-  } while (false)
 
 // Every kind of parameter the core passes: global, constant and local pointers, scalars of
 // each size, a struct by value, a double, and dynamic local memory as the last parameter.

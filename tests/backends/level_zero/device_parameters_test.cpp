@@ -111,6 +111,41 @@ TEST(LevelZeroDeviceParameters, MapsAnIntegratedXeWithoutDoubles) {
   EXPECT_EQ(params.driver_version, "");
 }
 
+TEST(LevelZeroDeviceFeatures, ADataCenterGpuMaxHasEveryAtomicAndItsSubGroupSizes) {
+  const auto features = features_from(max_1100());
+  EXPECT_TRUE(features.atomics);
+  EXPECT_TRUE(features.int64_atomics);
+  EXPECT_TRUE(features.double_atomics);
+  EXPECT_FALSE(features.native_float_atomic_add);
+  EXPECT_FALSE(features.native_double_atomic_add);
+  EXPECT_TRUE(features.device_scope_acquire_release);  // OpenCL C 2.0
+  EXPECT_TRUE(features.native_sub_groups);
+  EXPECT_EQ(features.sub_group_sizes, (std::vector<std::size_t>{16, 32}));
+  EXPECT_FALSE(features.sub_group_independent_forward_progress);
+}
+
+TEST(LevelZeroDeviceFeatures, Int64AtomicsFollowTheModuleFlagAndDoubleAtomicsFp64Too) {
+  auto properties = iris_xe();  // no fp64, no 64-bit atomics
+  auto features = features_from(properties);
+  EXPECT_TRUE(features.atomics);
+  EXPECT_FALSE(features.int64_atomics);
+  EXPECT_FALSE(features.double_atomics);
+  EXPECT_EQ(features.sub_group_sizes, (std::vector<std::size_t>{8, 16, 32}));
+  properties.module.flags |= ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+  features = features_from(properties);
+  EXPECT_TRUE(features.int64_atomics);
+  EXPECT_FALSE(features.double_atomics);
+  // Sizes out of order, repeated, or zero are sorted, merged and dropped; none gives {1}.
+  properties.compute.numSubGroupSizes = 4;
+  properties.compute.subGroupSizes[0] = 32;
+  properties.compute.subGroupSizes[1] = 0;
+  properties.compute.subGroupSizes[2] = 8;
+  properties.compute.subGroupSizes[3] = 32;
+  EXPECT_EQ(features_from(properties).sub_group_sizes, (std::vector<std::size_t>{8, 32}));
+  properties.compute.numSubGroupSizes = 0;
+  EXPECT_EQ(features_from(properties).sub_group_sizes, std::vector<std::size_t>{1});
+}
+
 TEST(LevelZeroDeviceParameters, SumsMemoryOrdinalsAndNeedsBothFp64Signs) {
   auto properties = max_1100();
   properties.memory.push_back(properties.memory.front());  // a second tile's HBM

@@ -3,6 +3,7 @@
 // SPIR-V.
 
 #include "prelude.hpp"
+#include "compiler_available.hpp"
 #include "spirv_compiler.hpp"
 #include "spirv_reflection.hpp"
 #include "spirv_validation.hpp"
@@ -20,16 +21,12 @@ bool defines(const std::string& prelude, const std::string& name) {
          prelude.find("#define " + name + "(") != std::string::npos;
 }
 
-#define PLINTH_NEED_COMPILER()                                             \
-  do {                                                                     \
-    if (const auto problem = compiler_problem()) GTEST_SKIP() << *problem; \
-  } while (false)
-
 TEST(LevelZeroPrelude, DefinesTheDialect) {
   const std::string prelude = level_zero::prelude(false);
-  for (const char* name : {"KERNEL", "GLOBAL_MEM", "LOCAL_MEM", "LOCAL_MEM_DECL",
-                           "LOCAL_MEM_DYNAMIC", "CONSTANT_MEM", "CONSTANT_MEM_DECL", "FUNCTION",
-                           "INLINE", "LOCAL_BARRIER", "SIZE_T", "VSIZE_T", "ALIGN", "COMPLEX_CTR"})
+  for (const char* name :
+       {"KERNEL", "GLOBAL_MEM", "LOCAL_MEM", "LOCAL_MEM_DECL", "LOCAL_MEM_DYNAMIC", "LOCAL_MEM_ARG",
+        "CONSTANT_MEM", "CONSTANT_MEM_DECL", "FUNCTION", "INLINE", "LOCAL_BARRIER", "SIZE_T",
+        "VSIZE_T", "ALIGN", "COMPLEX_CTR"})
     EXPECT_TRUE(defines(prelude, name)) << name;
   EXPECT_NE(prelude.find("#define KERNEL __kernel\n"), std::string::npos);
   EXPECT_NE(prelude.find("#define LOCAL_MEM_DYNAMIC __local\n"), std::string::npos);
