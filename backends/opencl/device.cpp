@@ -109,6 +109,11 @@ DialectQueries query_dialect(cl_device_id device) {
 
 int device_build_language(cl_device_id device) { return build_language(query_dialect(device)); }
 
+bool device_sub_groups_too_wide(cl_device_id device) {
+  const auto queries = query_dialect(device);
+  return sub_groups_too_wide(queries, build_language(queries));
+}
+
 std::string Device::name() const { return device_string(device_, CL_DEVICE_NAME); }
 
 DeviceParameters Device::parameters() const {
@@ -167,10 +172,11 @@ std::string Device::compiler_identity() const {
 
 std::string Device::language_identity() const {
   // What -cl-std programs are built with: a binary of another version must not be reused.
+  const std::string sub_groups = device_sub_groups_too_wide(device_) ? "; sub-groups of one" : "";
   switch (device_build_language(device_)) {
-    case 300: return "; OpenCL C 3.0";
-    case 200: return "; OpenCL C 2.0";
-    default: return {};
+    case 300: return "; OpenCL C 3.0" + sub_groups;
+    case 200: return "; OpenCL C 2.0" + sub_groups;
+    default: return sub_groups;
   }
 }
 

@@ -35,6 +35,10 @@ DialectQueries query_dialect(cl_device_id device);
 /// The OpenCL C version programs for the device are built as (build_language()).
 int device_build_language(cl_device_id device);
 
+/// Whether programs for the device are built with -DPLINTH_NO_NATIVE_SUB_GROUPS
+/// (sub_groups_too_wide()).
+bool device_sub_groups_too_wide(cl_device_id device);
+
 /// A cl_device_id of a platform (root devices need no reference counting).
 class Device final : public backend::DeviceAdapter {
  public:

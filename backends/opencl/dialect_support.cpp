@@ -60,6 +60,35 @@ std::string language_option(int language) {
   return {};
 }
 
+namespace {
+
+// What the prelude's preprocessor takes as native sub-groups: the extensions (or the 3.0
+// feature) with shuffles, Intel's or Khronos'.
+bool offered_sub_groups(const DialectQueries& device, int language) {
+  const auto& extensions = device.extensions;
+  const bool subgroups =
+      has_extension(extensions, "cl_khr_subgroups") ||
+      (language >= 300 && std::find(device.c_features.begin(), device.c_features.end(),
+                                    "__opencl_c_subgroups") != device.c_features.end());
+  const bool shuffles = has_extension(extensions, "cl_intel_subgroups") ||
+                        (has_extension(extensions, "cl_khr_subgroup_shuffle") &&
+                         has_extension(extensions, "cl_khr_subgroup_shuffle_relative"));
+  return subgroups && shuffles;
+}
+
+std::vector<std::size_t> offered_sizes(const DialectQueries& device) {
+  auto sizes = device.intel_sub_group_sizes;
+  if (sizes.empty()) sizes.push_back(std::max<std::size_t>(device.warp_size, 1));
+  std::sort(sizes.begin(), sizes.end());
+  return sizes;
+}
+
+}  // namespace
+
+bool sub_groups_too_wide(const DialectQueries& device, int language) {
+  return offered_sub_groups(device, language) && offered_sizes(device).back() > 64;
+}
+
 DeviceFeatures dialect_features(const DialectQueries& device, int language) {
   const auto& extensions = device.extensions;
   DeviceFeatures features;
@@ -72,19 +101,10 @@ DeviceFeatures dialect_features(const DialectQueries& device, int language) {
   features.native_float_atomic_add = false;
   features.native_double_atomic_add = false;
   features.device_scope_acquire_release = language >= 200;
-  const bool subgroups =
-      has_extension(extensions, "cl_khr_subgroups") ||
-      (language >= 300 && std::find(device.c_features.begin(), device.c_features.end(),
-                                    "__opencl_c_subgroups") != device.c_features.end());
-  const bool shuffles = has_extension(extensions, "cl_intel_subgroups") ||
-                        (has_extension(extensions, "cl_khr_subgroup_shuffle") &&
-                         has_extension(extensions, "cl_khr_subgroup_shuffle_relative"));
-  features.native_sub_groups = subgroups && shuffles;
+  features.native_sub_groups =
+      offered_sub_groups(device, language) && !sub_groups_too_wide(device, language);
   if (features.native_sub_groups) {
-    features.sub_group_sizes = device.intel_sub_group_sizes;
-    if (features.sub_group_sizes.empty())
-      features.sub_group_sizes.push_back(std::max<std::size_t>(device.warp_size, 1));
-    std::sort(features.sub_group_sizes.begin(), features.sub_group_sizes.end());
+    features.sub_group_sizes = offered_sizes(device);
     features.sub_group_independent_forward_progress = device.sub_group_independent_forward_progress;
   } else {
     features.sub_group_sizes = {1};

@@ -55,7 +55,14 @@ int build_language(const DialectQueries& device) noexcept;
 std::string language_option(int language);
 
 /// The features the prelude gives a program built as `language` (build_language()) for the
-/// device. Throws only std::bad_alloc.
+/// device, with the options of sub_group_options(). Throws only std::bad_alloc.
 DeviceFeatures dialect_features(const DialectQueries& device, int language);
+
+/// Whether the device's compiler offers sub-groups with shuffles (the prelude would take them
+/// from its macros) whose sizes are beyond the dialect's 64 (ballot's width; PoCL 5 reports
+/// sizes up to 512 and lacks the 64-bit shuffles): then plinth builds with
+/// -DPLINTH_NO_NATIVE_SUB_GROUPS and the device's sub-groups are of size 1. Throws only
+/// std::bad_alloc.
+bool sub_groups_too_wide(const DialectQueries& device, int language);
 
 }  // namespace plinth::opencl

@@ -30,6 +30,9 @@ std::vector<std::string> build_options(const backend::BuildOptions& options,
     if (auto option = language_option(language); !option.empty())
       result.push_back(std::move(option));
   }
+  // Sub-groups wider than the dialect's 64 (dialect_support.hpp) are left to the emulation.
+  if (std::any_of(devices.begin(), devices.end(), device_sub_groups_too_wide))
+    result.emplace_back("-DPLINTH_NO_NATIVE_SUB_GROUPS");
   if (options.fast_math) result.emplace_back("-cl-fast-relaxed-math");
   result.insert(result.end(), options.compiler_options.begin(), options.compiler_options.end());
   return result;

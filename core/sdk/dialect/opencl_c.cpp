@@ -70,8 +70,10 @@ constexpr std::string_view features = R"(
 #endif
 
 // Sub-groups of the hardware: cl_khr_subgroups (or OpenCL C 3.0's feature) with shuffles,
-// Intel's (which SPIR-V 1.2 has, as SPV_INTEL_subgroups) or Khronos' (SPIR-V 1.3).
-#if (defined(cl_khr_subgroups) || defined(__opencl_c_subgroups)) &&                         \
+// Intel's (which SPIR-V 1.2 has, as SPV_INTEL_subgroups) or Khronos' (SPIR-V 1.3), unless the
+// backend turned them off (PLINTH_NO_NATIVE_SUB_GROUPS: sub-groups wider than 64).
+#if !defined(PLINTH_NO_NATIVE_SUB_GROUPS) &&                                                \
+    (defined(cl_khr_subgroups) || defined(__opencl_c_subgroups)) &&                         \
     (defined(cl_intel_subgroups) ||                                                         \
      (defined(cl_khr_subgroup_shuffle) && defined(cl_khr_subgroup_shuffle_relative)))
 #if defined(cl_khr_subgroups)

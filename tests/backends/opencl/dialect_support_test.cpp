@@ -167,5 +167,28 @@ TEST(OpenClDialect, IntelGpusHaveNativeSubGroupsOfTheirSizes) {
   EXPECT_FALSE(dialect_features(q, 0).native_sub_groups);
 }
 
+// PoCL 5 (the GPU machines') offers cl_khr_subgroups and cl_intel_subgroups with sizes up to
+// 512, and no 64-bit shuffles: beyond the dialect's 64 (ballot's width), plinth turns them off
+// (-DPLINTH_NO_NATIVE_SUB_GROUPS) and the sub-groups are of size 1. Programs on it failed to
+// link ("Cannot find symbol _Z26intel_sub_group_shuffle_upmmj") before.
+TEST(OpenClDialect, SubGroupsWiderThan64AreLeftToTheEmulation) {
+  DialectQueries q;
+  q.device_version = 300;
+  q.c_version = 120;
+  q.extensions = "cl_khr_subgroups cl_intel_subgroups cl_intel_required_subgroup_size";
+  q.intel_sub_group_sizes = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+  EXPECT_TRUE(sub_groups_too_wide(q, 0));
+  const auto f = dialect_features(q, 0);
+  EXPECT_FALSE(f.native_sub_groups);
+  EXPECT_EQ(f.sub_group_sizes, std::vector<std::size_t>{1});
+  q.intel_sub_group_sizes = {8, 16, 64};
+  EXPECT_FALSE(sub_groups_too_wide(q, 0));
+  EXPECT_TRUE(dialect_features(q, 0).native_sub_groups);
+  // No sub-groups at all: nothing to turn off.
+  q.extensions.clear();
+  q.intel_sub_group_sizes = {512};
+  EXPECT_FALSE(sub_groups_too_wide(q, 0));
+}
+
 }  // namespace
 }  // namespace plinth::opencl
