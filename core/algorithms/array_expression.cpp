@@ -41,7 +41,7 @@ std::atomic<std::size_t> expression_hits{0}, expression_misses{0};
 ElementwiseKernel expression_kernel(const GeneratedExpression& generated) {
   bool hit = false;
   auto kernel = recipe_cache().get<ElementwiseKernel>(
-      "expr:" + generated.key,
+      "expr", generated.key,
       [&] {
         return ElementwiseKernel(generated.args, generated.operation,
                                  {.name = "array_expression",

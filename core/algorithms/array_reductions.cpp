@@ -21,7 +21,7 @@ namespace {
 /// The kernel cached under `key` in the recipe cache, made by `make` the first time.
 template <class Make>
 ReductionKernel cached_kernel(const std::string& key, Make make) {
-  return detail::recipe_cache().get<ReductionKernel>("reduction:" + key, make);
+  return detail::recipe_cache().get<ReductionKernel>("reduction", key, make);
 }
 
 std::string zero_of(const DType& dtype) {

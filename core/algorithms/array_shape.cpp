@@ -40,7 +40,7 @@ Array as_storage(const Array& array) {
 
 /// The copy kernel of a storage dtype, from the recipe cache.
 ElementwiseKernel copy_kernel(const DType& dtype) {
-  return detail::recipe_cache().get<ElementwiseKernel>("copy:" + dtype.name(), [&] {
+  return detail::recipe_cache().get<ElementwiseKernel>("copy", dtype.name(), [&] {
     return ElementwiseKernel(
         {ElementwiseArg::output("dest", dtype), ElementwiseArg::input("src", dtype)},
         "dest[i] = src[i];", {.name = "array_copy", .writes_every_element = true});

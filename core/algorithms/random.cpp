@@ -113,7 +113,7 @@ ElementwiseKernel make_kernel(Operation op, const DType& dtype) {
 /// The kernel of `op` for `dtype`, from the recipe cache (shared by every generator).
 ElementwiseKernel kernel(Operation op, const DType& dtype) {
   return detail::recipe_cache().get<ElementwiseKernel>(
-      fmt::format("random:{}:{}", operation_name(op), dtype.name()),
+      "random", fmt::format("{}:{}", operation_name(op), dtype.name()),
       [&] { return make_kernel(op, dtype); });
 }
 

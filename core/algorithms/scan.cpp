@@ -410,7 +410,7 @@ ScanKernel cumsum_kernel(const DType& dtype) {
   // The kernel from the recipe cache (a recipe keeps no context alive).
   const std::string zero = c_constant(0, out_dtype);
   return recipe_cache().get<ScanKernel>(
-      fmt::format("cumsum:{}:{}", dtype.name(), out_dtype.name()), [&] {
+      "cumsum", fmt::format("{}:{}", dtype.name(), out_dtype.name()), [&] {
         if (out_dtype.kind() == DTypeKind::complex) {
           return ScanKernel(out_dtype, "${add}(a, b)", zero, ScanKind::inclusive,
                             {.name = "cumsum",

@@ -22,60 +22,39 @@ std::size_t KernelStore::hash_of(const KeyView& key) noexcept {
   return seed;
 }
 
+bool KernelStore::equal(const KeyView& a, const KeyView& b) noexcept {
+  return a.recipe == b.recipe && a.device == b.device &&
+         std::equal(a.variant.begin(), a.variant.end(), b.variant.begin(), b.variant.end());
+}
+
 std::shared_ptr<void> KernelStore::find_or_add(RecipeId recipe, std::size_t device,
                                                std::span<const std::uint64_t> variant,
                                                std::shared_ptr<void> (*make)()) {
-  const KeyView view{recipe, device, variant};
-  const auto hash = hash_of(view);
+  Cache::List dropped;  // an evicted slot (and its program) is released outside the lock
   const std::lock_guard lock(mutex_);
-  const auto [first, last] = index_.equal_range(hash);
-  for (auto found = first; found != last; ++found) {
-    const auto& key = found->second->key;
-    if (key.recipe == recipe && key.device == device &&
-        std::equal(key.variant.begin(), key.variant.end(), variant.begin(), variant.end())) {
-      entries_.splice(entries_.begin(), entries_, found->second);
-      return found->second->slot;
-    }
-  }
-  if (entries_.size() >= capacity) {
-    const auto oldest = std::prev(entries_.end());
-    const auto [from, to] = index_.equal_range(oldest->hash);
-    for (auto it = from; it != to; ++it) {
-      if (it->second == oldest) {
-        index_.erase(it);
-        break;
-      }
-    }
-    entries_.erase(oldest);
-  }
-  entries_.push_front(
-      Entry{Key{recipe, device, VariantWords(variant.begin(), variant.end())}, hash, make()});
-  index_.emplace(hash, entries_.begin());
-  return entries_.front().slot;
+  if (auto* found = cache_.find(KeyView{recipe, device, variant})) return *found;
+  return cache_.insert(Key{recipe, device, VariantWords(variant.begin(), variant.end())}, make(),
+                       dropped);
 }
 
 std::vector<std::shared_ptr<void>> KernelStore::slots_of(RecipeId recipe) const {
   std::vector<std::shared_ptr<void>> slots;
   const std::lock_guard lock(mutex_);
-  for (const auto& entry : entries_) {
-    if (entry.key.recipe == recipe) slots.push_back(entry.slot);
-  }
+  cache_.for_each([&](const Key& key, const std::shared_ptr<void>& slot) {
+    if (key.recipe == recipe) slots.push_back(slot);
+  });
   return slots;
 }
 
 std::size_t KernelStore::size() const {
   const std::lock_guard lock(mutex_);
-  return entries_.size();
+  return cache_.size();
 }
 
 void KernelStore::clear() noexcept {
-  List dropped;
-  {
-    const std::lock_guard lock(mutex_);
-    index_.clear();
-    dropped.swap(entries_);
-  }
-  // The slots (and their programs) are released here, outside the lock.
+  Cache::List dropped;  // the slots (and their programs) are released outside the lock
+  const std::lock_guard lock(mutex_);
+  cache_.clear(dropped);
 }
 
 namespace {

@@ -10,6 +10,8 @@
 // refer to their Context without owning it (unowned()): a store is destroyed with its
 // ContextImpl, before the backend context.
 
+#include "algorithms/kit/lru_cache.hpp"
+
 #include <plinth/context.hpp>
 
 #include <boost/container/small_vector.hpp>
@@ -17,11 +19,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <list>
 #include <memory>
 #include <mutex>
 #include <span>
-#include <unordered_map>
+#include <vector>
 
 namespace plinth::detail {
 
@@ -77,14 +78,28 @@ class KernelStore {
     std::size_t device;
     std::span<const std::uint64_t> variant;
   };
-  struct Entry {
-    Key key;
-    std::size_t hash = 0;
-    std::shared_ptr<void> slot;
+  static KeyView view(const Key& key) noexcept {
+    return {key.recipe, key.device, {key.variant.data(), key.variant.size()}};
+  }
+  static KeyView view(const KeyView& key) noexcept { return key; }
+  struct Hash {
+    using is_transparent = void;
+    template <class K>
+    std::size_t operator()(const K& key) const noexcept {
+      return hash_of(view(key));
+    }
   };
-  using List = std::list<Entry>;  // most recently used first
+  struct Equal {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const noexcept {
+      return equal(view(a), view(b));
+    }
+  };
+  using Cache = LruCache<Key, std::shared_ptr<void>, Hash, Equal>;
 
   static std::size_t hash_of(const KeyView& key) noexcept;
+  static bool equal(const KeyView& a, const KeyView& b) noexcept;
 
   std::shared_ptr<void> find_or_add(RecipeId recipe, std::size_t device,
                                     std::span<const std::uint64_t> variant,
@@ -92,9 +107,7 @@ class KernelStore {
   std::vector<std::shared_ptr<void>> slots_of(RecipeId recipe) const;
 
   mutable std::mutex mutex_;
-  List entries_;
-  /// hash -> entries with that hash.
-  std::unordered_multimap<std::size_t, List::iterator> index_;
+  Cache cache_{capacity};
 };
 
 struct ContextImpl;

@@ -8,36 +8,30 @@ namespace plinth {
 
 namespace detail {
 
-std::shared_ptr<const void> RecipeCache::find(const std::string& key) {
+std::shared_ptr<const void> RecipeCache::find(const KeyView& key) {
   const std::lock_guard lock(mutex_);
-  const auto found = index_.find(key);
-  if (found == index_.end()) return nullptr;
-  entries_.splice(entries_.begin(), entries_, found->second);
-  return found->second->second;
+  const auto* found = cache_.find(key);
+  return found != nullptr ? *found : nullptr;
 }
 
-void RecipeCache::insert(const std::string& key, std::shared_ptr<const void> recipe) {
-  List dropped;  // released outside the lock
+void RecipeCache::insert(Key key, std::shared_ptr<const void> recipe) {
+  Cache::List dropped;  // released outside the lock
   const std::lock_guard lock(mutex_);
-  if (index_.count(key) != 0) return;  // another thread made it meanwhile: keep that one
-  entries_.emplace_front(key, std::move(recipe));
-  index_[key] = entries_.begin();
-  if (entries_.size() > capacity) {
-    index_.erase(entries_.back().first);
-    dropped.splice(dropped.begin(), entries_, std::prev(entries_.end()));
+  // Another thread may have made it meanwhile: keep that one.
+  if (cache_.find(KeyView(key.first, key.second)) == nullptr) {
+    cache_.insert(std::move(key), std::move(recipe), dropped);
   }
 }
 
 std::size_t RecipeCache::size() const {
   const std::lock_guard lock(mutex_);
-  return entries_.size();
+  return cache_.size();
 }
 
 void RecipeCache::clear() noexcept {
-  List dropped;
+  Cache::List dropped;
   const std::lock_guard lock(mutex_);
-  index_.clear();
-  dropped.swap(entries_);
+  cache_.clear(dropped);
 }
 
 RecipeCache& recipe_cache() noexcept {

@@ -6,12 +6,14 @@
 // device and no program (a Context's KernelStore holds what they compile), so keeping them
 // keeps no Context alive. Bounded: the least recently used recipes go first.
 
+#include "algorithms/kit/lru_cache.hpp"
+
 #include <cstddef>
-#include <list>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <utility>
 
 namespace plinth::detail {
@@ -22,19 +24,19 @@ class RecipeCache {
   /// Recipes kept at most.
   static constexpr std::size_t capacity = 256;
 
-  /// The recipe under `key` (each family prefixes its keys: "sum:", "expr:"), made by `make()`
-  /// (outside the lock: it may throw, which stores nothing) the first time. `hit`, if given,
-  /// is set to whether it was found. A key names one Recipe type only. Throws what make()
-  /// throws, std::bad_alloc.
+  /// The recipe of `family` ("sum", "expr", ...: each family its own) under `key`, made by
+  /// `make()` (outside the lock: it may throw, which stores nothing) the first time. A lookup
+  /// that finds it allocates nothing. `hit`, if given, is set to whether it was found. A
+  /// family names one Recipe type only. Throws what make() throws, std::bad_alloc.
   template <class Recipe, class Make>
-  Recipe get(const std::string& key, Make make, bool* hit = nullptr) {
-    if (auto found = find(key)) {
+  Recipe get(std::string_view family, std::string_view key, Make make, bool* hit = nullptr) {
+    if (auto found = find({family, key})) {
       if (hit != nullptr) *hit = true;
       return *static_cast<const Recipe*>(found.get());
     }
     if (hit != nullptr) *hit = false;
     auto made = std::make_shared<Recipe>(make());
-    insert(key, made);
+    insert({std::string(family), std::string(key)}, made);
     return *made;
   }
 
@@ -45,13 +47,34 @@ class RecipeCache {
   void clear() noexcept;
 
  private:
-  std::shared_ptr<const void> find(const std::string& key);
-  void insert(const std::string& key, std::shared_ptr<const void> recipe);
+  using Key = std::pair<std::string, std::string>;
+  using KeyView = std::pair<std::string_view, std::string_view>;
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(const KeyView& key) const noexcept {
+      const std::hash<std::string_view> hash;
+      return hash(key.first) * 31 + hash(key.second);
+    }
+    std::size_t operator()(const Key& key) const noexcept {
+      return (*this)(KeyView(key.first, key.second));
+    }
+  };
+  struct Equal {
+    using is_transparent = void;
+    static KeyView view(const Key& key) noexcept { return {key.first, key.second}; }
+    static KeyView view(const KeyView& key) noexcept { return key; }
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const noexcept {
+      return view(a) == view(b);
+    }
+  };
+  using Cache = LruCache<Key, std::shared_ptr<const void>, Hash, Equal>;
 
-  using List = std::list<std::pair<std::string, std::shared_ptr<const void>>>;
+  std::shared_ptr<const void> find(const KeyView& key);
+  void insert(Key key, std::shared_ptr<const void> recipe);
+
   mutable std::mutex mutex_;
-  List entries_;  // most recently used first
-  std::unordered_map<std::string, List::iterator> index_;
+  Cache cache_{capacity};
 };
 
 /// The process's recipe cache.
