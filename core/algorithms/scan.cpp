@@ -144,30 +144,8 @@ struct ScanData {
 
   void check_array(std::string_view argument, const Array& array, const DType& expected,
                    const BoundDevice& device) const {
-    if (array.dtype() != expected) {
-      fail(argument,
-           fmt::format("must be a {} array, got {}", expected.name(), array.dtype().name()));
-    }
-    if (!(array.device() == device)) {
-      fail(argument,
-           fmt::format("the array is on device {} ('{}'){}, the queue on device {} ('{}')",
-                       array.device().index(), array.device().name(),
-                       array.device().context() == device.context() ? "" : " of another context",
-                       device.index(), device.name()));
-    }
-    const auto itemsize = static_cast<std::ptrdiff_t>(expected.itemsize());
-    for (std::size_t d = 0; d < array.ndim(); ++d) {
-      if (array.shape()[d] > 1 && array.strides()[d] % itemsize != 0) {
-        fail(argument, fmt::format("its stride {} (bytes) in dimension {} is not a multiple of "
-                                   "its itemsize {}",
-                                   array.strides()[d], d, itemsize));
-      }
-    }
-    if (array.first_element_offset() % static_cast<std::size_t>(itemsize) != 0) {
-      fail(argument, fmt::format("its first element lies {} bytes into its buffer, not a "
-                                 "multiple of its itemsize {}",
-                                 array.first_element_offset(), itemsize));
-    }
+    if (auto problem = array_argument_problem(array, expected, device); !problem.empty())
+      fail(argument, problem);
   }
 
   /// The kernel copying a strided input into a contiguous array.

@@ -86,6 +86,35 @@ std::size_t check_declaration(std::string_view kernel, std::string_view name,
   return *first_array;
 }
 
+std::string array_argument_problem(const Array& array, const DType& dtype,
+                                   const BoundDevice& device) {
+  if (array.dtype() != dtype) {
+    return fmt::format("must be a {} array, got {}", dtype.name(), array.dtype().name());
+  }
+  if (!(array.device() == device)) {
+    return fmt::format("the array is on device {} ('{}'){}, the queue on device {} ('{}')",
+                       array.device().index(), array.device().name(),
+                       array.device().context() == device.context() ? "" : " of another context",
+                       device.index(), device.name());
+  }
+  const auto itemsize = static_cast<std::ptrdiff_t>(dtype.itemsize());
+  for (std::size_t d = 0; d < array.ndim(); ++d) {
+    if (array.shape()[d] > 1 && array.strides()[d] % itemsize != 0) {
+      return fmt::format(
+          "its stride {} (bytes) in dimension {} is not a multiple of its "
+          "itemsize {}",
+          array.strides()[d], d, itemsize);
+    }
+  }
+  if (array.first_element_offset() % static_cast<std::size_t>(itemsize) != 0) {
+    return fmt::format(
+        "its first element lies {} bytes into its buffer, not a multiple of its "
+        "itemsize {}",
+        array.first_element_offset(), itemsize);
+  }
+  return {};
+}
+
 void check_call(std::string_view kernel, std::span<const ElementwiseArg> args,
                 std::span<const ElementwiseValue> values, const BoundDevice& device,
                 std::string_view multi_array) {
@@ -110,30 +139,8 @@ void check_call(std::string_view kernel, std::span<const ElementwiseArg> args,
       continue;
     }
     if (array == nullptr) fail(arg, fmt::format("is a {} array, got a scalar", arg.dtype().name()));
-    if (array->dtype() != arg.dtype()) {
-      fail(arg,
-           fmt::format("must be a {} array, got {}", arg.dtype().name(), array->dtype().name()));
-    }
-    if (!(array->device() == device)) {
-      fail(arg,
-           fmt::format("the array is on device {} ('{}'){}, the queue on device {} ('{}')",
-                       array->device().index(), array->device().name(),
-                       array->device().context() == device.context() ? "" : " of another context",
-                       device.index(), device.name()));
-    }
-    const auto itemsize = static_cast<std::ptrdiff_t>(arg.dtype().itemsize());
-    for (std::size_t d = 0; d < array->ndim(); ++d) {
-      if (array->shape()[d] > 1 && array->strides()[d] % itemsize != 0) {
-        fail(arg, fmt::format("its stride {} (bytes) in dimension {} is not a multiple of its "
-                              "itemsize {}",
-                              array->strides()[d], d, itemsize));
-      }
-    }
-    if (array->first_element_offset() % static_cast<std::size_t>(itemsize) != 0) {
-      fail(arg, fmt::format("its first element lies {} bytes into its buffer, not a multiple "
-                            "of its itemsize {}",
-                            array->first_element_offset(), itemsize));
-    }
+    if (auto problem = array_argument_problem(*array, arg.dtype(), device); !problem.empty())
+      fail(arg, problem);
   }
   if (!device.params().supports_double) {
     for (const auto& arg : args) {

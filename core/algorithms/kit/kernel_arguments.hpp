@@ -38,6 +38,12 @@ std::size_t check_declaration(std::string_view kernel, std::string_view name,
                               std::span<const ElementwiseArg> args, const RenderGlobals& globals,
                               const DeclarationRules& rules);
 
+/// Why `array` cannot be a `dtype` array argument of a launch on `device`: another dtype,
+/// another device, or strides or a first element that are not whole elements; "" when it can.
+/// Throws only std::bad_alloc.
+std::string array_argument_problem(const Array& array, const DType& dtype,
+                                   const BoundDevice& device);
+
 /// Checks a call's `values` against `args` for a launch on `device`: their number and kinds,
 /// dtypes, devices, element-aligned strides and offsets, and double precision where the
 /// device lacks it. `multi_array` is the message for a MultiArray value. Throws LogicError
