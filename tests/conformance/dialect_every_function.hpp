@@ -3,8 +3,9 @@
 // One kernel that calls every function of the kernel dialect (docs/kernel-dialect.md) for
 // every type and memory space, its names written out by hand from the document, not from the
 // generators' tables: a prelude that lacks one, or defines one wrongly, fails to build it.
-// Built by the conformance suite (dialect_build_test.cpp: compile and one launch) and by the
-// Level Zero backend's SPIR-V test (tests/backends/level_zero/dialect_spirv_test.cpp).
+// Built by the conformance suite (dialect_build_test.cpp: compile and one launch), by the
+// Level Zero backend's SPIR-V test (tests/backends/level_zero/dialect_spirv_test.cpp), and for
+// sm_80/sm_90 and gfx90a/gfx1030 by the CUDA and HIP backends' dialect tests.
 // Portable to every backend (no OpenCL-only vector syntax). `count` ends as the number of
 // work-items; the other buffers hold 8 elements each.
 

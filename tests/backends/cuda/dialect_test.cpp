@@ -4,7 +4,7 @@
 // orders that the dialect refuses; the PTX of the histogram's atomicAdd and of the ordered
 // accesses; and what the targets support.
 
-#include "../dialect_kernel.hpp"
+#include "../../conformance/dialect_every_function.hpp"
 #include "api.hpp"
 #include "device.hpp"
 
@@ -62,7 +62,7 @@ TEST_F(CudaDialect, ThePreludeNamesTheApiAndFastMathFirst) {
 }
 
 TEST_F(CudaDialect, CompilesEveryFunctionForEveryTypeAndSpaceWithoutWarnings) {
-  const std::string source = dialect_test::dialect_kernel_source();
+  const std::string source = plinth::testing::every_dialect_function_source;
   for (const char* target : {"sm_80", "sm_90"}) {
     for (const bool fast_math : {false, true}) {
       const auto compiled = compile(target, source, fast_math);

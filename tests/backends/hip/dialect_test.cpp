@@ -4,7 +4,7 @@
 // wavefront-64 (gfx90a) and a wavefront-32 (gfx1030) processor; orders that the dialect
 // refuses; and what the targets support.
 
-#include "../dialect_kernel.hpp"
+#include "../../conformance/dialect_every_function.hpp"
 #include "api.hpp"
 #include "code_object.hpp"
 #include "device_parameters.hpp"
@@ -46,7 +46,7 @@ class HipDialect : public ::testing::Test {
 };
 
 TEST_F(HipDialect, CompilesEveryFunctionForEveryTypeAndSpaceWithoutWarnings) {
-  const std::string source = dialect_test::dialect_kernel_source();
+  const std::string source = plinth::testing::every_dialect_function_source;
   for (const char* target : {"gfx90a", "gfx1030"}) {
     const auto compiled = compile(target, source);
     EXPECT_EQ(code_object_problem(compiled.binary), "") << target;
