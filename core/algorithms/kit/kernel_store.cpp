@@ -33,8 +33,7 @@ std::shared_ptr<void> KernelStore::find_or_add(RecipeId recipe, std::size_t devi
   Cache::List dropped;  // an evicted slot (and its program) is released outside the lock
   const std::lock_guard lock(mutex_);
   if (auto* found = cache_.find(KeyView{recipe, device, variant})) return *found;
-  return cache_.insert(Key{recipe, device, VariantWords(variant.begin(), variant.end())}, make(),
-                       dropped);
+  return cache_.insert(Key{recipe, device, {variant.begin(), variant.end()}}, make(), dropped);
 }
 
 std::vector<std::shared_ptr<void>> KernelStore::slots_of(RecipeId recipe) const {

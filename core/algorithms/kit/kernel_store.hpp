@@ -68,19 +68,17 @@ class KernelStore {
   void clear() noexcept;
 
  private:
-  struct Key {
+  struct Key {  // stored (made only when an entry is added): lookups use KeyView
     RecipeId recipe = 0;
     std::size_t device = 0;
-    VariantWords variant;
+    std::vector<std::uint64_t> variant;
   };
   struct KeyView {
     RecipeId recipe;
     std::size_t device;
     std::span<const std::uint64_t> variant;
   };
-  static KeyView view(const Key& key) noexcept {
-    return {key.recipe, key.device, {key.variant.data(), key.variant.size()}};
-  }
+  static KeyView view(const Key& key) noexcept { return {key.recipe, key.device, key.variant}; }
   static KeyView view(const KeyView& key) noexcept { return key; }
   struct Hash {
     using is_transparent = void;
