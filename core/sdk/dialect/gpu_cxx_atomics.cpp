@@ -204,8 +204,10 @@ std::string gpu_cxx_atomics(GpuCxx language) {
     }
   }
   for (const auto& scalar : scalars) {
-    for (const auto& [space, qualifier] : spaces) {
-      (void)qualifier;  // the pointers of CUDA and HIP are generic
+    for (const auto& space_and_qualifier : spaces) {
+      // (Not a structured binding: clang 15 cannot capture one in the lambda below.) The
+      // qualifier is unused: the pointers of CUDA and HIP are generic.
+      const std::string_view space = space_and_qualifier.first;
       const std::string_view scope = space == "global" ? "1" : "0";
       const auto name = [&](std::string_view format) {
         text +=
