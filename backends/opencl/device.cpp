@@ -107,11 +107,10 @@ DialectQueries query_dialect(cl_device_id device) {
   return queries;
 }
 
-int device_build_language(cl_device_id device) { return build_language(query_dialect(device)); }
-
-bool device_sub_groups_too_wide(cl_device_id device) {
+DialectBuild device_dialect_build(cl_device_id device) {
   const auto queries = query_dialect(device);
-  return sub_groups_too_wide(queries, build_language(queries));
+  const int language = build_language(queries);
+  return {language, sub_groups_too_wide(queries, language)};
 }
 
 std::string Device::name() const { return device_string(device_, CL_DEVICE_NAME); }
@@ -172,8 +171,9 @@ std::string Device::compiler_identity() const {
 
 std::string Device::language_identity() const {
   // What -cl-std programs are built with: a binary of another version must not be reused.
-  const std::string sub_groups = device_sub_groups_too_wide(device_) ? "; sub-groups of one" : "";
-  switch (device_build_language(device_)) {
+  const auto build = device_dialect_build(device_);
+  const std::string sub_groups = build.no_native_sub_groups ? "; sub-groups of one" : "";
+  switch (build.language) {
     case 300: return "; OpenCL C 3.0" + sub_groups;
     case 200: return "; OpenCL C 2.0" + sub_groups;
     default: return sub_groups;

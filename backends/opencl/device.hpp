@@ -32,12 +32,13 @@ T device_value(cl_device_id device, cl_device_info param,
 /// The device's answers to the queries that decide the kernel dialect (dialect_support.hpp).
 DialectQueries query_dialect(cl_device_id device);
 
-/// The OpenCL C version programs for the device are built as (build_language()).
-int device_build_language(cl_device_id device);
-
-/// Whether programs for the device are built with -DPLINTH_NO_NATIVE_SUB_GROUPS
-/// (sub_groups_too_wide()).
-bool device_sub_groups_too_wide(cl_device_id device);
+/// How programs for a device are built, from one query_dialect(): the OpenCL C version
+/// (build_language()) and whether with -DPLINTH_NO_NATIVE_SUB_GROUPS (sub_groups_too_wide()).
+struct DialectBuild {
+  int language = 0;
+  bool no_native_sub_groups = false;
+};
+DialectBuild device_dialect_build(cl_device_id device);
 
 /// A cl_device_id of a platform (root devices need no reference counting).
 class Device final : public backend::DeviceAdapter {

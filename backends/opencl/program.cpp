@@ -16,7 +16,7 @@ namespace plinth::opencl {
 namespace {
 
 // The options of a build for `devices`: the OpenCL C version that every one of them is built
-// as (device_build_language(): what their features promise; compiler_identity() names it),
+// as (device_dialect_build(): what their features promise; compiler_identity() names it),
 // unless the user chose one.
 std::vector<std::string> build_options(const backend::BuildOptions& options,
                                        const std::vector<cl_device_id>& devices) {
@@ -24,15 +24,20 @@ std::vector<std::string> build_options(const backend::BuildOptions& options,
   const bool chosen =
       std::any_of(options.compiler_options.begin(), options.compiler_options.end(),
                   [](const std::string& option) { return option.rfind("-cl-std=", 0) == 0; });
-  if (!chosen && !devices.empty()) {
-    int language = device_build_language(devices.front());
-    for (auto device : devices) language = std::min(language, device_build_language(device));
+  // One query per device: the lowest language of them all, and emulated sub-groups if any
+  // device's are too wide for the dialect.
+  int language = 0;
+  bool no_native_sub_groups = false;
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    const auto build = device_dialect_build(devices[k]);
+    language = k == 0 ? build.language : std::min(language, build.language);
+    no_native_sub_groups = no_native_sub_groups || build.no_native_sub_groups;
+  }
+  if (!chosen) {
     if (auto option = language_option(language); !option.empty())
       result.push_back(std::move(option));
   }
-  // Sub-groups wider than the dialect's 64 (dialect_support.hpp) are left to the emulation.
-  if (std::any_of(devices.begin(), devices.end(), device_sub_groups_too_wide))
-    result.emplace_back("-DPLINTH_NO_NATIVE_SUB_GROUPS");
+  if (no_native_sub_groups) result.emplace_back("-DPLINTH_NO_NATIVE_SUB_GROUPS");
   if (options.fast_math) result.emplace_back("-cl-fast-relaxed-math");
   result.insert(result.end(), options.compiler_options.begin(), options.compiler_options.end());
   return result;
