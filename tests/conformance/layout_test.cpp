@@ -8,6 +8,7 @@
 // with the memory for them (not PoCL: too slow there), where 32-bit offsets would be wrong.
 
 #include "fixture.hpp"
+#include "large_device.hpp"
 
 #include <plinth/array_expression.hpp>
 #include <plinth/array_shape.hpp>
@@ -169,15 +170,6 @@ TEST_P(LayoutTest, BroadcastArraysStepByZero) {
 }
 
 // --- beyond 2^31 elements or bytes ---
-
-/// Devices that run the tests beyond 2^31 (PLINTH_TEST_LARGE=1 forces them on any device).
-bool large_device(const BoundDevice& device) {
-  if (const char* forced = std::getenv("PLINTH_TEST_LARGE"); forced && std::string(forced) == "1") {
-    return true;
-  }
-  return device.params().global_mem_size >= (std::size_t{12} << 30) &&
-         device.device().platform().name().find("Portable") == std::string::npos;
-}
 
 /// The uint8 values of the contiguous `array` at the flat indices `at` (read through small
 /// views of it seen as 1-D).
