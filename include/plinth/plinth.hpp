@@ -42,6 +42,7 @@
 #include <plinth/render.hpp>
 #include <plinth/scan.hpp>
 #include <plinth/selection.hpp>
+#include <plinth/sorting.hpp>
 #include <plinth/splay.hpp>
 #include <plinth/static_kernel.hpp>
 #include <plinth/template.hpp>
