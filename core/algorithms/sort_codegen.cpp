@@ -217,8 +217,7 @@ KERNEL void @NAME@(GLOBAL_MEM const _sort_KB *_sort_in_base, long _sort_in_offse
 }
 )";
 
-std::string scatter_kernel(std::string_view name, bool payload, bool make_payload,
-                           bool final_payload) {
+std::string scatter_kernel(std::string_view name, bool payload) {
   std::string text = replace_all(std::string(scatter_source), "@NAME@", name);
   if (!payload) {
     for (const auto* hook : {"@PAYLOAD_PARAMS@", "@PAYLOAD_LOCAL@\n", "@PAYLOAD_REGS@\n",
@@ -227,23 +226,25 @@ std::string scatter_kernel(std::string_view name, bool payload, bool make_payloa
     }
     return text;
   }
+  // flags bit 0: the payload is each key's index in its row (the first pass); bit 1: it is
+  // written as int64 to `_sort_pfinal` (the last pass), else to `_sort_pmid`.
   text = replace_all(std::move(text), "@PAYLOAD_PARAMS@",
-                     fmt::format(",\n    GLOBAL_MEM const _sort_PI *_sort_pin, GLOBAL_MEM {} "
-                                 "*_sort_pout",
-                                 final_payload ? "long" : "_sort_PI"));
+                     ",\n    GLOBAL_MEM const _sort_PI *_sort_pin, GLOBAL_MEM _sort_PI *_sort_pmid,"
+                     "\n    GLOBAL_MEM long *_sort_pfinal, unsigned int _sort_flags");
   text =
       replace_all(std::move(text), "@PAYLOAD_LOCAL@", "    LOCAL_MEM _sort_PI _sort_lv[_SORT_T];");
   text = replace_all(std::move(text), "@PAYLOAD_REGS@", "        _sort_PI _sort_v[_SORT_K];");
   text = replace_all(std::move(text), "@PAYLOAD_LOAD@",
-                     make_payload ? "                _sort_v[_sort_j] = (_sort_PI)(_sort_first + "
-                                    "_sort_pos);"
-                                  : "                _sort_v[_sort_j] = _sort_pin[_sort_start + "
-                                    "_sort_pos];");
+                     "                _sort_v[_sort_j] = (_sort_flags & 1u)\n"
+                     "                    ? (_sort_PI)(_sort_first + _sort_pos)\n"
+                     "                    : _sort_pin[_sort_start + _sort_pos];");
   text = replace_all(std::move(text), "@PAYLOAD_TO_LOCAL@",
                      "                _sort_lv[_sort_p] = _sort_v[_sort_j];");
   text = replace_all(std::move(text), "@PAYLOAD_STORE@",
-                     final_payload ? "            _sort_pout[_sort_g] = (long)_sort_lv[_sort_p];"
-                                   : "            _sort_pout[_sort_g] = _sort_lv[_sort_p];");
+                     "            if (_sort_flags & 2u)\n"
+                     "                _sort_pfinal[_sort_g] = (long)_sort_lv[_sort_p];\n"
+                     "            else\n"
+                     "                _sort_pmid[_sort_g] = _sort_lv[_sort_p];");
   return text;
 }
 
@@ -323,14 +324,7 @@ std::string radix_source(const RadixKeySpec& spec, const RadixGeometry& geometry
   common = replace_all(std::move(common), "@K@", fmt::format("{}", geometry.items));
   common = replace_all(std::move(common), "@NSG@", fmt::format("{}", geometry.sub_groups));
   text += common;
-  if (spec.payload_bits == 0) {
-    text += scatter_kernel("_sort_scatter", false, false, false);
-  } else {
-    text += scatter_kernel("_sort_scatter_first", true, true, false);
-    text += scatter_kernel("_sort_scatter_mid", true, false, false);
-    text += scatter_kernel("_sort_scatter_last", true, false, true);
-    text += scatter_kernel("_sort_scatter_only", true, true, true);
-  }
+  text += scatter_kernel("_sort_scatter", spec.payload_bits != 0);
   return text;
 }
 

@@ -72,14 +72,15 @@ PLINTH_EXPORT std::string sort_key_prelude(const RadixKeySpec& spec);
 ///                uint shift, uint *hist)
 ///     _sort_scatter(keys_in, long offset, keys_out, ulong row, ulong tiles_per_row,
 ///                   ulong tiles, uint shift, const ulong *offsets)        (keys only)
-///     _sort_scatter_{first,mid,last,only}(keys_in, long offset, keys_out, payload_in,
-///                   payload_out, ulong row, ...)                         (with a payload)
+///     _sort_scatter(keys_in, long offset, keys_out, const PI *payload_in, PI *payload_mid,
+///                   long *payload_final, uint flags, ulong row, ...)      (with a payload)
 ///
 /// Rows of `row` keys are sorted independently: the tiles of a row (tiles_per_row of them)
 /// never cross it; hist[(r * 256 + digit) * tiles_per_row + tile] is the count of the digit
 /// in the tile of row r, whose exclusive scan (`offsets`) is where the tile's keys of that
-/// digit go. `first` makes the payload (the index in the row), `last` writes it as int64,
-/// `only` does both. Throws nothing but std::bad_alloc.
+/// digit go. Flags bit 0 makes the payload (the index in the row: the first pass), bit 1
+/// writes it as int64 to payload_final (the last pass) instead of payload_mid. Throws nothing but
+/// std::bad_alloc.
 PLINTH_EXPORT std::string radix_source(const RadixKeySpec& spec, const RadixGeometry& geometry);
 
 }  // namespace plinth::detail

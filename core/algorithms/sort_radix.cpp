@@ -67,24 +67,14 @@ void build(RadixSlot& slot, const BoundDevice& device, const RadixKeySpec& spec)
   }
   for (;;) {
     const auto geometry = choose_radix_geometry(limits, spec);
-    const std::string kernels = spec.payload_bits == 0
-                                    ? "_sort_hist, _sort_scatter"
-                                    : "_sort_hist, _sort_scatter_{first,mid,last,only}";
+    const std::string kernels = "_sort_hist, _sort_scatter";
     Program program =
         build_for_store(device,
                         fmt::format("// radix sort ({}-bit keys): {}\n", spec.bits, kernels) +
                             radix_source(spec, geometry),
                         ProgramOptions{});
-    boost::container::small_vector<Kernel, 3> built;
-    built.push_back(program.kernel("_sort_hist"));
-    if (spec.payload_bits == 0) {
-      built.push_back(program.kernel("_sort_scatter"));
-    } else {
-      for (const auto* name : {"_sort_scatter_first", "_sort_scatter_mid", "_sort_scatter_last",
-                               "_sort_scatter_only"}) {
-        built.push_back(program.kernel(name));
-      }
-    }
+    boost::container::small_vector<Kernel, 3> built{program.kernel("_sort_hist"),
+                                                    program.kernel("_sort_scatter")};
     std::size_t allowed = geometry.local_size;
     for (const auto& kernel : built) {
       allowed = std::min(allowed, kernel.max_total_local_sizes().front());
@@ -193,14 +183,15 @@ RadixResult radix_sort(const Queue& queue, const Array& keys, std::size_t row, b
       continue;
     }
     const bool first = pass == 0, last = pass + 1 == passes;
-    const std::size_t which = first && last ? 4 : first ? 1 : last ? 3 : 2;
-    // Middle passes alternate between the two payload buffers; the first reads none.
+    const auto flags = static_cast<std::uint32_t>((first ? 1 : 0) | (last ? 2 : 0));
+    // Middle passes alternate between the two payload buffers; the first reads none, and the
+    // last writes the int64 result.
     const Buffer& payload_in = first ? out : payload_temp[(pass - 1) % 2]->base_buffer();
-    const Buffer& payload_out =
-        last ? result.indices->base_buffer() : payload_temp[pass % 2]->base_buffer();
-    const KernelArg args[] = {in,      in_offset, out,       payload_in, payload_out,
-                              row_arg, tpr_arg,   tiles_arg, shift,      offsets.base_buffer()};
-    kernels[which].launch(queue, global, local, args);
+    const Buffer& payload_mid = last ? out : payload_temp[pass % 2]->base_buffer();
+    const KernelArg args[] = {
+        in,    in_offset, out,     payload_in, payload_mid, result.indices->base_buffer(),
+        flags, row_arg,   tpr_arg, tiles_arg,  shift,       offsets.base_buffer()};
+    kernels[1].launch(queue, global, local, args);
   }
   return result;
 }
