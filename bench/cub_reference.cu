@@ -1,10 +1,11 @@
-// CUB's device-wide sum, maximum and exclusive prefix sum (CUB ships with the CUDA toolkit),
-// behind a C interface: the references plinth-bench-cuda compares plinth's reductions and scans
-// with.
+// CUB's device-wide sum, maximum, exclusive prefix sum and radix sort (CUB ships with the
+// CUDA toolkit), behind a C interface: the references plinth-bench-cuda compares plinth's
+// reductions, scans and sorts with.
 // Built with nvcc where CMake finds it (bench/CMakeLists.txt); plinth itself never uses CUB.
 
 #include "cub_reference.h"
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -28,4 +29,30 @@ extern "C" int plinth_bench_cub_exclusive_sum_int32(const int* in, int* out, siz
   return static_cast<int>(cub::DeviceScan::ExclusiveSum(temp, *temp_bytes, in, out,
                                                         static_cast<long long>(n),
                                                         static_cast<cudaStream_t>(stream)));
+}
+
+// Issue 29: CUB's radix sort, what cupy.sort and cupy.argsort run.
+extern "C" int plinth_bench_cub_sort_keys_float32(const float* in, float* out, size_t n,
+                                                  void* temp, size_t* temp_bytes,
+                                                  CUstream stream) {
+  return static_cast<int>(cub::DeviceRadixSort::SortKeys(temp, *temp_bytes, in, out,
+                                                         static_cast<int>(n), 0, 32,
+                                                         static_cast<cudaStream_t>(stream)));
+}
+
+extern "C" int plinth_bench_cub_sort_keys_int32(const int* in, int* out, size_t n, void* temp,
+                                                size_t* temp_bytes, CUstream stream) {
+  return static_cast<int>(cub::DeviceRadixSort::SortKeys(temp, *temp_bytes, in, out,
+                                                         static_cast<int>(n), 0, 32,
+                                                         static_cast<cudaStream_t>(stream)));
+}
+
+extern "C" int plinth_bench_cub_sort_pairs_float32_int64(const float* keys_in, float* keys_out,
+                                                         const long long* values_in,
+                                                         long long* values_out, size_t n,
+                                                         void* temp, size_t* temp_bytes,
+                                                         CUstream stream) {
+  return static_cast<int>(cub::DeviceRadixSort::SortPairs(
+      temp, *temp_bytes, keys_in, keys_out, values_in, values_out, static_cast<int>(n), 0, 32,
+      static_cast<cudaStream_t>(stream)));
 }

@@ -8,6 +8,7 @@
 #include "algorithms.hpp"
 #include "common.hpp"
 #include "kernels.hpp"
+#include "sorting.hpp"
 
 #if PLINTH_BENCH_CUB
 #include "cub_reference.h"
@@ -765,6 +766,68 @@ void register_pool(Setup& s) {
   }
 }
 
+/// The sorting benchmarks (sorting.hpp): against CUB's DeviceRadixSort where nvcc built the
+/// CUB references, else against cuMemcpyDtoDAsync of the keys.
+void register_sorting_references(Setup& s) {
+  SortReferences refs;
+  refs.copy = [&s](const plinth::Buffer& dst, const plinth::Buffer& src, std::size_t bytes) {
+    cu_check(cuMemcpyDtoDAsync(Setup::pointer(dst), Setup::pointer(src), bytes, s.stream),
+             "cuMemcpyDtoDAsync");
+    stream_sync(s.stream);
+  };
+#if PLINTH_BENCH_CUB
+  auto temp = std::make_shared<std::optional<plinth::Buffer>>();
+  auto storage = [&s, temp](std::size_t bytes) -> void* {
+    if (!*temp || (*temp)->size() < bytes)
+      *temp = plinth::Buffer::allocate(s.device, std::max<std::size_t>(bytes, 1));
+    return reinterpret_cast<void*>(Setup::pointer(**temp));
+  };
+  auto cuda_check = [](int code, const char* call) {
+    require(code == 0, call, "cudaError_t " + std::to_string(code));
+  };
+  refs.sort_keys_float32 = [&s, storage, cuda_check](const plinth::Buffer& in,
+                                                     const plinth::Buffer& out, std::size_t n) {
+    const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
+    auto* y = reinterpret_cast<float*>(Setup::pointer(out));
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_sort_keys_float32(x, y, n, nullptr, &bytes, s.stream),
+               "cub::DeviceRadixSort::SortKeys");
+    cuda_check(plinth_bench_cub_sort_keys_float32(x, y, n, storage(bytes), &bytes, s.stream),
+               "cub::DeviceRadixSort::SortKeys");
+    stream_sync(s.stream);
+  };
+  refs.sort_keys_int32 = [&s, storage, cuda_check](const plinth::Buffer& in,
+                                                   const plinth::Buffer& out, std::size_t n) {
+    const auto* x = reinterpret_cast<const int*>(Setup::pointer(in));
+    auto* y = reinterpret_cast<int*>(Setup::pointer(out));
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_sort_keys_int32(x, y, n, nullptr, &bytes, s.stream),
+               "cub::DeviceRadixSort::SortKeys");
+    cuda_check(plinth_bench_cub_sort_keys_int32(x, y, n, storage(bytes), &bytes, s.stream),
+               "cub::DeviceRadixSort::SortKeys");
+    stream_sync(s.stream);
+  };
+  refs.sort_pairs_float32_int64 = [&s, storage, cuda_check](
+                                      const plinth::Buffer& keys_in, const plinth::Buffer& keys_out,
+                                      const plinth::Buffer& values_in,
+                                      const plinth::Buffer& values_out, std::size_t n) {
+    const auto* k = reinterpret_cast<const float*>(Setup::pointer(keys_in));
+    auto* ko = reinterpret_cast<float*>(Setup::pointer(keys_out));
+    const auto* v = reinterpret_cast<const long long*>(Setup::pointer(values_in));
+    auto* vo = reinterpret_cast<long long*>(Setup::pointer(values_out));
+    std::size_t bytes = 0;
+    cuda_check(
+        plinth_bench_cub_sort_pairs_float32_int64(k, ko, v, vo, n, nullptr, &bytes, s.stream),
+        "cub::DeviceRadixSort::SortPairs");
+    cuda_check(plinth_bench_cub_sort_pairs_float32_int64(k, ko, v, vo, n, storage(bytes), &bytes,
+                                                         s.stream),
+               "cub::DeviceRadixSort::SortPairs");
+    stream_sync(s.stream);
+  };
+#endif
+  register_sorting(s.queue, std::size_t{1} << 26, std::move(refs));
+}
+
 /// The algorithm benchmarks (algorithms.hpp) against cuMemcpyDtoDAsync and, where nvcc built
 /// them, CUB's DeviceReduce::Sum and ::Max and DeviceScan::ExclusiveSum on the same stream and
 /// buffers.
@@ -823,6 +886,7 @@ void register_algorithm_references(Setup& s) {
   };
 #endif
   register_algorithms(s.queue, std::size_t{1} << 30, std::move(refs));
+  register_sorting_references(s);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "algorithms.hpp"
 #include "common.hpp"
 #include "kernels.hpp"
+#include "sorting.hpp"
 
 #include <plinth/plinth.hpp>
 
@@ -502,6 +503,17 @@ void register_algorithm_references(Setup& s) {
   // 1 GiB on a GPU; the CPU device of PoCL moves a few GB/s, so less there.
   register_algorithms(s.queue, s.gpu ? std::size_t{1} << 30 : std::size_t{64} << 20,
                       std::move(refs));
+  // The sorting benchmarks (sorting.hpp): against clEnqueueCopyBuffer of the keys (no target).
+  SortReferences sort_refs;
+  sort_refs.copy = [&s](const plinth::Buffer& dst, const plinth::Buffer& src, std::size_t bytes) {
+    cl_check(clEnqueueCopyBuffer(s.cl_queue, reinterpret_cast<cl_mem>(src.native_handle()),
+                                 reinterpret_cast<cl_mem>(dst.native_handle()), 0, 0, bytes, 0,
+                                 nullptr, nullptr),
+             "clEnqueueCopyBuffer");
+    cl_check(clFinish(s.cl_queue), "clFinish");
+  };
+  register_sorting(s.queue, s.gpu ? std::size_t{1} << 26 : std::size_t{1} << 20,
+                   std::move(sort_refs));
 }
 
 }  // namespace

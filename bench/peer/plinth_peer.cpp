@@ -7,7 +7,8 @@
 //
 //     plinth-bench-peer [--api cuda] [--large 268435456] [--small 4096] [--matrix 16384]
 //                       [--cube 256x256x4096] [--reps 20] [--warmup 3] [--batch-large 10]
-//                       [--batch-small 1000] [--workloads axpy_new,axpy_into,...]
+//                       [--batch-small 1000] [--sort 67108864]
+//                       [--workloads axpy_new,axpy_into,...]
 //
 // The device is PLINTH_DEVICE's, else the API's first. CUDA is what CuPy runs on; `--api
 // opencl` runs the same workloads elsewhere (NVIDIA's OpenCL on the same GPU, for bench/peer/
@@ -41,10 +42,12 @@
 namespace {
 
 /// Every workload, in the order they run by default (docs/performance.md, "bench/peer").
-const std::vector<std::string> all_workloads = {
-    "axpy_new",      "axpy_into",   "expr_into",  "small_new", "sum",          "dot",
-    "max",           "sum_axis1",   "sum_axis0",  "transpose", "strided_expr", "sum_3d_two_axes",
-    "broadcast_add", "astype_view", "device_copy"};
+const std::vector<std::string> all_workloads = {"axpy_new", "axpy_into", "expr_into", "small_new",
+                                                "sum", "dot", "max", "sum_axis1", "sum_axis0",
+                                                "transpose", "strided_expr", "sum_3d_two_axes",
+                                                "broadcast_add", "astype_view", "device_copy",
+                                                // Issue 29: sorting (`sort` keys).
+                                                "sort_f32", "sort_i32", "argsort_f32"};
 
 /// The command line's settings.
 struct Options {
@@ -53,6 +56,7 @@ struct Options {
   std::size_t small = 4096;                  // elements of the host-bound workload
   std::size_t matrix = 16384;                // side of the square matrix
   std::array<std::size_t, 3> cube{};         // the 3-D array; 0s: (matrix/64)^2 x 4096
+  std::size_t sort = std::size_t{1} << 26;   // keys of the sorting workloads
   int reps = 20;
   int warmup = 3;
   int batch_large = 10;
@@ -62,11 +66,12 @@ struct Options {
 
 constexpr const char* usage =
     "usage: plinth-bench-peer [--api cuda] [--large N] [--small N] [--matrix N] [--cube AxBxC]\n"
+    "                         [--sort N]\n"
     "                         [--reps N] [--warmup N] [--batch-large N] [--batch-small N]\n"
     "                         [--workloads a,b,...]\n"
     "workloads: axpy_new, axpy_into, expr_into, small_new, sum, dot, max, sum_axis1,\n"
     "           sum_axis0, transpose, strided_expr, sum_3d_two_axes, broadcast_add,\n"
-    "           astype_view, device_copy\n";
+    "           astype_view, device_copy, sort_f32, sort_i32, argsort_f32\n";
 
 std::size_t positive(const std::string& option, const std::string& text) {
   std::size_t used = 0;
@@ -117,6 +122,8 @@ Options parse(int argc, char** argv) {
       options.matrix = positive(option, value);
     } else if (option == "--cube") {
       options.cube = cube_of(value);
+    } else if (option == "--sort") {
+      options.sort = positive(option, value);
     } else if (option == "--reps") {
       options.reps = count();
     } else if (option == "--warmup") {
@@ -184,6 +191,7 @@ struct Workload {
   int batch = 1;
   std::function<void()> call;
   std::function<std::string()> check;  // after the warm-up: "" if the result is right
+  std::string dtype = "float32";       // the input's
 };
 
 /// Row `row` of a 2-D C-order array, as T, on the host.
@@ -234,6 +242,7 @@ std::string expect_shape(const plinth::Array& array, const std::vector<std::size
 /// The arrays the workloads read and write, made for the workloads asked for.
 struct Data {
   std::optional<plinth::Array> x, y, z, small, m, rows, cols, cube;
+  std::optional<plinth::Array> sort_f32, sort_i32;  // random keys (issue 29)
   std::optional<plinth::Buffer> copy_src, copy_dst;
   std::size_t peak = 0;  // x[peak] = 3
 };
@@ -297,8 +306,76 @@ Data make_data(const plinth::Queue& queue, const Options& options) {
     plinth::fill(queue, plinth::Array::from_buffer(*data.copy_src, metadata), 2.0f);
     plinth::fill(queue, plinth::Array::from_buffer(*data.copy_dst, metadata), 0.0f);
   }
+  if (wanted({"sort_f32", "sort_i32", "argsort_f32"})) {
+    // Uniform floats in [0, 1) and every int32, from one LCG (CuPy's side draws its own).
+    std::vector<float> floats(options.sort);
+    std::vector<std::int32_t> ints(options.sort);
+    std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+    for (std::size_t e = 0; e < options.sort; ++e) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      floats[e] = static_cast<float>(state >> 40) / static_cast<float>(1 << 24);
+      ints[e] = static_cast<std::int32_t>(static_cast<std::uint32_t>(state >> 32));
+    }
+    data.sort_f32 = plinth::Array::from_host(queue, plinth::HostArray::from_values(floats));
+    data.sort_i32 = plinth::Array::from_host(queue, plinth::HostArray::from_values(ints));
+  }
   queue.synchronize();
   return data;
+}
+
+/// "" if `sorted` (on the host) never decreases, else the first place it does.
+template <class T>
+std::string expect_ascending(const std::vector<T>& sorted, const std::string& what) {
+  for (std::size_t k = 1; k < sorted.size(); ++k) {
+    if (sorted[k] < sorted[k - 1])
+      return what + " decreases at " + std::to_string(k) + ": " + number(double(sorted[k - 1])) +
+             " then " + number(double(sorted[k]));
+  }
+  return {};
+}
+
+/// The sorting workloads (issue 29) on `sort` random keys: sort of float32 and int32 keys
+/// (read and written: 8 bytes a key), argsort of the floats (4 read, 8 written: 12 bytes).
+void add_sort_workloads(std::vector<Workload>& out, const std::string& name,
+                        const plinth::Queue& queue, const Options& options, const Data& d) {
+  const std::size_t n = options.sort;
+  const int batch = options.batch_large;
+  const auto& q = queue;
+  if (name == "sort_f32" || name == "sort_i32") {
+    const bool is_float = name == "sort_f32";
+    const plinth::Array& keys = is_float ? *d.sort_f32 : *d.sort_i32;
+    out.push_back({name, "sort(queue, x)", "bandwidth", n, 8 * n, batch,
+                   [&q, &keys] { const auto r = plinth::sort(q, keys); },
+                   [&q, &keys, is_float, n] {
+                     const auto r = plinth::sort(q, keys);
+                     std::string problem = expect_shape(r, {n}, keys.dtype(), "sort(x)");
+                     if (!problem.empty()) return problem;
+                     return is_float
+                                ? expect_ascending(r.get(q).to_vector<float>(), "sort(x)")
+                                : expect_ascending(r.get(q).to_vector<std::int32_t>(), "sort(x)");
+                   },
+                   is_float ? "float32" : "int32"});
+  } else if (name == "argsort_f32") {
+    const plinth::Array& keys = *d.sort_f32;
+    out.push_back({name, "argsort(queue, x)", "bandwidth", n, 12 * n, batch,
+                   [&q, &keys] { const auto r = plinth::argsort(q, keys); },
+                   [&q, &keys, n] {
+                     const auto r = plinth::argsort(q, keys);
+                     std::string problem =
+                         expect_shape(r, {n}, plinth::DType::int64(), "argsort(x)");
+                     if (!problem.empty()) return problem;
+                     const auto order = r.get(q).to_vector<std::int64_t>();
+                     const auto x = keys.get(q).to_vector<float>();
+                     std::vector<float> sorted(n);
+                     for (std::size_t k = 0; k < n; ++k) {
+                       if (order[k] < 0 || static_cast<std::size_t>(order[k]) >= n)
+                         return "argsort(x)[" + std::to_string(k) + "] is out of range";
+                       sorted[k] = x[static_cast<std::size_t>(order[k])];
+                     }
+                     return expect_ascending(sorted, "x[argsort(x)]");
+                   },
+                   "float32"});
+  }
 }
 
 /// The 1-D workloads on x, y, z (`large` float32) and `small` (docs/performance.md). The
@@ -513,6 +590,7 @@ std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& 
   for (const auto& name : options.workloads) {
     add_vector_workloads(workloads, name, queue, options, data);
     add_layout_workloads(workloads, name, queue, options, data);
+    add_sort_workloads(workloads, name, queue, options, data);
   }
   return workloads;
 }
@@ -572,9 +650,9 @@ void run(const Options& options) {
     std::cout << "{\"impl\": \"plinth\", \"kind\": \"workload\", \"workload\": "
               << quoted(workload.name) << ", \"how\": " << quoted(workload.how)
               << ", \"measure\": " << quoted(workload.measure)
-              << ", \"elements\": " << workload.elements << ", \"dtype\": \"float32\""
-              << ", \"bytes\": " << workload.bytes << ", \"batch\": " << workload.batch
-              << ", \"reps\": " << options.reps
+              << ", \"elements\": " << workload.elements
+              << ", \"dtype\": " << quoted(workload.dtype) << ", \"bytes\": " << workload.bytes
+              << ", \"batch\": " << workload.batch << ", \"reps\": " << options.reps
               << ", \"seconds\": " << number(median(device_seconds)) << ", \"best_seconds\": "
               << number(*std::min_element(device_seconds.begin(), device_seconds.end()))
               << ", \"host_seconds\": " << number(median(host_seconds))
