@@ -38,7 +38,7 @@ run = load_run()
 
 # Small sizes for every run here.
 SMALL = ["--large", "4096", "--small", "256", "--matrix", "128", "--reps", "2", "--warmup", "1",
-         "--batch-large", "2", "--batch-small", "3"]
+         "--batch-large", "2", "--batch-small", "3", "--sort", "5000"]
 
 
 def fake_cupy():
@@ -95,8 +95,16 @@ def fake_cupy():
         get_elapsed_time=lambda start, end: (end.at - start.at) * 1e3,
         runtime=types.SimpleNamespace(getDeviceCount=lambda: 1,
                                       getDeviceProperties=lambda i: {"name": b"Fake GPU"}))
+    generator = numpy.random.default_rng(29)
+    random = types.SimpleNamespace(
+        random=lambda n, dtype: wrap(generator.random(n, dtype=dtype)),
+        randint=lambda low, high, n, dtype: wrap(generator.integers(low, high, n, dtype=dtype)))
     cupy = types.SimpleNamespace(
         __version__="0.0-fake", cuda=cuda, float32=numpy.float32, float64=numpy.float64,
+        int32=numpy.int32, int64=numpy.int64, random=random,
+        sort=lambda a: wrap(numpy.sort(a)),
+        argsort=lambda a: wrap(numpy.argsort(a, kind="stable")),
+        nonzero=numpy.nonzero,
         ElementwiseKernel=ElementwiseKernel,
         fuse=lambda kernel_name: (lambda f: (lambda *a: wrap(f(*a)))),
         ones=lambda n, dtype: wrap(numpy.ones(n, dtype)),
@@ -132,7 +140,9 @@ class Options(unittest.TestCase):
     def test_defaults_cover_every_workload_and_the_issue_sizes(self):
         args = run.parse_args(["--binary", "/nonexistent"])
         self.assertEqual(args.workloads, run.WORKLOADS)
-        self.assertEqual(len(run.WORKLOADS), 15)
+        self.assertEqual(len(run.WORKLOADS), 18)
+        self.assertEqual(args.sort, 1 << 26)
+        self.assertEqual(run.bytes_of("argsort_f32", args), 12 << 26)
         self.assertEqual((args.large, args.matrix, args.cube), (1 << 28, 16384, (256, 256, 4096)))
         # The cube holds as many float32 as the matrix: 1 GiB each.
         self.assertEqual(run.bytes_of("sum_3d_two_axes", args), run.bytes_of("sum_axis0", args))
@@ -230,7 +240,8 @@ class CupySide(unittest.TestCase):
 
     def test_odd_sizes(self):
         args = run.parse_args(["--large", "33", "--matrix", "9", "--cube", "3x7x5", "--reps", "1",
-                               "--warmup", "1", "--batch-large", "1", "--batch-small", "1"])
+                               "--warmup", "1", "--batch-large", "1", "--batch-small", "1",
+                               "--sort", "33"])
         self.assertEqual(len(run.run_cupy(fake_cupy(), args)[1]), len(run.WORKLOADS))
 
     def test_a_wrong_result_is_caught(self):
@@ -241,6 +252,8 @@ class CupySide(unittest.TestCase):
             "sum_axis0": ("sum", lambda a, axis=None: numpy.asarray(numpy.sum(
                 a, axis=None if axis is None else (axis + 1) % a.ndim)).view(type(a))),
             "max": ("max", lambda a: numpy.asarray(numpy.min(a)).view(type(a))),
+            "sort_f32": ("sort", lambda a: numpy.sort(a)[::-1].view(type(a))),
+            "argsort_f32": ("argsort", lambda a: numpy.arange(a.size).view(type(a))),
         }
         for workload, (name, function) in wrong.items():
             cupy = fake_cupy()
