@@ -62,26 +62,37 @@ FUNCTION unsigned int _sort_digit(_sort_KB x, unsigned int shift)
     VSIZE_T _sort_left = (VSIZE_T)_sort_row - _sort_first; \
     const unsigned int _sort_count = _sort_left < (VSIZE_T)_SORT_T ? (unsigned int)_sort_left : _SORT_T;
 
-// Each tile's count of each digit (local atomics), written digit-major per row.
+// Each tile's count of each digit (local atomics), written digit-major per row. The work
+// items count into _SORT_COPIES copies of the histogram (work item i into copy i % copies),
+// so that keys sharing a digit (the exponent byte of floats of one range, say) contend less;
+// copies are 257 words apart, so that one digit's copies lie in different banks.
+#define _SORT_COPIES (_SORT_L < 16u ? _SORT_L : 16u)
 KERNEL void _sort_hist(GLOBAL_MEM const _sort_KB *_sort_in_base, long _sort_in_offset,
     unsigned long _sort_row, unsigned long _sort_tpr, unsigned long _sort_tiles,
     unsigned int _sort_shift, GLOBAL_MEM unsigned int *_sort_hist)
 {
-    LOCAL_MEM unsigned int _sort_h[256];
+    LOCAL_MEM unsigned int _sort_h[_SORT_COPIES * 257u];
     GLOBAL_MEM const _sort_KB *const _sort_in = _sort_in_base + _sort_in_offset;
     const unsigned int _sort_lid = (unsigned int)get_local_id(0);
     for (VSIZE_T _sort_t = (VSIZE_T)get_group_id(0); _sort_t < (VSIZE_T)_sort_tiles;
          _sort_t += (VSIZE_T)get_num_groups(0))
     {
         _SORT_TILE_RANGE
-        for (unsigned int _sort_d = _sort_lid; _sort_d < 256u; _sort_d += _SORT_L)
-            _sort_h[_sort_d] = 0u;
+        for (unsigned int _sort_i = _sort_lid; _sort_i < _SORT_COPIES * 257u; _sort_i += _SORT_L)
+            _sort_h[_sort_i] = 0u;
         LOCAL_BARRIER;
+        const unsigned int _sort_copy = (_sort_lid % _SORT_COPIES) * 257u;
         for (unsigned int _sort_k = _sort_lid; _sort_k < _sort_count; _sort_k += _SORT_L)
-            atomic_add_local_uint(&_sort_h[_sort_digit(_sort_in[_sort_start + _sort_k], _sort_shift)], 1u);
+            atomic_add_local_uint(
+                &_sort_h[_sort_copy + _sort_digit(_sort_in[_sort_start + _sort_k], _sort_shift)], 1u);
         LOCAL_BARRIER;
         for (unsigned int _sort_d = _sort_lid; _sort_d < 256u; _sort_d += _SORT_L)
-            _sort_hist[((unsigned long)_sort_r * 256u + _sort_d) * _sort_tpr + _sort_tr] = _sort_h[_sort_d];
+        {
+            unsigned int _sort_sum = 0u;
+            for (unsigned int _sort_c = 0; _sort_c < _SORT_COPIES; ++_sort_c)
+                _sort_sum += _sort_h[_sort_c * 257u + _sort_d];
+            _sort_hist[((unsigned long)_sort_r * 256u + _sort_d) * _sort_tpr + _sort_tr] = _sort_sum;
+        }
         LOCAL_BARRIER;
     }
 }
