@@ -128,8 +128,9 @@ KERNEL void @NAME@(GLOBAL_MEM const _sort_KB *_sort_in_base, long _sort_in_offse
         // Rank each key among the keys of its digit before it in the tile: the tile's keys
         // are ordered by (sub-group, round, lane); within a round, a sub-group's lanes with
         // the same digit find each other by ballots on the digit's bits (bit 8: no key).
+        // (A key's digit is recomputed where it is needed again, rather than kept: fewer
+        // registers; a rank of ~0u marks a slot past the tile's end.)
         _sort_KB _sort_k[_SORT_K];
-        unsigned int _sort_dg[_SORT_K];
         unsigned int _sort_rank[_SORT_K];
 @PAYLOAD_REGS@
         for (unsigned int _sort_j = 0; _sort_j < _SORT_K; ++_sort_j)
@@ -158,8 +159,8 @@ KERNEL void @NAME@(GLOBAL_MEM const _sort_KB *_sort_in_base, long _sort_in_offse
                 _sort_wh[_sort_sg * 256u + _sort_d] =
                     (unsigned short)(_sort_before + _SORT_POPC(_sort_peers));
             SUB_GROUP_BARRIER;
-            _sort_rank[_sort_j] = _sort_before + _SORT_POPC(_sort_peers & _sort_below);
-            _sort_dg[_sort_j] = _sort_d;
+            _sort_rank[_sort_j] =
+                _sort_d < 256u ? _sort_before + _SORT_POPC(_sort_peers & _sort_below) : ~0u;
         }
         LOCAL_BARRIER;
         // Per digit: exclusive counts over the sub-groups, and the tile's total.
@@ -206,9 +207,9 @@ KERNEL void @NAME@(GLOBAL_MEM const _sort_KB *_sort_in_base, long _sort_in_offse
         // The keys in digit order in local memory, then written out in runs per digit.
         for (unsigned int _sort_j = 0; _sort_j < _SORT_K; ++_sort_j)
         {
-            const unsigned int _sort_d = _sort_dg[_sort_j];
-            if (_sort_d < 256u)
+            if (_sort_rank[_sort_j] != ~0u)
             {
+                const unsigned int _sort_d = _sort_digit(_sort_k[_sort_j], _sort_shift);
                 const unsigned int _sort_p = _sort_dstart[_sort_d] +
                     _sort_wh[_sort_sg * 256u + _sort_d] + _sort_rank[_sort_j];
                 _sort_lk[_sort_p] = _sort_k[_sort_j];
