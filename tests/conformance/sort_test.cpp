@@ -5,6 +5,7 @@
 // views with offsets and negative strides; values of several dtypes (structs too); misuse.
 
 #include "fixture.hpp"
+#include "large_device.hpp"
 
 #include <plinth/sorting.hpp>
 
@@ -509,6 +510,35 @@ TEST_P(SortTest, Misuse) {
   EXPECT_TRUE(
       contains(logic_error_message([&] { searchsorted(queue(), floats, floats); }), "'sorted_a'"));
   EXPECT_TRUE(contains(logic_error_message([&] { unique(queue(), half); }), "float16"));
+}
+
+// More than 2^31 int16 keys (two passes; 4 GiB an array): indices, tile numbers and offsets
+// past 2^31. On GPUs with the memory (large_device.hpp; PLINTH_TEST_LARGE=1 forces it).
+TEST_P(SortTest, BeyondTwoTo31Keys) {
+  // The keys, the result and the other pass's buffer (4 GiB each), the tiles' counts and
+  // offsets (1.5 GiB).
+  if (!large_device(device(), std::size_t{14} << 30)) {
+    GTEST_SKIP() << "needs 17.5 GiB of device memory and not PoCL";
+  }
+  const std::size_t n = (std::size_t{1} << 31) + (std::size_t{1} << 17) + 3;
+  const auto keys = Array::empty(queue(), {n}, DType::int16());
+  fill(queue(), keys, std::int16_t{7});
+  const auto at = [](std::size_t k) { return static_cast<std::ptrdiff_t>(k); };
+  const auto put = [&](std::size_t k, std::int16_t value) {
+    keys.view({Slice(at(k), at(k + 1))})
+        .set(queue(), HostArray::from_values(std::vector<std::int16_t>{value}));
+  };
+  put(n - 1, -5);
+  put(n - 2, 300);
+  put((std::size_t{1} << 31) + 1, -300);
+  put(3, 8);
+  const auto sorted = sort(queue(), keys);
+  std::vector<std::int16_t> got;
+  for (const std::size_t k :
+       {std::size_t{0}, std::size_t{1}, std::size_t{2}, n / 2, n - 3, n - 2, n - 1}) {
+    got.push_back(sorted.view({Slice(at(k), at(k + 1))}).get(queue()).to_vector<std::int16_t>()[0]);
+  }
+  EXPECT_EQ(got, (std::vector<std::int16_t>{-300, -5, 7, 7, 7, 8, 300}));
 }
 
 PLINTH_INSTANTIATE_DEVICE_TEST(SortTest);
