@@ -276,7 +276,11 @@ RadixGeometry choose_radix_geometry(const RadixLimits& limits, const RadixKeySpe
   geometry.local_size = local;
   geometry.sub_groups = std::max<std::size_t>(local / min_sg, 1);
   std::size_t budget = local_budget;
-  if (limits.local_mem_size != 0) budget = std::min(budget, limits.local_mem_size / 2);
+  // Every byte the kernel uses is declared: leave the device a little of its own.
+  if (limits.local_mem_size != 0) {
+    budget = std::min(budget, limits.local_mem_size > 8192 ? limits.local_mem_size - 4096
+                                                           : limits.local_mem_size / 2);
+  }
   const std::size_t per_item = local * (spec.bits + spec.payload_bits) / 8;
   const std::size_t fixed = fixed_bytes(geometry);
   geometry.items = budget > fixed ? (budget - fixed) / per_item : 1;

@@ -47,8 +47,8 @@ PLINTH_EXPORT std::size_t radix_local_bytes(const RadixGeometry& geometry,
 
 /// A geometry within `limits` for `spec`: 256 work items where sub-groups are native (32
 /// where they are emulated, whose ranking is serial over the group's sub-groups), and as many
-/// items each (at most 16) as keep the scatter kernel's local memory within 44 KiB and half
-/// the device's. Throws nothing.
+/// items each (at most 16) as keep the scatter kernel's local memory within 44 KiB and the
+/// device's less 4 KiB (half of it below 8 KiB). Throws nothing.
 PLINTH_EXPORT RadixGeometry choose_radix_geometry(const RadixLimits& limits,
                                                   const RadixKeySpec& spec) noexcept;
 
