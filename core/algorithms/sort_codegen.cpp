@@ -48,9 +48,10 @@ constexpr std::string_view common_source = R"(
 #define _SORT_POPC(x) ((unsigned int)popcount(x))
 #endif
 
+// `shift` holds the digit's shift in its low byte and the keys' kind above (radix_mode()).
 FUNCTION unsigned int _sort_digit(_sort_KB x, unsigned int shift)
 {
-    return (unsigned int)((_sort_order(x) >> shift) & (_sort_KB)0xFFu);
+    return (unsigned int)((_sort_order(x, shift >> 8) >> (shift & 0xFFu)) & (_sort_KB)0xFFu);
 }
 
 // Tile t of rows of `row` keys, `tpr` tiles per row: its first key and how many it has.
@@ -329,12 +330,44 @@ std::string sort_key_prelude(const RadixKeySpec& spec) {
   return text;
 }
 
+unsigned radix_mode(const RadixKeySpec& spec) noexcept {
+  return (spec.kind == RadixKeyKind::signed_integer ? 1U : 0U) |
+         (spec.kind == RadixKeyKind::floating ? 2U : 0U) | (spec.descending ? 4U : 0U);
+}
+
 std::string radix_source(const RadixKeySpec& spec, const RadixGeometry& geometry) {
   std::string text = fmt::format("typedef {} _sort_KB;\n", bits_type(spec.bits));
   if (spec.payload_bits != 0) {
     text += fmt::format("typedef {} _sort_PI;\n", bits_type(spec.payload_bits));
   }
-  text += radix_order_function(spec);
+  // The transform of radix_order_function() with the kind a kernel argument (radix_mode()),
+  // so that one program serves every kind of key of one width. Exponent masks of 8 and 16
+  // bits are placeholders: no float keys of those widths are sorted.
+  const char* exponent = spec.bits == 64   ? "0x7ff0000000000000UL"
+                         : spec.bits == 32 ? "0x7f800000u"
+                         : spec.bits == 16 ? "0x7c00u"
+                                           : "0x78u";
+  text += fmt::format(
+      "FUNCTION _sort_KB _sort_order(_sort_KB x, unsigned int mode)\n"
+      "{{\n"
+      "    const _sort_KB sign = (_sort_KB)((_sort_KB)1 << {0});\n"
+      "    _sort_KB y = x;\n"
+      "    if (mode & 2u)\n"
+      "    {{\n"
+      "        if ((_sort_KB)(x & (_sort_KB)~sign) > (_sort_KB){1})\n"
+      "            y = (_sort_KB)~(_sort_KB)0;\n"
+      "        else if ((x & sign) != (_sort_KB)0)\n"
+      "            y = (_sort_KB)~x;\n"
+      "        else\n"
+      "            y = (_sort_KB)(x | sign);\n"
+      "    }}\n"
+      "    else if (mode & 1u)\n"
+      "        y = (_sort_KB)(x ^ sign);\n"
+      "    if (mode & 4u)\n"
+      "        y = (_sort_KB)~y;\n"
+      "    return y;\n"
+      "}}\n",
+      spec.bits - 1, exponent);
   std::string common =
       replace_all(std::string(common_source), "@L@", fmt::format("{}", geometry.local_size));
   common = replace_all(std::move(common), "@K@", fmt::format("{}", geometry.items));

@@ -66,6 +66,10 @@ PLINTH_EXPORT std::string radix_order_function(const RadixKeySpec& spec);
 /// searchsorted). Throws nothing but std::bad_alloc.
 PLINTH_EXPORT std::string sort_key_prelude(const RadixKeySpec& spec);
 
+/// The keys' kind as the radix kernels take it, in bits 8 and up of their `shift` argument:
+/// bit 0 signed, bit 1 floating, bit 2 descending. Throws nothing.
+PLINTH_EXPORT unsigned radix_mode(const RadixKeySpec& spec) noexcept;
+
 /// The program's source (no template placeholders): the kernels
 ///
 ///     _sort_hist(keys, long key_offset, ulong row, ulong tiles_per_row, ulong tiles,
@@ -75,12 +79,13 @@ PLINTH_EXPORT std::string sort_key_prelude(const RadixKeySpec& spec);
 ///     _sort_scatter(keys_in, long offset, keys_out, const PI *payload_in, PI *payload_mid,
 ///                   long *payload_final, uint flags, ulong row, ...)      (with a payload)
 ///
-/// Rows of `row` keys are sorted independently: the tiles of a row (tiles_per_row of them)
-/// never cross it; hist[(r * 256 + digit) * tiles_per_row + tile] is the count of the digit
-/// in the tile of row r, whose exclusive scan (`offsets`) is where the tile's keys of that
-/// digit go. Flags bit 0 makes the payload (the index in the row: the first pass), bit 1
-/// writes it as int64 to payload_final (the last pass) instead of payload_mid. Throws nothing but
-/// std::bad_alloc.
+/// One program serves every kind of key of `spec.bits` bits (and `spec.payload_bits`): `shift`
+/// is the digit's shift | radix_mode(spec) << 8. Rows of `row` keys are sorted independently: the
+/// tiles of a row (tiles_per_row of them) never cross it; hist[(r * 256 + digit) * tiles_per_row +
+/// tile] is the count of the digit in the tile of row r, whose exclusive scan (`offsets`) is where
+/// the tile's keys of that digit go. Flags bit 0 makes the payload (the index in the row: the first
+/// pass), bit 1 writes it as int64 to payload_final (the last pass) instead of payload_mid. Throws
+/// nothing but std::bad_alloc.
 PLINTH_EXPORT std::string radix_source(const RadixKeySpec& spec, const RadixGeometry& geometry);
 
 }  // namespace plinth::detail

@@ -131,8 +131,8 @@ RadixResult radix_sort(const Queue& queue, const Array& keys, std::size_t row, b
   spec.bits = static_cast<unsigned>(keys.dtype().itemsize() * 8);
   spec.descending = descending;
   if (indices) spec.payload_bits = row > std::numeric_limits<std::uint32_t>::max() ? 64 : 32;
-  const VariantWords variant{static_cast<std::uint64_t>(spec.kind), spec.bits,
-                             spec.descending ? 1U : 0U, spec.payload_bits};
+  // One program per width and payload: the kind of key is an argument (radix_mode).
+  const VariantWords variant{spec.bits, spec.payload_bits};
   const auto slot = store_slot<RadixSlot>(
       radix_recipe(), device, std::span<const std::uint64_t>(variant.data(), variant.size()));
   build(*slot, device, spec);
@@ -171,7 +171,7 @@ RadixResult radix_sort(const Queue& queue, const Array& keys, std::size_t row, b
     const Buffer& in = pass == 0 ? keys.base_buffer() : key_dest(pass - 1).base_buffer();
     const std::int64_t& in_offset = pass == 0 ? first_offset : no_offset;
     const Buffer& out = key_dest(pass).base_buffer();
-    const auto shift = static_cast<std::uint32_t>(pass * 8);
+    const auto shift = static_cast<std::uint32_t>(pass * 8 | radix_mode(spec) << 8);
     const KernelArg hist_args[] = {in,        in_offset, row_arg,           tpr_arg,
                                    tiles_arg, shift,     hist.base_buffer()};
     kernels[0].launch(queue, global, local, hist_args);

@@ -82,6 +82,12 @@ TEST(RadixSource, KernelsAndPayload) {
   EXPECT_EQ(keys.find('@'), std::string::npos);  // every hook replaced
   EXPECT_NE(keys.find("#define _SORT_L 256u"), std::string::npos);
   EXPECT_NE(keys.find("#define _SORT_NSG 8u"), std::string::npos);
+  // One program for every kind of key of a width: the kind is an argument.
+  EXPECT_EQ(keys, radix_source({RadixKeyKind::signed_integer, 32, true, 0}, geometry));
+  EXPECT_NE(keys.find("_sort_order(_sort_KB x, unsigned int mode)"), std::string::npos);
+  EXPECT_EQ(radix_mode({RadixKeyKind::unsigned_integer, 32, false, 0}), 0u);
+  EXPECT_EQ(radix_mode({RadixKeyKind::signed_integer, 8, false, 0}), 1u);
+  EXPECT_EQ(radix_mode({RadixKeyKind::floating, 64, true, 0}), 6u);
   const auto pairs = radix_source({RadixKeyKind::signed_integer, 64, false, 32}, geometry);
   EXPECT_NE(pairs.find("typedef unsigned int _sort_PI;"), std::string::npos);
   EXPECT_NE(pairs.find("typedef unsigned long _sort_KB;"), std::string::npos);
