@@ -1,5 +1,6 @@
 #include <plinth/sorting.hpp>
 
+#include "algorithms/kit/recipe_cache.hpp"
 #include "algorithms/sort_arrays.hpp"
 #include "algorithms/sort_radix.hpp"
 
@@ -58,9 +59,9 @@ KERNEL void _uniq_counts(GLOBAL_MEM const long *starts, unsigned long m, GLOBAL_
 
 /// The inclusive sum scan of int64 run heads, in place.
 ScanKernel run_numbers() {
-  static const ScanKernel scan(DType::int64(), "a + b", "0", ScanKind::inclusive,
-                               {.name = "unique_runs"});
-  return scan;
+  return detail::recipe_cache().get<ScanKernel>("sort", "unique_runs", [] {
+    return ScanKernel(DType::int64(), "a + b", "0", ScanKind::inclusive, {.name = "unique_runs"});
+  });
 }
 
 }  // namespace
