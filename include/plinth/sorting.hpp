@@ -49,7 +49,7 @@
 /// store; the scratch (counts, offsets, ping-pong buffers) comes from the queue's memory pool.
 /// Passes whose digit is the same for every key are not skipped (the check needs a host
 /// synchronisation). Not implemented: a one-sweep (decoupled look-back) variant; MultiArray
-/// forms.
+/// forms other than sort and argsort along the last axis.
 ///
 /// **partition and topk** sort fully (numpy's partition only promises the kth element in place
 /// with no larger ones before it and no smaller ones after; a full sort keeps that promise).
@@ -61,6 +61,7 @@
 
 #include <plinth/array.hpp>
 #include <plinth/export.hpp>
+#include <plinth/multi_array.hpp>
 #include <plinth/queue.hpp>
 
 #include <cstddef>
@@ -77,6 +78,17 @@ PLINTH_EXPORT Array sort(const Queue& queue, const Array& a, std::ptrdiff_t axis
 /// array of a's shape, each entry an index along the axis; equal keys keep their order.
 /// Throws as sort.
 PLINTH_EXPORT Array argsort(const Queue& queue, const Array& a, std::ptrdiff_t axis = -1);
+
+/// The MultiQueue forms: sort (argsort) along the last axis of the whole array a MultiArray
+/// stands for, split along another axis (EqualSplay's rows of a 2-D array, say) or cloned:
+/// each device sorts its part's rows on its queue (then copies them into the result's part:
+/// one more pass); the result (int64 for argsort) is split like `a`. Throws LogicError naming
+/// 'a' for a zero-dimensional array or one split along its last axis (its rows are cut: resplay
+/// it), if `queues` lacks a device of `a`, and as the single-queue forms for each part (every
+/// part checked before anything is enqueued).
+PLINTH_EXPORT MultiArray sort(const MultiQueue& queues, const MultiArray& a);
+/// As above, the indices that sort each row (see the single-queue argsort).
+PLINTH_EXPORT MultiArray argsort(const MultiQueue& queues, const MultiArray& a);
 
 /// What sort_by_key returns.
 struct SortedPairs {

@@ -543,5 +543,28 @@ TEST_P(SortTest, BeyondTwoTo31Keys) {
 
 PLINTH_INSTANTIATE_DEVICE_TEST(SortTest);
 
+using SortMultiTest = MultiDeviceTest;
+
+// sort and argsort of a MultiArray split along its rows: each device sorts its rows; the
+// result is the single-device one. Split along the last axis: refused.
+TEST_P(SortMultiTest, RowsOfEachPart) {
+  const auto devices = context().devices();
+  const auto queues = MultiQueue::on_devices(devices);
+  const std::size_t rows = 2 * devices.size() + 3, cols = 301;
+  const auto xs = random_values<float>(rows * cols, 51, true);
+  const auto x = MultiArray::from_host(queues, HostArray::from_values(xs, {rows, cols}));
+  const auto sorted = sort(queues, x);
+  const auto order = argsort(queues, x);
+  EXPECT_EQ(sorted.shape(), x.shape());
+  EXPECT_EQ(order.dtype(), DType::int64());
+  EXPECT_EQ(count_wrong_sort(xs, cols, sorted.get(queues).to_vector<float>(),
+                             order.get(queues).to_vector<std::int64_t>()),
+            0U);
+  const auto line = MultiArray::from_host(queues, HostArray::from_values(xs, {rows * cols}));
+  EXPECT_NE(logic_error_message([&] { sort(queues, line); }).find("last axis"), std::string::npos);
+}
+
+PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(SortMultiTest);
+
 }  // namespace
 }  // namespace plinth::conformance
