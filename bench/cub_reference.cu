@@ -8,6 +8,9 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
+// Issue 29: histogram and argmax.
+#include <cub/device/device_histogram.cuh>
+
 extern "C" int plinth_bench_cub_sum_float32(const float* in, float* out, size_t n,
                                             void* temp, size_t* temp_bytes, CUstream stream) {
   return static_cast<int>(cub::DeviceReduce::Sum(temp, *temp_bytes, in, out,
@@ -28,4 +31,23 @@ extern "C" int plinth_bench_cub_exclusive_sum_int32(const int* in, int* out, siz
   return static_cast<int>(cub::DeviceScan::ExclusiveSum(temp, *temp_bytes, in, out,
                                                         static_cast<long long>(n),
                                                         static_cast<cudaStream_t>(stream)));
+}
+
+// Issue 29: CUB's DeviceHistogram::HistogramEven (bins + 1 levels over [lower, upper), int
+// counters) and DeviceReduce::ArgMax (the value and its int64 index).
+extern "C" int plinth_bench_cub_histogram_even_float32(const float* in, int* counts, int bins,
+                                                       float lower, float upper, size_t n,
+                                                       void* temp, size_t* temp_bytes,
+                                                       CUstream stream) {
+  return static_cast<int>(cub::DeviceHistogram::HistogramEven(
+      temp, *temp_bytes, in, counts, bins + 1, lower, upper, static_cast<long long>(n),
+      static_cast<cudaStream_t>(stream)));
+}
+
+extern "C" int plinth_bench_cub_argmax_float32(const float* in, float* max_out,
+                                               long long* index_out, size_t n, void* temp,
+                                               size_t* temp_bytes, CUstream stream) {
+  return static_cast<int>(cub::DeviceReduce::ArgMax(temp, *temp_bytes, in, max_out, index_out,
+                                                    static_cast<long long>(n),
+                                                    static_cast<cudaStream_t>(stream)));
 }

@@ -20,6 +20,14 @@ int plinth_bench_cub_max_float32(const float* in, float* out, size_t n, void* te
 int plinth_bench_cub_exclusive_sum_int32(const int* in, int* out, size_t n, void* temp,
                                          size_t* temp_bytes, CUstream stream);
 
+/* Issue 29: CUB's DeviceHistogram::HistogramEven of `n` float32 into `bins` int counters over
+   [lower, upper), and DeviceReduce::ArgMax (the largest value and its index). */
+int plinth_bench_cub_histogram_even_float32(const float* in, int* counts, int bins, float lower,
+                                            float upper, size_t n, void* temp, size_t* temp_bytes,
+                                            CUstream stream);
+int plinth_bench_cub_argmax_float32(const float* in, float* max_out, long long* index_out, size_t n,
+                                    void* temp, size_t* temp_bytes, CUstream stream);
+
 #ifdef __cplusplus
 }
 #endif

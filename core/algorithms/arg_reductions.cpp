@@ -14,7 +14,10 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace plinth {
 
@@ -44,11 +47,14 @@ std::string extreme(const DType& dtype, bool largest) {
   return detail::c_constant_of(largest ? most : std::uint64_t{0}, dtype);
 }
 
-/// The kernel of argmin (`is_min`) or argmax over `dtype` (as read_dtype).
-ReductionKernel arg_kernel(const DType& dtype, bool is_min) {
+/// The kernel of argmin (`is_min`) or argmax over `dtype` (as read_dtype): over all elements
+/// (the index is the flat one), or along one axis (`along_axis`: the flat index modulo the
+/// scalar argument `extent`, the reduced axis's extent, as the reduced axis comes last).
+ReductionKernel arg_kernel(const DType& dtype, bool is_min, bool along_axis) {
   const char* function = is_min ? "argmin" : "argmax";
   return detail::recipe_cache().get<ReductionKernel>(
-      "reduction", fmt::format("{}:{}", function, dtype.name()), [&] {
+      "reduction", fmt::format("{}:{}:{}", function, dtype.name(), along_axis ? "axis" : "flat"),
+      [&] {
         const auto pair = pair_dtype(dtype);
         const bool real = is_real(dtype);
         std::string infinity;
@@ -93,22 +99,25 @@ ReductionKernel arg_kernel(const DType& dtype, bool is_min) {
             "}}\n",
             fmt::arg("infinity", infinity), fmt::arg("neutral", extreme(dtype, is_min)),
             fmt::arg("nan_rule", nan_rule), fmt::arg("better", better));
+        std::vector<ElementwiseArg> args{ElementwiseArg::input("x", dtype)};
+        if (along_axis) args.push_back(ElementwiseArg::scalar("extent", DType::uint64()));
         return ReductionKernel(
-            {ElementwiseArg::input("x", dtype), ElementwiseArg::scalar("extent", DType::uint64())},
-            pair, "_am_neutral()", "_am_pick(a, b)", "_am_make(x[i], (long)(i % extent))",
+            std::move(args), pair, "_am_neutral()", "_am_pick(a, b)",
+            along_axis ? "_am_make(x[i], (long)(i % extent))" : "_am_make(x[i], (long)i)",
             {.name = is_min ? "plinth_argmin" : "plinth_argmax",
              .preamble = preamble,
              .render_globals = {{"P", ctype(pair)}, {"V", ctype(dtype)}}});
       });
 }
 
-/// The index fields of `pairs` (an array of pair_dtype) as a new C-order int64 array.
+/// The index fields of `pairs` (an array of pair_dtype) as an int64 array: a view for one
+/// pair (shape `()`, contiguous: no launch), a new C-order copy otherwise.
 Array indices_of(const Queue& queue, const Array& pairs) {
   const auto& m = pairs.metadata();
   const auto view = Array::from_buffer(
       pairs.base_buffer(), ArrayMetadata(m.shape(), DType::int64(), m.strides(),
                                          m.first_element_offset() + index_offset, m.buffer_size()));
-  return copy(queue, view);
+  return pairs.ndim() == 0 ? view : copy(queue, view);
 }
 
 Array arg_reduce(const char* function, bool is_min, const Queue& queue, const Array& x,
@@ -147,7 +156,8 @@ Array arg_reduce(const char* function, bool is_min, const Queue& queue, const Ar
                     function, fmt::join(x.shape(), ", ")));
   }
   const std::array<ElementwiseValue, 2> values{ElementwiseValue(source), ElementwiseValue(extent)};
-  const auto pairs = arg_kernel(read, is_min).launch(queue, values, target);
+  const auto pairs = arg_kernel(read, is_min, axis.has_value())
+                         .launch(queue, std::span(values.data(), axis ? 2 : 1), target);
   return indices_of(queue, pairs);
 }
 

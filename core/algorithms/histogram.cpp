@@ -96,7 +96,7 @@ struct CountCall {
   detail::BinRule rule;
   bool double_bins;
   Array edges;  ///< the bin dtype's edges (any array for BinRule::integer)
-  double lo = 0, hi = 0, denom = 1;
+  double lo = 0, hi = 0, scale = 1;
 };
 
 /// Counts the `a`'s elements into `bins` bins by `call`'s rule: a new int64 array.
@@ -134,7 +134,7 @@ Array count_bins(const Queue& queue, const Array& a, std::size_t bins, const Cou
   if (groups != 0) {
     const std::int64_t offset = element_offset(source);
     const float lo32 = static_cast<float>(call.lo), hi32 = static_cast<float>(call.hi),
-                denom32 = static_cast<float>(call.denom);
+                scale32 = static_cast<float>(call.scale);
     const std::size_t global[1] = {static_cast<std::size_t>(groups) * local_size};
     const std::size_t local[1] = {local_size};
     const auto scalar = [&](const double& wide, const float& narrow) {
@@ -147,7 +147,7 @@ Array count_bins(const Queue& queue, const Array& a, std::size_t bins, const Cou
                                         call.edges.base_buffer(),
                                         scalar(call.lo, lo32),
                                         scalar(call.hi, hi32),
-                                        scalar(call.denom, denom32),
+                                        scalar(call.scale, scale32),
                                         n};
     // (x, x_off, n, partial, bins, edges, lo, hi, denom)
     const std::array<KernelArg, 9> ordered{args[0], args[1], args[8], args[2], args[3],
@@ -246,7 +246,8 @@ HistogramResult histogram(const Queue& queue, const Array& a, std::size_t bins,
   // The range as the edges hold it (numpy compares in the bin dtype).
   call.lo = double_bins ? first : static_cast<float>(first);
   call.hi = double_bins ? last : static_cast<float>(last);
-  call.denom = last - first;
+  // numpy's (x - lo) / (hi - lo) * bins, as one factor in the bin dtype.
+  call.scale = static_cast<double>(bins) / (last - first);
   auto counts = count_bins(queue, a, bins, call);
   return {std::move(counts), std::move(edges)};
 }

@@ -40,8 +40,10 @@ inline constexpr const char* histogram_merge_function = "_hg_merge";
 inline constexpr const char* histogram_weighted_function = "_hg_weighted";
 
 /// The program of `recipe`:
-/// - `_hg_count(x, x_off, n, partial, bins, edges, lo, hi, denom)`: group g counts its
-///   share of the n elements into partial[g * bins ...] (32-bit counts);
+/// - `_hg_count(x, x_off, n, partial, bins, edges, lo, hi, scale)`: group g counts its
+///   share of the n elements (read 4 at a time, vload4) into partial[g * bins ...] (32-bit
+///   counts); equal-width bins find an element's bin from `(x - lo) * scale` (scale = bins /
+///   (hi - lo)) and the edges (copied to local memory where the counts are there);
 /// - `_hg_merge(partial, rows, bins, counts)`: counts[k] (int64) = the sum over the rows of
 ///   partial[row * bins + k];
 /// - with a weight type, `_hg_weighted(x, x_off, n, out, bins, w, w_off)`: out[x[k]] +=

@@ -55,11 +55,12 @@ PLINTH_EXPORT Array max(const Queue& queue, const Array& x, const ReductionTarge
 /// The index of the first smallest element of `x` (numpy.argmin): without `axis`, the flat
 /// C-order index over all elements, shape `()`; with `axis` (negative counts from the end),
 /// the index along that axis for each position of the others, x's shape without that axis.
-/// int64, on the device, asynchronous. A NaN counts as smaller than anything (the first NaN
-/// wins, as numpy); -0.0 and +0.0 are equal (the first wins). One ReductionKernel over
-/// (value, index) pairs, then a copy of the indices out of the pairs. Throws LogicError for
-/// complex, float16 and struct arrays, an `axis` out of range, nothing to reduce (an empty
-/// array or axis: numpy's "empty sequence"), an array on another device.
+/// int64, on the device, asynchronous (without `axis`, a shape-`()` view of the index in the
+/// reduction's (value, index) result: no copy). A NaN counts as smaller than anything (the first
+/// NaN wins, as numpy); -0.0 and +0.0 are equal (the first wins). One ReductionKernel over (value,
+/// index) pairs, then a copy of the indices out of the pairs. Throws LogicError for complex,
+/// float16 and struct arrays, an `axis` out of range, nothing to reduce (an empty array or axis:
+/// numpy's "empty sequence"), an array on another device.
 PLINTH_EXPORT Array argmin(const Queue& queue, const Array& x,
                            std::optional<std::ptrdiff_t> axis = std::nullopt);
 

@@ -9,12 +9,16 @@
 /// edges are numpy.linspace(lo, hi, bins + 1) computed in float64 and stored in the bin
 /// dtype (float32 for a float32 array, float64 for float64 and integer arrays, as numpy's
 /// result_type); bin k holds edges[k] <= x < edges[k + 1], the last bin also x == hi; values
-/// outside [lo, hi] and NaN are not counted. An element's bin is found as numpy finds it
-/// (the index int((x - lo) / (hi - lo) * bins) in the bin dtype, then one step down or up
-/// where the stored edges disagree), so the counts are numpy's, values at the edges included.
+/// outside [lo, hi] and NaN are not counted. An element's bin is found as numpy finds it:
+/// the index int((x - lo) * (bins / (hi - lo))) in the bin dtype (numpy divides, then
+/// multiplies: the index may differ by one where that rounds otherwise), then one step down
+/// or up where the stored edges disagree, so the counts are numpy's, values at the edges
+/// included (only where float32 edges repeat, bins narrower than float32's spacing, may an
+/// element land in another of the equal edges' bins than numpy's).
 ///
 /// **Algorithm.** A bounded number of groups (4 per compute unit) each count their share of
-/// the elements (a grid-stride loop) into a histogram of 32-bit counts in local memory
+/// the elements (a grid-stride loop, four elements at a time with vload4; equal-width bins'
+/// edges copied into local memory) into a histogram of 32-bit counts in local memory
 /// (`atomic_add_local_uint`), or, when the bins do not fit in local memory (more than 8192),
 /// into the group's row of a global array (`atomic_add_global_uint`); each group then writes
 /// its counts to its row of a partial-counts array (rows x bins, 32-bit), and a second launch

@@ -107,7 +107,13 @@ def fake_cupy():
         sum=lambda a, axis=None: wrap(numpy.sum(a, axis=axis)),
         max=lambda a: wrap(numpy.max(a)),
         dot=lambda a, b: wrap(numpy.dot(a, b)),
-        ascontiguousarray=lambda a: wrap(numpy.ascontiguousarray(a)))
+        ascontiguousarray=lambda a: wrap(numpy.ascontiguousarray(a)),
+        # Issue 29.
+        random=types.SimpleNamespace(default_rng=lambda seed: types.SimpleNamespace(
+            random=lambda n, dtype: wrap(numpy.random.default_rng(seed).random(n, dtype=dtype)))),
+        histogram=lambda a, bins, range: tuple(wrap(v) for v in numpy.histogram(a, bins, range)),
+        argmax=lambda a: wrap(numpy.argmax(a)),
+        count_nonzero=lambda a: wrap(numpy.count_nonzero(a)))
     return cupy
 
 
@@ -132,7 +138,7 @@ class Options(unittest.TestCase):
     def test_defaults_cover_every_workload_and_the_issue_sizes(self):
         args = run.parse_args(["--binary", "/nonexistent"])
         self.assertEqual(args.workloads, run.WORKLOADS)
-        self.assertEqual(len(run.WORKLOADS), 15)
+        self.assertEqual(len(run.WORKLOADS), 18)
         self.assertEqual((args.large, args.matrix, args.cube), (1 << 28, 16384, (256, 256, 4096)))
         # The cube holds as many float32 as the matrix: 1 GiB each.
         self.assertEqual(run.bytes_of("sum_3d_two_axes", args), run.bytes_of("sum_axis0", args))
@@ -241,6 +247,7 @@ class CupySide(unittest.TestCase):
             "sum_axis0": ("sum", lambda a, axis=None: numpy.asarray(numpy.sum(
                 a, axis=None if axis is None else (axis + 1) % a.ndim)).view(type(a))),
             "max": ("max", lambda a: numpy.asarray(numpy.min(a)).view(type(a))),
+            "argmax": ("argmax", lambda a: numpy.asarray(numpy.argmin(a)).view(type(a))),
         }
         for workload, (name, function) in wrong.items():
             cupy = fake_cupy()
