@@ -50,7 +50,9 @@ struct AlgorithmReferences {
 /// (1 GiB on a GPU): "algorithms/copy", "algorithms/saxpy", "algorithms/sum",
 /// "algorithms/max", "algorithms/exclusive_scan" (throughput), "algorithms/small_call" (the
 /// host time of an elementwise call on 4096 elements against a prepared launch of the same
-/// work), and the layouts of issue 27 (register_layouts). The buffers are allocated when the
+/// work), the layouts of issue 27 (register_layouts), and issue 29's "algorithms/histogram_256"
+/// (2^26 uniform float32, against CUB's DeviceHistogram::HistogramEven) and "algorithms/argmax"
+/// (against CUB's DeviceReduce::ArgMax). The buffers are allocated when the
 /// first of them runs.
 void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
                          AlgorithmReferences references);

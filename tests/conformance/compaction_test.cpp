@@ -150,6 +150,12 @@ TEST_P(CompactionTest, BoolComplexAndIntegerFlags) {
             static_cast<std::int64_t>(ez.size()));
   EXPECT_EQ(count_nonzero(queue(), b).get(queue()).to_vector<std::int64_t>()[0],
             static_cast<std::int64_t>(eb.size()));
+  // complex128 (16-byte elements: two words), with ±0 parts.
+  std::vector<std::complex<double>> wide(zs.begin(), zs.end());
+  const auto w = Array::from_host(queue(), HostArray::from_values(wide));
+  EXPECT_EQ(flatnonzero(queue(), w).get(queue()).to_vector<std::int64_t>(), ez);
+  EXPECT_EQ(count_nonzero(queue(), w).get(queue()).to_vector<std::int64_t>()[0],
+            static_cast<std::int64_t>(ez.size()));
   // Complex values selected by a bool mask keep both parts.
   const auto picked = extract(queue(), b, z).get(queue()).to_vector<std::complex<float>>();
   ASSERT_EQ(picked.size(), eb.size());
