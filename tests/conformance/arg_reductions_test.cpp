@@ -4,6 +4,9 @@
 // 2^k ± 1; axes of 2-D and 3-D arrays; views with negative strides; misuse.
 
 #include "fixture.hpp"
+#include "large_device.hpp"
+
+#include <plinth/array_expression.hpp>
 
 #include <plinth/array_reductions.hpp>
 
@@ -17,6 +20,19 @@ namespace plinth::conformance {
 namespace {
 
 using ArgReductionTest = DeviceTest;
+
+/// A uint8 array of 2^31 + 5 elements, all `base`, but `value` at each of `at`.
+Array large_uint8(const Queue& queue, std::uint8_t base, std::uint8_t value,
+                  const std::vector<std::size_t>& at) {
+  const std::size_t n = (std::size_t{1} << 31) + 5;
+  auto x = Array::empty(queue, {n}, DType::uint8());
+  fill(queue, x, base);
+  for (const auto k : at) {
+    const auto p = static_cast<std::ptrdiff_t>(k);
+    fill(queue, x.view({Slice(p, p + 1)}), value);
+  }
+  return x;
+}
 
 std::uint64_t next(std::uint64_t& state) {
   state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -191,6 +207,18 @@ TEST_P(ArgReductionTest, ReversedAndSteppedViews) {
   ASSERT_EQ(view.size(), seen.size());
   EXPECT_EQ(device_arg<float>(queue(), view, true), host_arg(seen, 0, 1, seen.size(), true));
   EXPECT_EQ(device_arg<float>(queue(), view, false), host_arg(seen, 0, 1, seen.size(), false));
+}
+
+// Beyond 2^31 elements (GPUs with the memory only): an index past 32 bits.
+TEST_P(ArgReductionTest, Beyond2To31Elements) {
+  if (!large_device(device(), std::size_t{3} << 30)) GTEST_SKIP() << "not a large device";
+  const std::size_t at = (std::size_t{1} << 31) + 3;
+  const auto x = large_uint8(queue(), 5, 7, {at, at + 1});
+  EXPECT_EQ(argmax(queue(), x).get(queue()).to_vector<std::int64_t>()[0],
+            static_cast<std::int64_t>(at));
+  const auto y = large_uint8(queue(), 5, 1, {at + 1});
+  EXPECT_EQ(argmin(queue(), y).get(queue()).to_vector<std::int64_t>()[0],
+            static_cast<std::int64_t>(at + 1));
 }
 
 TEST_P(ArgReductionTest, MisuseNamesTheArgument) {

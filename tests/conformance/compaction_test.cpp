@@ -4,6 +4,7 @@
 // axes; and misuse (LogicError naming the argument).
 
 #include "fixture.hpp"
+#include "large_device.hpp"
 
 #include <plinth/array_expression.hpp>
 #include <plinth/compaction.hpp>
@@ -19,6 +20,19 @@ namespace plinth::conformance {
 namespace {
 
 using CompactionTest = DeviceTest;
+
+/// A uint8 array of 2^31 + 5 elements, all `base`, but `value` at each of `at`.
+Array large_uint8(const Queue& queue, std::uint8_t base, std::uint8_t value,
+                  const std::vector<std::size_t>& at) {
+  const std::size_t n = (std::size_t{1} << 31) + 5;
+  auto x = Array::empty(queue, {n}, DType::uint8());
+  fill(queue, x, base);
+  for (const auto k : at) {
+    const auto p = static_cast<std::ptrdiff_t>(k);
+    fill(queue, x.view({Slice(p, p + 1)}), value);
+  }
+  return x;
+}
 
 const std::vector<std::size_t> sizes{0,    1,    2,    255,  256,   257,   1023,
                                      1024, 1025, 4097, 8191, 65537, 131073};
@@ -244,6 +258,19 @@ TEST_P(CompactionTest, CompressAlongAxesAndFlat) {
   // Without an axis: the flattened array's first elements.
   const auto flat = compress(queue(), cond2, x).get(queue()).to_vector<std::int16_t>();
   EXPECT_EQ(flat, (std::vector<std::int16_t>{xs[0], xs[3], xs[4], xs[6]}));
+}
+
+// Beyond 2^31 elements (GPUs with the memory only): indices and positions past 32 bits.
+TEST_P(CompactionTest, Beyond2To31Elements) {
+  if (!large_device(device(), std::size_t{3} << 30)) GTEST_SKIP() << "not a large device";
+  const std::size_t last = (std::size_t{1} << 31) + 4;
+  const std::vector<std::size_t> at{3, (std::size_t{1} << 31) - 1, std::size_t{1} << 31, last};
+  const auto x = large_uint8(queue(), 0, 9, at);
+  std::vector<std::int64_t> expected(at.begin(), at.end());
+  EXPECT_EQ(flatnonzero(queue(), x).get(queue()).to_vector<std::int64_t>(), expected);
+  EXPECT_EQ(count_nonzero(queue(), x).get(queue()).to_vector<std::int64_t>()[0], 4);
+  EXPECT_EQ(extract(queue(), x, x).get(queue()).to_vector<std::uint8_t>(),
+            (std::vector<std::uint8_t>{9, 9, 9, 9}));
 }
 
 TEST_P(CompactionTest, MisuseNamesTheArgument) {

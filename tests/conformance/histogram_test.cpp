@@ -5,6 +5,9 @@
 // bincount with minlength, bool and weights; misuse.
 
 #include "fixture.hpp"
+#include "large_device.hpp"
+
+#include <plinth/array_expression.hpp>
 
 #include <plinth/histogram.hpp>
 
@@ -19,6 +22,19 @@ namespace plinth::conformance {
 namespace {
 
 using HistogramTest = DeviceTest;
+
+/// A uint8 array of 2^31 + 5 elements, all `base`, but `value` at each of `at`.
+Array large_uint8(const Queue& queue, std::uint8_t base, std::uint8_t value,
+                  const std::vector<std::size_t>& at) {
+  const std::size_t n = (std::size_t{1} << 31) + 5;
+  auto x = Array::empty(queue, {n}, DType::uint8());
+  fill(queue, x, base);
+  for (const auto k : at) {
+    const auto p = static_cast<std::ptrdiff_t>(k);
+    fill(queue, x.view({Slice(p, p + 1)}), value);
+  }
+  return x;
+}
 
 std::uint64_t next(std::uint64_t& state) {
   state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -233,6 +249,20 @@ TEST_P(HistogramTest, BincountCountsAndWeights) {
   EXPECT_EQ(sc[5], 1);
   EXPECT_EQ(sc[29999], 2);
   EXPECT_EQ(std::count(sc.begin(), sc.end(), 0), 30000 - 3);
+}
+
+// Beyond 2^31 elements (GPUs with the memory only): counts past 32 bits' signed range.
+TEST_P(HistogramTest, Beyond2To31Elements) {
+  if (!large_device(device(), std::size_t{3} << 30)) GTEST_SKIP() << "not a large device";
+  const std::size_t n = (std::size_t{1} << 31) + 5;
+  const auto x = large_uint8(queue(), 1, 7, {0, std::size_t{1} << 31, n - 1});
+  const auto counts = bincount(queue(), x).get(queue()).to_vector<std::int64_t>();
+  ASSERT_EQ(counts.size(), 8u);
+  EXPECT_EQ(counts[1], static_cast<std::int64_t>(n - 3));
+  EXPECT_EQ(counts[7], 3);
+  const auto result = histogram(queue(), x, 3, {{0.0, 6.0}});
+  EXPECT_EQ(result.counts.get(queue()).to_vector<std::int64_t>(),
+            (std::vector<std::int64_t>{static_cast<std::int64_t>(n - 3), 0, 0}));
 }
 
 TEST_P(HistogramTest, MisuseNamesTheArgument) {
