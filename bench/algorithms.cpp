@@ -8,7 +8,9 @@
 #include <plinth/array_reductions.hpp>
 #include <plinth/array_shape.hpp>
 #include <plinth/elementwise.hpp>
+#include <plinth/histogram.hpp>
 #include <plinth/program.hpp>
+#include <plinth/random.hpp>
 #include <plinth/scan.hpp>
 
 #include <cmath>
@@ -153,6 +155,79 @@ void register_layouts(const std::shared_ptr<Arrays>& arrays,
       });
 }
 
+/// Issue 29's counting rows: histogram (256 bins over [0, 1) of 2^26 uniform float32, its own
+/// array, filled once) against CUB's DeviceHistogram::HistogramEven (target 1.0), and argmax
+/// of x (the float32 ones of `bytes`) against CUB's DeviceReduce::ArgMax (target 0.95, as
+/// against cupy.argmax); against the device copy's rate where CUB is not there.
+void register_counting(const std::shared_ptr<Arrays>& arrays,
+                       const std::shared_ptr<AlgorithmReferences>& refs) {
+  const auto f32 = plinth::DType::float32();
+  constexpr std::size_t histogram_elements = std::size_t{1} << 26;
+  constexpr std::size_t bins = 256;
+  struct HistogramData {
+    std::optional<plinth::Array> samples, counts;
+  };
+  auto data = std::make_shared<HistogramData>();
+  auto samples = [arrays, data, f32]() -> const plinth::Array& {
+    if (!data->samples) {
+      data->samples = plinth::Array::empty(arrays->queue, {histogram_elements}, f32);
+      plinth::RandomGenerator(29).uniform(arrays->queue, *data->samples);
+      data->counts = plinth::Array::empty(arrays->queue, {bins}, plinth::DType::int32());
+      arrays->queue.synchronize();
+    }
+    return *data->samples;
+  };
+  const std::size_t histogram_bytes = histogram_elements * sizeof(float);
+  auto run_histogram = [arrays, samples] {
+    {
+      const auto result = plinth::histogram(arrays->queue, samples(), bins, {{0.0, 1.0}});
+      benchmark::DoNotOptimize(result);
+    }
+    arrays->queue.synchronize();
+  };
+  const std::string histogram_name =
+      "algorithms/histogram_256_float32_" + size_name(histogram_bytes);
+  if (refs->histogram_even_float32) {
+    register_throughput(histogram_name, cub_target, histogram_bytes, histogram_bytes, run_histogram,
+                        [refs, data, samples] {
+                          const auto& x = samples();
+                          refs->histogram_even_float32(x.base_buffer(), data->counts->base_buffer(),
+                                                       bins, 0.0f, 1.0f, histogram_elements);
+                        });
+  } else {
+    register_throughput(histogram_name, refs->copy_target, histogram_bytes, 2 * histogram_bytes,
+                        run_histogram, [arrays, refs, histogram_bytes] {
+                          arrays->prepare();
+                          refs->copy(*arrays->y, *arrays->x, histogram_bytes);
+                        });
+  }
+
+  const std::size_t bytes = arrays->bytes;
+  auto run_argmax = [arrays, f32] {
+    {
+      const auto [x, y] = arrays->arrays(f32);
+      const auto index = plinth::argmax(arrays->queue, x);
+      benchmark::DoNotOptimize(index);
+    }
+    arrays->queue.synchronize();
+  };
+  const std::string argmax_name = "algorithms/argmax_float32_" + size_name(bytes);
+  if (refs->argmax_float32) {
+    auto out =
+        std::make_shared<plinth::Buffer>(plinth::Buffer::allocate(arrays->queue.device(), 16));
+    register_throughput(argmax_name, 0.95, bytes, bytes, run_argmax, [arrays, refs, out] {
+      arrays->prepare();
+      refs->argmax_float32(*arrays->x, *out, arrays->count(4));
+    });
+  } else {
+    register_throughput(argmax_name, refs->copy_target, bytes, 2 * bytes, run_argmax,
+                        [arrays, refs] {
+                          arrays->prepare();
+                          refs->copy(*arrays->y, *arrays->x, arrays->bytes);
+                        });
+  }
+}
+
 }  // namespace
 
 void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
@@ -253,6 +328,9 @@ void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
   // the largest square matrix it holds (16384 x 16384 in 1 GiB).
   register_layouts(arrays, refs,
                    static_cast<std::size_t>(std::sqrt(static_cast<double>(arrays->count(4)))));
+
+  // Histogram and argmax (issue 29).
+  register_counting(arrays, refs);
 
   // The host cost of a small elementwise call against a prepared launch of a hand-written
   // kernel doing the same (kernels.hpp's saxpy), both on 4096 elements.

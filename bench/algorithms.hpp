@@ -32,6 +32,15 @@ struct AlgorithmReferences {
   /// The exclusive prefix sum of `n` int32 of `in` into `out` (CUB's DeviceScan::ExclusiveSum).
   std::function<void(const plinth::Buffer& in, const plinth::Buffer& out, std::size_t n)>
       exclusive_sum_int32;
+  /// Issue 29: CUB's DeviceHistogram::HistogramEven of `n` float32 of `in` into `bins` int32
+  /// counters of `counts` over [lower, upper).
+  std::function<void(const plinth::Buffer& in, const plinth::Buffer& counts, std::size_t bins,
+                     float lower, float upper, std::size_t n)>
+      histogram_even_float32;
+  /// Issue 29: CUB's DeviceReduce::ArgMax of `n` float32 of `in`: the value as the first
+  /// float of `out`, the index as the int64 at byte 8.
+  std::function<void(const plinth::Buffer& in, const plinth::Buffer& out, std::size_t n)>
+      argmax_float32;
   /// The least ratio plinth/raw the bandwidth-bound operations must reach against `copy`
   /// (0.95 for CUDA's device copy, 0.90 for OpenCL's).
   double copy_target = 0.95;
@@ -41,7 +50,9 @@ struct AlgorithmReferences {
 /// (1 GiB on a GPU): "algorithms/copy", "algorithms/saxpy", "algorithms/sum",
 /// "algorithms/max", "algorithms/exclusive_scan" (throughput), "algorithms/small_call" (the
 /// host time of an elementwise call on 4096 elements against a prepared launch of the same
-/// work), and the layouts of issue 27 (register_layouts). The buffers are allocated when the
+/// work), the layouts of issue 27 (register_layouts), and issue 29's "algorithms/histogram_256"
+/// (2^26 uniform float32, against CUB's DeviceHistogram::HistogramEven) and "algorithms/argmax"
+/// (against CUB's DeviceReduce::ArgMax). The buffers are allocated when the
 /// first of them runs.
 void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
                          AlgorithmReferences references);

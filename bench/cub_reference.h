@@ -29,6 +29,13 @@ int plinth_bench_cub_sort_pairs_float32_int64(const float* keys_in, float* keys_
                                               const long long* values_in, long long* values_out,
                                               size_t n, void* temp, size_t* temp_bytes,
                                               CUstream stream);
+/* Issue 29: CUB's DeviceHistogram::HistogramEven of `n` float32 into `bins` int counters over
+   [lower, upper), and DeviceReduce::ArgMax (the largest value and its index). */
+int plinth_bench_cub_histogram_even_float32(const float* in, int* counts, int bins, float lower,
+                                            float upper, size_t n, void* temp, size_t* temp_bytes,
+                                            CUstream stream);
+int plinth_bench_cub_argmax_float32(const float* in, float* max_out, long long* index_out, size_t n,
+                                    void* temp, size_t* temp_bytes, CUstream stream);
 
 #ifdef __cplusplus
 }

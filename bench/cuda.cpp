@@ -884,6 +884,35 @@ void register_algorithm_references(Setup& s) {
                "cub::DeviceScan::ExclusiveSum");
     stream_sync(s.stream);
   };
+  // Issue 29: histogram and argmax.
+  refs.histogram_even_float32 = [&s, storage, cuda_check](
+                                    const plinth::Buffer& in, const plinth::Buffer& counts,
+                                    std::size_t bins, float lower, float upper, std::size_t n) {
+    const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
+    auto* c = reinterpret_cast<int*>(Setup::pointer(counts));
+    const int levels = static_cast<int>(bins);
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_histogram_even_float32(x, c, levels, lower, upper, n, nullptr,
+                                                       &bytes, s.stream),
+               "cub::DeviceHistogram::HistogramEven");
+    cuda_check(plinth_bench_cub_histogram_even_float32(x, c, levels, lower, upper, n,
+                                                       storage(bytes), &bytes, s.stream),
+               "cub::DeviceHistogram::HistogramEven");
+    stream_sync(s.stream);
+  };
+  refs.argmax_float32 = [&s, storage, cuda_check](const plinth::Buffer& in,
+                                                  const plinth::Buffer& out, std::size_t n) {
+    const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
+    auto* value = reinterpret_cast<float*>(Setup::pointer(out));
+    auto* index = reinterpret_cast<long long*>(Setup::pointer(out) + 8);
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_argmax_float32(x, value, index, n, nullptr, &bytes, s.stream),
+               "cub::DeviceReduce::ArgMax");
+    cuda_check(
+        plinth_bench_cub_argmax_float32(x, value, index, n, storage(bytes), &bytes, s.stream),
+        "cub::DeviceReduce::ArgMax");
+    stream_sync(s.stream);
+  };
 #endif
   register_algorithms(s.queue, std::size_t{1} << 30, std::move(refs));
   register_sorting_references(s);

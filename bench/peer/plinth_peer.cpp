@@ -42,12 +42,12 @@
 namespace {
 
 /// Every workload, in the order they run by default (docs/performance.md, "bench/peer").
-const std::vector<std::string> all_workloads = {"axpy_new", "axpy_into", "expr_into", "small_new",
-                                                "sum", "dot", "max", "sum_axis1", "sum_axis0",
-                                                "transpose", "strided_expr", "sum_3d_two_axes",
-                                                "broadcast_add", "astype_view", "device_copy",
-                                                // Issue 29: sorting (`sort` keys).
-                                                "sort_f32", "sort_i32", "argsort_f32"};
+const std::vector<std::string> all_workloads = {
+    "axpy_new", "axpy_into", "expr_into", "small_new", "sum", "dot", "max", "sum_axis1",
+    "sum_axis0", "transpose", "strided_expr", "sum_3d_two_axes", "broadcast_add", "astype_view",
+    "device_copy",
+    // Issue 29: sorting (`sort` keys), counting and selecting.
+    "sort_f32", "sort_i32", "argsort_f32", "histogram", "argmax", "mask_select"};
 
 /// The command line's settings.
 struct Options {
@@ -71,7 +71,8 @@ constexpr const char* usage =
     "                         [--workloads a,b,...]\n"
     "workloads: axpy_new, axpy_into, expr_into, small_new, sum, dot, max, sum_axis1,\n"
     "           sum_axis0, transpose, strided_expr, sum_3d_two_axes, broadcast_add,\n"
-    "           astype_view, device_copy, sort_f32, sort_i32, argsort_f32\n";
+    "           astype_view, device_copy, sort_f32, sort_i32, argsort_f32,\n"
+    "           histogram, argmax, mask_select\n";
 
 std::size_t positive(const std::string& option, const std::string& text) {
   std::size_t used = 0;
@@ -244,7 +245,8 @@ struct Data {
   std::optional<plinth::Array> x, y, z, small, m, rows, cols, cube;
   std::optional<plinth::Array> sort_f32, sort_i32;  // random keys (issue 29)
   std::optional<plinth::Buffer> copy_src, copy_dst;
-  std::size_t peak = 0;  // x[peak] = 3
+  std::size_t peak = 0;                  // x[peak] = 3
+  std::optional<plinth::Array> uniform;  // issue 29: `large` float32 uniform in [0, 1)
 };
 
 /// A (1, ..., n, ..., 1) float32 array, the n values f(k) on axis `axis` of `ndim`.
@@ -297,6 +299,10 @@ Data make_data(const plinth::Queue& queue, const Options& options) {
     const auto last = axis_values(queue, c[2], 2, 3, [](std::size_t k) { return k % 3; });
     data.cube = plinth::Array::empty(queue, {c[0], c[1], c[2]}, f32);
     plinth::assign(queue, *data.cube, middle + last);
+  }
+  if (wanted({"histogram", "argmax", "mask_select"})) {
+    data.uniform = plinth::Array::empty(queue, {options.large}, f32);
+    plinth::RandomGenerator(29).uniform(queue, *data.uniform);
   }
   if (wanted({"device_copy"})) {
     const std::size_t bytes = options.large * sizeof(float);
@@ -584,6 +590,69 @@ void add_layout_workloads(std::vector<Workload>& out, const std::string& name,
   }
 }
 
+/// Issue 29's workloads on `uniform` (`large` float32 uniform in [0, 1)): histogram(u, 256,
+/// (0, 1)), argmax(u) and u[u > 0.5] (bytes: u read, and for the selection half of it
+/// written). The calls capture `queue` and `d`, which outlive them.
+void add_selection_workloads(std::vector<Workload>& out, const std::string& name,
+                             const plinth::Queue& queue, const Options& options, const Data& d) {
+  const std::size_t n = options.large;
+  const std::size_t bytes = n * sizeof(float);
+  const int batch = options.batch_large;
+  const auto& q = queue;
+  if (name == "histogram") {
+    out.push_back(
+        {name, "histogram(queue, u, 256, {{0, 1}})", "bandwidth", n, bytes, batch,
+         [&q, &d] {
+           const auto r = plinth::histogram(q, *d.uniform, 256, {{0.0, 1.0}});
+         },
+         [&q, &d, n] {
+           const auto r = plinth::histogram(q, *d.uniform, 256, {{0.0, 1.0}});
+           std::string problem = expect_shape(r.counts, {256}, plinth::DType::int64(), "counts");
+           if (!problem.empty()) return problem;
+           const auto counts = r.counts.get(q).to_vector<std::int64_t>();
+           std::int64_t total = 0;
+           for (const auto c : counts) total += c;
+           if (total != static_cast<std::int64_t>(n))
+             return "the counts add up to " + std::to_string(total) + ", not " + std::to_string(n);
+           return std::string();
+         }});
+  } else if (name == "argmax") {
+    out.push_back({name, "argmax(queue, u)", "bandwidth", n, bytes, batch,
+                   [&q, &d] { const auto r = plinth::argmax(q, *d.uniform); },
+                   [&q, &d, n] {
+                     const auto r = plinth::argmax(q, *d.uniform);
+                     std::string problem = expect_shape(r, {}, plinth::DType::int64(), "argmax");
+                     if (!problem.empty()) return problem;
+                     const auto index = r.get(q).to_vector<std::int64_t>()[0];
+                     if (index < 0 || static_cast<std::size_t>(index) >= n)
+                       return "argmax gave " + std::to_string(index);
+                     const auto at = part_of(q, *d.uniform, static_cast<std::size_t>(index), 1)[0];
+                     const auto top = plinth::max(q, *d.uniform).get(q).to_vector<float>()[0];
+                     if (at != top) return "u[argmax] is " + number(at) + ", max(u) " + number(top);
+                     return std::string();
+                   }});
+  } else if (name == "mask_select") {
+    out.push_back({name, "extract(queue, evaluate(queue, u > 0.5), u)", "bandwidth", n,
+                   bytes + bytes / 2, batch,
+                   [&q, &d] {
+                     const auto r =
+                         plinth::extract(q, plinth::evaluate(q, *d.uniform > 0.5f), *d.uniform);
+                   },
+                   [&q, &d] {
+                     const auto mask = plinth::evaluate(q, *d.uniform > 0.5f);
+                     const auto r = plinth::extract(q, mask, *d.uniform);
+                     const auto count =
+                         plinth::count_nonzero(q, mask).get(q).to_vector<std::int64_t>()[0];
+                     if (r.size() != static_cast<std::size_t>(count))
+                       return "u[u > 0.5] has " + std::to_string(r.size()) + " elements, not " +
+                              std::to_string(count);
+                     for (const auto v : part_of(q, r, 0, std::min<std::size_t>(16, r.size())))
+                       if (!(v > 0.5f)) return "u[u > 0.5] holds " + number(v);
+                     return std::string();
+                   }});
+  }
+}
+
 std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& options,
                                      const Data& data) {
   std::vector<Workload> workloads;
@@ -591,6 +660,7 @@ std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& 
     add_vector_workloads(workloads, name, queue, options, data);
     add_layout_workloads(workloads, name, queue, options, data);
     add_sort_workloads(workloads, name, queue, options, data);
+    add_selection_workloads(workloads, name, queue, options, data);
   }
   return workloads;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
-/// numpy's reductions over Arrays (and MultiArrays, on a MultiQueue) — sum, min, max, dot — each a
+/// numpy's reductions over Arrays (and MultiArrays, on a MultiQueue) — sum, min, max, dot,
+/// argmin and argmax (Arrays only) — each a
 /// ReductionKernel (reduction.hpp) built once per process for its dtypes and kept in a thread-safe
 /// cache. Results stay on the device (read them with Array::get):
 ///
@@ -25,6 +26,7 @@
 #include <plinth/queue.hpp>
 #include <plinth/reduction.hpp>
 
+#include <cstddef>
 #include <optional>
 
 namespace plinth {
@@ -49,6 +51,22 @@ PLINTH_EXPORT Array min(const Queue& queue, const Array& x, const ReductionTarge
 
 /// As min, the largest element.
 PLINTH_EXPORT Array max(const Queue& queue, const Array& x, const ReductionTarget& target = {});
+
+/// The index of the first smallest element of `x` (numpy.argmin): without `axis`, the flat
+/// C-order index over all elements, shape `()`; with `axis` (negative counts from the end),
+/// the index along that axis for each position of the others, x's shape without that axis.
+/// int64, on the device, asynchronous (without `axis`, a shape-`()` view of the index in the
+/// reduction's (value, index) result: no copy). A NaN counts as smaller than anything (the first
+/// NaN wins, as numpy); -0.0 and +0.0 are equal (the first wins). One ReductionKernel over (value,
+/// index) pairs, then a copy of the indices out of the pairs. Throws LogicError for complex,
+/// float16 and struct arrays, an `axis` out of range, nothing to reduce (an empty array or axis:
+/// numpy's "empty sequence"), an array on another device.
+PLINTH_EXPORT Array argmin(const Queue& queue, const Array& x,
+                           std::optional<std::ptrdiff_t> axis = std::nullopt);
+
+/// As argmin, the first largest element (a NaN counts as larger than anything).
+PLINTH_EXPORT Array argmax(const Queue& queue, const Array& x,
+                           std::optional<std::ptrdiff_t> axis = std::nullopt);
 
 /// The inner product of two 1-D arrays of the same length, `sum(a[i] * b[i])` without
 /// conjugation (numpy.dot), in result_type(a, b), into `out` (shape `()`) or a new array of

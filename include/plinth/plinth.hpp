@@ -11,6 +11,7 @@
 #include <plinth/array_shape.hpp>
 #include <plinth/buffer.hpp>
 #include <plinth/collectives.hpp>
+#include <plinth/compaction.hpp>
 #include <plinth/compile.hpp>
 #include <plinth/context.hpp>
 #include <plinth/device.hpp>
@@ -22,6 +23,7 @@
 #include <plinth/errors.hpp>
 #include <plinth/event.hpp>
 #include <plinth/functions.hpp>
+#include <plinth/histogram.hpp>
 #include <plinth/host_array.hpp>
 #include <plinth/kernel_arg.hpp>
 #include <plinth/kernel_caches.hpp>

@@ -98,7 +98,9 @@ def fake_cupy():
     generator = numpy.random.default_rng(29)
     random = types.SimpleNamespace(
         random=lambda n, dtype: wrap(generator.random(n, dtype=dtype)),
-        randint=lambda low, high, n, dtype: wrap(generator.integers(low, high, n, dtype=dtype)))
+        randint=lambda low, high, n, dtype: wrap(generator.integers(low, high, n, dtype=dtype)),
+        default_rng=lambda seed: types.SimpleNamespace(
+            random=lambda n, dtype: wrap(numpy.random.default_rng(seed).random(n, dtype=dtype))))
     cupy = types.SimpleNamespace(
         __version__="0.0-fake", cuda=cuda, float32=numpy.float32, float64=numpy.float64,
         int32=numpy.int32, int64=numpy.int64, random=random,
@@ -115,7 +117,11 @@ def fake_cupy():
         sum=lambda a, axis=None: wrap(numpy.sum(a, axis=axis)),
         max=lambda a: wrap(numpy.max(a)),
         dot=lambda a, b: wrap(numpy.dot(a, b)),
-        ascontiguousarray=lambda a: wrap(numpy.ascontiguousarray(a)))
+        ascontiguousarray=lambda a: wrap(numpy.ascontiguousarray(a)),
+        # Issue 29.
+        histogram=lambda a, bins, range: tuple(wrap(v) for v in numpy.histogram(a, bins, range)),
+        argmax=lambda a: wrap(numpy.argmax(a)),
+        count_nonzero=lambda a: wrap(numpy.count_nonzero(a)))
     return cupy
 
 
@@ -140,7 +146,7 @@ class Options(unittest.TestCase):
     def test_defaults_cover_every_workload_and_the_issue_sizes(self):
         args = run.parse_args(["--binary", "/nonexistent"])
         self.assertEqual(args.workloads, run.WORKLOADS)
-        self.assertEqual(len(run.WORKLOADS), 18)
+        self.assertEqual(len(run.WORKLOADS), 21)
         self.assertEqual(args.sort, 1 << 26)
         self.assertEqual(run.bytes_of("argsort_f32", args), 12 << 26)
         self.assertEqual((args.large, args.matrix, args.cube), (1 << 28, 16384, (256, 256, 4096)))
@@ -254,6 +260,7 @@ class CupySide(unittest.TestCase):
             "max": ("max", lambda a: numpy.asarray(numpy.min(a)).view(type(a))),
             "sort_f32": ("sort", lambda a: numpy.sort(a)[::-1].view(type(a))),
             "argsort_f32": ("argsort", lambda a: numpy.arange(a.size).view(type(a))),
+            "argmax": ("argmax", lambda a: numpy.asarray(numpy.argmin(a)).view(type(a))),
         }
         for workload, (name, function) in wrong.items():
             cupy = fake_cupy()

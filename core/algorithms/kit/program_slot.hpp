@@ -10,8 +10,11 @@
 #include <boost/container/small_vector.hpp>
 
 #include <cstddef>
+#include <functional>
+#include <initializer_list>
 #include <mutex>
 #include <optional>
+#include <string>
 
 namespace plinth::detail {
 
@@ -37,6 +40,19 @@ Program build_for_store(const BoundDevice& device, const ProgramSource& source,
 /// A store's program (built by build_for_store) as a Program a user may keep: it owns the
 /// context of `device`. Throws nothing but std::bad_alloc.
 Program program_for_user(const Program& program, const BoundDevice& device);
+
+/// The kernels `names` (in that order) of the program `source()` gives, built for `device`
+/// by the first call and kept in the device's Context's store under (`recipe`, `variant`),
+/// with the slot's local_size set to `preferred_local` within the kernels' and the device's
+/// limits (local_size_for) and max_groups to `groups_per_compute_unit` per compute unit: for
+/// the families whose kernels are written out in full (histogram, compaction). Throws
+/// CompileError, LogicError as Program's constructor.
+std::shared_ptr<ProgramSlot> built_slot(RecipeId recipe, const BoundDevice& device,
+                                        std::span<const std::uint64_t> variant,
+                                        const std::function<std::string()>& source,
+                                        std::initializer_list<const char*> names,
+                                        std::size_t preferred_local,
+                                        std::size_t groups_per_compute_unit);
 
 /// The slot of (`recipe`, `device`, `variant`) in the device's Context's store.
 template <class Slot = ProgramSlot>
