@@ -7,14 +7,18 @@
 #include "algorithms/kit/recipe_cache.hpp"
 #include "algorithms/scan_codegen.hpp"
 #include "algorithms/scan_multi.hpp"
+#include "diagnostics/debug.hpp"
 
+#include <plinth/array_expression.hpp>
 #include <plinth/array_metadata.hpp>
+#include <plinth/device_features.hpp>
 #include <plinth/dtype_c.hpp>
 #include <plinth/elementwise.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/functions.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -40,7 +44,19 @@ bool is_real_scalar(const DType& dtype) {
 /// geometry it was built for.
 struct ScanSlot : ProgramSlot {
   ScanGeometry geometry;
+  /// The program has the single-pass kernel (kernels[5]) and calls use it.
+  bool single_pass = false;
 };
+
+/// What a device lacks for the single-pass scan, or nothing.
+std::string_view single_pass_missing(const DeviceFeatures& features) {
+  if (!features.atomics) return "atomics";
+  if (!features.device_scope_acquire_release) return "device_scope_acquire_release";
+  return {};
+}
+
+/// Tiles a single-pass launch may number (a 32-bit counter).
+constexpr std::size_t max_single_pass_tiles = std::size_t{1} << 31;
 
 }  // namespace
 
@@ -77,6 +93,20 @@ struct ScanData {
     const std::lock_guard lock(slot.mutex);
     if (slot.built()) return;
     const auto& params = device.params();
+    const auto missing = single_pass_missing(device.features());
+    if (options.algorithm == ScanAlgorithm::single_pass && !missing.empty()) {
+      throw LogicError(fmt::format(
+          "{}: the single-pass scan needs the device feature '{}', which device {} ('{}') "
+          "lacks (use ScanAlgorithm::automatic or three_pass)",
+          describe(), missing, device.index(), device.name()));
+    }
+    const bool single_pass = options.algorithm == ScanAlgorithm::single_pass ||
+                             (options.algorithm == ScanAlgorithm::automatic && missing.empty());
+    debug(DebugTopic::compile, "{} on device {} ('{}'): the {} scan{}", describe(), device.index(),
+          device.name(), single_pass ? "single-pass" : "three-pass",
+          options.algorithm != ScanAlgorithm::automatic
+              ? " (forced)"
+              : (single_pass ? "" : fmt::format(" (the device lacks '{}')", missing)));
     ScanLimits limits;
     limits.itemsize = dtype.itemsize();
     limits.max_local_size = std::max<std::size_t>(params.max_total_local_size, 1);
@@ -106,25 +136,31 @@ struct ScanData {
       spec.exclusive = kind == ScanKind::exclusive;
       spec.convert_input = input_dtype != dtype;
       spec.geometry = geometry;
+      spec.single_pass = single_pass;
       Program program = build_for_store(
           device,
-          generated_kernel_comment("ScanKernel", options.name,
-                                   fmt::format("{0}_reduce, {0}_groups, {0}_final", function)) +
+          generated_kernel_comment(
+              "ScanKernel", options.name,
+              fmt::format("{0}_reduce, {0}_groups, {0}_final, {0}_rows, {0}_clear{1}", function,
+                          single_pass ? fmt::format(", {}_single", function) : "")) +
               scan_source(spec),
           program_options);
-      Kernel reduce = program.kernel(function + "_reduce");
-      Kernel groups = program.kernel(function + "_groups");
-      Kernel finish = program.kernel(function + "_final");
+      std::vector<Kernel> kernels;
+      for (const char* suffix : {"_reduce", "_groups", "_final", "_rows", "_clear", "_single"}) {
+        if (!single_pass && std::string_view(suffix) == "_single") break;
+        kernels.push_back(program.kernel(function + suffix));
+      }
       std::size_t allowed = geometry.local_size;
-      for (const auto* kernel : {&reduce, &groups, &finish}) {
-        allowed = std::min(allowed, kernel->max_total_local_sizes().front());
+      for (const auto& kernel : kernels) {
+        allowed = std::min(allowed, kernel.max_total_local_sizes().front());
       }
       if (allowed < geometry.local_size && allowed >= 1) {
         limits.max_local_size = allowed;
         continue;
       }
       slot.program = program;
-      slot.kernels = {reduce, groups, finish};
+      slot.kernels.assign(kernels.begin(), kernels.end());
+      slot.single_pass = single_pass;
       slot.geometry = geometry;
       slot.local_size = geometry.local_size;
       slot.max_groups = group_limit(params, groups_per_compute_unit);
@@ -181,7 +217,66 @@ struct ScanData {
 
     const auto slot = slot_for(device);
     build(*slot, device);
+    launch_flat(queue, *slot, contiguous_source(queue, input, output), output, n);
+  }
 
+  /// The axis number `axis` of an array of `ndim` dimensions stands for. Throws LogicError.
+  std::size_t normalize_axis(int axis, std::size_t ndim) const {
+    const auto dims = static_cast<long long>(ndim);
+    const long long normalized = axis < 0 ? axis + dims : axis;
+    if (normalized < 0 || normalized >= dims) {
+      fail("axis", fmt::format("axis {} is out of range for an array of {} dimension{}", axis, ndim,
+                               ndim == 1 ? "" : "s"));
+    }
+    return static_cast<std::size_t>(normalized);
+  }
+
+  void run_axis(const Queue& queue, const Array& input, const Array& output, int axis) {
+    const std::size_t along = normalize_axis(axis, input.ndim());
+    check(queue, input, output);
+    if (output.shape() != input.shape()) {
+      fail("output", fmt::format("has the shape {}, the input {}", fmt::join(output.shape(), "x"),
+                                 fmt::join(input.shape(), "x")));
+    }
+    const std::size_t n = input.size();
+    if (n == 0) return;
+    const auto& device = queue.device();
+    const auto slot = slot_for(device);
+    build(*slot, device);
+    const std::size_t length = input.shape()[along];
+    const std::size_t rows = n / length;
+    if (along + 1 == input.ndim()) {
+      launch_rows(queue, *slot, contiguous_source(queue, input, output), output, rows, length);
+      return;
+    }
+    // Another axis: moved last by a (tiled) copy, scanned as rows, and copied back.
+    std::vector<std::size_t> order;
+    for (std::size_t d = 0; d < input.ndim(); ++d) {
+      if (d != along) order.push_back(d);
+    }
+    order.push_back(along);
+    const auto moved = [&](const Array& array) {
+      std::vector<std::size_t> shape;
+      std::vector<std::ptrdiff_t> strides;
+      for (const auto d : order) {
+        shape.push_back(array.shape()[d]);
+        strides.push_back(array.strides()[d]);
+      }
+      return Array::from_buffer(array.base_buffer(), ArrayMetadata(shape, array.dtype(), strides,
+                                                                   array.first_element_offset(),
+                                                                   array.base_buffer().size()));
+    };
+    const Array moved_input = moved(input);
+    const Array rows_in = Array::empty(queue, moved_input.shape(), input_dtype);
+    copy_into(queue, rows_in, moved_input);
+    const Array rows_out = Array::empty(queue, moved_input.shape(), dtype);
+    launch_rows(queue, *slot, rows_in, rows_out, rows, length);
+    copy_into(queue, moved(output), rows_out);
+  }
+
+  /// The contiguous array holding `input`'s elements that a scan into `output` reads: the
+  /// input itself, or a copy of it (into the output itself where that is safe).
+  Array contiguous_source(const Queue& queue, const Array& input, const Array& output) {
     // The contiguous array the kernels read.
     // In place: the input is the output itself (same first byte, dtype and contiguous
     // layout); any other overlap (an int32 input in the bytes of an int64 output, a shifted
@@ -202,37 +297,100 @@ struct ScanData {
       }
       copy_kernel()(queue, source, input);
     }
+    return source;
+  }
 
-    const auto partition = partition_scan(n, slot->geometry.tile(), slot->max_groups);
-    // The group totals: from the memory pool, for this queue (reused by its next call).
-    const Array sums = Array::empty(queue, {slot->max_groups}, dtype);
-    struct Kernels {
-      Kernel reduce, groups, finish;
-    };
-    const auto [reduce, groups, finish] = [&] {  // copies of their own for this call
-      const std::lock_guard lock(slot->mutex);
-      return Kernels{slot->kernels[0], slot->kernels[1], slot->kernels[2]};
-    }();
+  /// The slot's kernels, copies of their own for one call.
+  static std::vector<Kernel> kernels_of(ScanSlot& slot) {
+    const std::lock_guard lock(slot.mutex);
+    return {slot.kernels.begin(), slot.kernels.end()};
+  }
+
+  /// Scans the `n` contiguous elements of `source` into the contiguous `output` (built slot).
+  void launch_flat(const Queue& queue, ScanSlot& slot, const Array& source, const Array& output,
+                   std::size_t n) const {
+    const auto kernels = kernels_of(slot);
     const auto in_offset =
         static_cast<std::int64_t>(source.first_element_offset() / input_dtype.itemsize());
     const auto out_offset =
         static_cast<std::int64_t>(output.first_element_offset() / dtype.itemsize());
     const auto count = static_cast<std::uint64_t>(n);
-    const auto tiles_per_group = static_cast<std::uint64_t>(partition.tiles_per_group);
-    const auto group_count = static_cast<std::uint64_t>(partition.groups);
-    const std::size_t local[1] = {slot->geometry.local_size};
-    const std::size_t global[1] = {partition.groups * slot->geometry.local_size};
+    const std::size_t local[1] = {slot.geometry.local_size};
     const Buffer& in_buffer = source.base_buffer();
     const Buffer& out_buffer = output.base_buffer();
+
+    const std::size_t tiles = (n + slot.geometry.tile() - 1) / slot.geometry.tile();
+    if (slot.single_pass && tiles <= max_single_pass_tiles) {
+      // The tile counter and statuses (zeroed by _clear), and the tiles' aggregates and
+      // prefixes: from the memory pool, for this queue (reused by its next call).
+      const Array state = Array::empty(queue, {tiles + 1}, DType::uint32());
+      const Array values = Array::empty(queue, {2 * tiles}, dtype);
+      const Buffer& state_buffer = state.base_buffer();
+      const Buffer& values_buffer = values.base_buffer();
+      const auto words = static_cast<std::uint64_t>(tiles + 1);
+      const std::size_t clear_global[1] = {
+          std::min(slot.max_groups, (tiles + 1 + local[0] - 1) / local[0]) * local[0]};
+      const KernelArg clear_args[] = {state_buffer, words};
+      kernels[4].launch(queue, clear_global, local, clear_args);
+      const std::size_t global[1] = {tiles * local[0]};
+      const KernelArg single_args[] = {in_buffer, in_offset,    out_buffer,   out_offset,
+                                       count,     state_buffer, values_buffer};
+      kernels[5].launch(queue, global, local, single_args);
+      return;
+    }
+
+    const auto partition = partition_scan(n, slot.geometry.tile(), slot.max_groups);
+    // The group totals: from the memory pool, for this queue (reused by its next call).
+    const Array sums = Array::empty(queue, {slot.max_groups}, dtype);
+    const auto tiles_per_group = static_cast<std::uint64_t>(partition.tiles_per_group);
+    const auto group_count = static_cast<std::uint64_t>(partition.groups);
+    const std::size_t global[1] = {partition.groups * slot.geometry.local_size};
     const Buffer& sums_buffer = sums.base_buffer();
 
     const KernelArg reduce_args[] = {in_buffer, in_offset, count, tiles_per_group, sums_buffer};
-    reduce.launch(queue, global, local, reduce_args);
+    kernels[0].launch(queue, global, local, reduce_args);
     const KernelArg groups_args[] = {sums_buffer, group_count};
-    groups.launch(queue, local, local, groups_args);
+    kernels[1].launch(queue, local, local, groups_args);
     const KernelArg final_launch[] = {in_buffer, in_offset,       out_buffer, out_offset,
                                       count,     tiles_per_group, sums_buffer};
-    finish.launch(queue, global, local, final_launch);
+    kernels[2].launch(queue, global, local, final_launch);
+  }
+
+  /// Scans each of the `rows` contiguous rows of `length` elements of `source` into the
+  /// same row of the contiguous `output` (built slot): few long rows one flat scan each,
+  /// many rows one launch of one group a row.
+  void launch_rows(const Queue& queue, ScanSlot& slot, const Array& source, const Array& output,
+                   std::size_t rows, std::size_t length) const {
+    if (rows == 0 || length == 0) return;
+    const std::size_t tiles = (length + slot.geometry.tile() - 1) / slot.geometry.tile();
+    if (rows == 1 || (rows < slot.max_groups / 2 && tiles >= 4)) {
+      for (std::size_t row = 0; row < rows; ++row) {
+        const ArrayMetadata in_row(
+            {length}, input_dtype, std::nullopt,
+            source.first_element_offset() + row * length * input_dtype.itemsize(),
+            source.base_buffer().size());
+        const ArrayMetadata out_row({length}, dtype, std::nullopt,
+                                    output.first_element_offset() + row * length * dtype.itemsize(),
+                                    output.base_buffer().size());
+        launch_flat(queue, slot, Array::from_buffer(source.base_buffer(), in_row),
+                    Array::from_buffer(output.base_buffer(), out_row), length);
+      }
+      return;
+    }
+    const auto kernels = kernels_of(slot);
+    const auto in_offset =
+        static_cast<std::int64_t>(source.first_element_offset() / input_dtype.itemsize());
+    const auto out_offset =
+        static_cast<std::int64_t>(output.first_element_offset() / dtype.itemsize());
+    const std::size_t local[1] = {slot.geometry.local_size};
+    const std::size_t global[1] = {std::min(rows, slot.max_groups) * local[0]};
+    const KernelArg args[] = {source.base_buffer(),
+                              in_offset,
+                              output.base_buffer(),
+                              out_offset,
+                              static_cast<std::uint64_t>(length),
+                              static_cast<std::uint64_t>(rows)};
+    kernels[3].launch(queue, global, local, args);
   }
 };
 
@@ -345,6 +503,11 @@ void ScanKernel::operator()(const Queue& queue, const Array& array) const {
   impl_->run(queue, array, array);
 }
 
+void ScanKernel::operator()(const Queue& queue, const Array& input, const Array& output,
+                            int axis) const {
+  impl_->run_axis(queue, input, output, axis);
+}
+
 Program ScanKernel::program(const Queue& queue) const {
   impl_->check_double(queue.device());
   const auto slot = impl_->slot_for(queue.device());
@@ -399,20 +562,73 @@ ScanKernel cumsum_kernel(const DType& dtype) {
       });
 }
 
-}  // namespace detail
+ScanKernel cumprod_kernel(const DType& dtype) {
+  const DType out_dtype = cumsum_dtype(dtype);
+  const std::string one = c_constant(1, out_dtype);
+  return recipe_cache().get<ScanKernel>(
+      "cumprod", fmt::format("{}:{}", dtype.name(), out_dtype.name()), [&] {
+        if (out_dtype.kind() == DTypeKind::complex) {
+          return ScanKernel(out_dtype, "${mul}(a, b)", one, ScanKind::inclusive,
+                            {.name = "cumprod",
+                             .render_globals = {{"mul", functions::mul({out_dtype, out_dtype})}}});
+        }
+        return ScanKernel(out_dtype, "a * b", one, ScanKind::inclusive,
+                          {.name = "cumprod", .input_dtype = dtype});
+      });
+}
 
-Array cumsum(const Queue& queue, const Array& array) {
-  const DType out_dtype = cumsum_dtype(array.dtype());
+namespace {
+
+void check_queue(std::string_view function, const Queue& queue, const Array& array) {
   if (!(array.device() == queue.device())) {
     throw LogicError(fmt::format(
-        "cumsum: argument 'array': the array is on device {} ('{}'), the queue on device {} ('{}')",
-        array.device().index(), array.device().name(), queue.device().index(),
+        "{}: argument 'array': the array is on device {} ('{}'), the queue on device {} ('{}')",
+        function, array.device().index(), array.device().name(), queue.device().index(),
         queue.device().name()));
   }
-  const auto kernel = detail::cumsum_kernel(array.dtype());
-  const Array result = Array::empty(queue, {array.size()}, out_dtype);
-  kernel(queue, array, result);
+}
+
+/// `kernel` over all of `array` (a new 1-D array), or along `axis` (a new array of its shape).
+Array scan_new(std::string_view function, const ScanKernel& kernel, const Queue& queue,
+               const Array& array, std::optional<int> axis) {
+  check_queue(function, queue, array);
+  if (!axis) {
+    const Array result = Array::empty(queue, {array.size()}, kernel.dtype());
+    kernel(queue, array, result);
+    return result;
+  }
+  const auto ndim = static_cast<long long>(array.ndim());
+  if (*axis < -ndim || *axis >= ndim) {  // checked before the result is made
+    throw LogicError(
+        fmt::format("{}: argument 'axis': axis {} is out of range for an array of "
+                    "{} dimension{}",
+                    function, *axis, ndim, ndim == 1 ? "" : "s"));
+  }
+  const Array result = Array::empty(queue, array.shape(), kernel.dtype());
+  kernel(queue, array, result, *axis);
   return result;
+}
+
+}  // namespace
+
+}  // namespace detail
+
+Array cumsum(const Queue& queue, const Array& array, int axis) {
+  return detail::scan_new("cumsum", detail::cumsum_kernel(array.dtype()), queue, array, axis);
+}
+
+Array cumprod(const Queue& queue, const Array& array) {
+  return detail::scan_new("cumprod", detail::cumprod_kernel(array.dtype()), queue, array,
+                          std::nullopt);
+}
+
+Array cumprod(const Queue& queue, const Array& array, int axis) {
+  return detail::scan_new("cumprod", detail::cumprod_kernel(array.dtype()), queue, array, axis);
+}
+
+Array cumsum(const Queue& queue, const Array& array) {
+  return detail::scan_new("cumsum", detail::cumsum_kernel(array.dtype()), queue, array,
+                          std::nullopt);
 }
 
 }  // namespace plinth

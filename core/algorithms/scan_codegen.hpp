@@ -60,6 +60,9 @@ struct ScanSourceSpec {
   std::string_view neutral;     // the neutral element's initialiser, a template
   bool exclusive = false;
   bool convert_input = false;  // cast each input element to the scan's type as it is read
+  /// Adds the single-pass kernel `<name>_single` (device-scope atomics, acquire/release,
+  /// sub-group reductions: only for devices that have them).
+  bool single_pass = false;
   ScanGeometry geometry;
 };
 
@@ -75,8 +78,24 @@ struct ScanSourceSpec {
 ///                              GLOBAL_MEM _scan_T *out, long out_offset, unsigned long n,
 ///                              unsigned long tiles_per_group, GLOBAL_MEM const _scan_T *sums)
 ///
+///     KERNEL void <name>_rows(GLOBAL_MEM const _scan_In *in, long in_offset,
+///                             GLOBAL_MEM _scan_T *out, long out_offset,
+///                             unsigned long row_length, unsigned long rows)
+///     KERNEL void <name>_clear(GLOBAL_MEM unsigned int *state, unsigned long count)
+///
 /// `_reduce` writes each group's total to sums[group]; `_groups` (one group) replaces the
 /// totals by their exclusive scan; `_final` scans each group's tiles from that prefix.
+/// `_rows` scans each of `rows` contiguous rows of `row_length` elements on its own (group g
+/// takes rows g, g + groups, ...); `_clear` zeroes `count` words.
+/// With spec.single_pass, also
+///
+///     KERNEL void <name>_single(GLOBAL_MEM const _scan_In *in, long in_offset,
+///                               GLOBAL_MEM _scan_T *out, long out_offset, unsigned long n,
+///                               GLOBAL_MEM unsigned int *state, GLOBAL_MEM _scan_T *values)
+///
+/// which scans all in one launch of one group per tile (decoupled look-back): state[0] is the
+/// tile counter, state[1 + t] tile t's status (0 nothing yet, 1 its aggregate in
+/// values[2t], 2 its inclusive prefix in values[2t + 1]); all zero before the launch.
 /// Offsets are in elements. Throws nothing but std::bad_alloc.
 PLINTH_EXPORT std::string scan_source(const ScanSourceSpec& spec);
 

@@ -221,18 +221,30 @@ void ScanKernel::operator()(const MultiQueue& queues, const MultiArray& array) c
   (*this)(queues, array, array);
 }
 
-MultiArray cumsum(const MultiQueue& queues, const MultiArray& array) {
-  const DType out_dtype = cumsum_dtype(array.dtype());
+namespace {
+
+MultiArray scan_multi_new(std::string_view function, const ScanKernel& kernel,
+                          const MultiQueue& queues, const MultiArray& array) {
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
-  for (const auto& run : runs_of("cumsum", "array", array, array.devices())) {
+  for (const auto& run : runs_of(std::string(function), "array", array, array.devices())) {
     ranges.emplace_back(run.start, run.start + run.count);
   }
   std::size_t total = 1;
   for (const auto extent : array.shape()) total *= extent;
-  auto result = MultiArray::empty(array.devices(), {total}, out_dtype, {},
+  auto result = MultiArray::empty(array.devices(), {total}, kernel.dtype(), {},
                                   std::make_shared<detail::AxisRangeSplay>(0, std::move(ranges)));
-  detail::cumsum_kernel(array.dtype())(queues, array, result);
+  kernel(queues, array, result);
   return result;
+}
+
+}  // namespace
+
+MultiArray cumsum(const MultiQueue& queues, const MultiArray& array) {
+  return scan_multi_new("cumsum", detail::cumsum_kernel(array.dtype()), queues, array);
+}
+
+MultiArray cumprod(const MultiQueue& queues, const MultiArray& array) {
+  return scan_multi_new("cumprod", detail::cumprod_kernel(array.dtype()), queues, array);
 }
 
 }  // namespace plinth

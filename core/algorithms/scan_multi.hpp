@@ -36,4 +36,8 @@ ElementwiseKernel scan_convert_kernel(ScanData& data);
 /// cumsum_dtype.
 ScanKernel cumsum_kernel(const DType& dtype);
 
+/// cumprod's kernel for arrays of `dtype`, from the recipe cache. Throws LogicError as
+/// cumsum_dtype.
+ScanKernel cumprod_kernel(const DType& dtype);
+
 }  // namespace plinth::detail

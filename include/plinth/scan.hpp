@@ -87,6 +87,14 @@ enum class ScanKind {
   exclusive,  ///< out[0] = neutral, out[i] = x[0] op ... op x[i - 1]
 };
 
+/// Which algorithm a ScanKernel runs on a device (see the file comment).
+enum class ScanAlgorithm {
+  automatic,    ///< single_pass where the device has what it needs, three_pass elsewhere
+  single_pass,  ///< decoupled look-back: needs DeviceFeatures::atomics and
+                ///< device_scope_acquire_release
+  three_pass,   ///< reduce, scan the group totals, scan: runs on every device
+};
+
 /// How a ScanKernel is built. Every member has a default, so designated initializers may
 /// name any of them (`{.name = "cumsum"}`).
 struct ScanOptions {
@@ -109,6 +117,9 @@ struct ScanOptions {
   bool fast_math = false;
   /// As ProgramOptions::compiler_options.
   std::vector<std::string> compiler_options{};
+  /// The algorithm, chosen per device (see the file comment); forcing single_pass on a device
+  /// without what it needs is a LogicError at the first call on it.
+  ScanAlgorithm algorithm = ScanAlgorithm::automatic;
 };
 
 /// A prefix scan of one dtype under one operator (see the file comment). Not bound to a
@@ -141,6 +152,14 @@ class PLINTH_EXPORT ScanKernel {
   /// Scans `array` in place, as operator()(queue, array, array): it must be C-contiguous
   /// (LogicError naming 'output' otherwise).
   void operator()(const Queue& queue, const Array& array) const;
+
+  /// Scans `input` along its axis `axis` into `output` (numpy's `cumsum(x, axis)` for a sum):
+  /// every line of elements along that axis is scanned on its own, all in one call (see the
+  /// file comment). `axis` counts from the end when negative (-1: the last). `input` is any
+  /// view; `output` must be C-contiguous with the input's shape (it may be the input itself).
+  /// Asynchronous, as the flat call. Throws LogicError for an axis out of range (a
+  /// zero-dimensional input has none) and as the flat call, an output of another shape too.
+  void operator()(const Queue& queue, const Array& input, const Array& output, int axis) const;
 
   /// Scans the whole array `input` stands for into `output`, on every queue of `queues` (one
   /// per device of the arrays, no other), as one flat sequence in C order: each device's part
@@ -207,10 +226,30 @@ PLINTH_EXPORT DType cumsum_dtype(const DType& dtype);
 /// sum (see cumsum_dtype), an array on another device than the queue's, and as ScanKernel.
 PLINTH_EXPORT Array cumsum(const Queue& queue, const Array& array);
 
+/// numpy's cumsum along `axis` (negative counts from the end): an array of `array`'s shape and
+/// dtype cumsum_dtype(array.dtype()), C-contiguous, on the array's device, computed on `queue`
+/// (asynchronously). Throws LogicError for an axis out of range, and as cumsum(queue, array).
+PLINTH_EXPORT Array cumsum(const Queue& queue, const Array& array, int axis);
+
+/// numpy's cumprod of all of `array`'s elements in C order (no axis): a new one-dimensional
+/// array of cumsum_dtype(array.dtype()) (numpy's rule for cumprod is cumsum's: signed
+/// integers narrower than 64 bits multiply in int64, unsigned ones in uint64, the rest in
+/// their own dtype), computed on `queue` (asynchronously). Integer products wrap around as in
+/// numpy. Throws LogicError as cumsum.
+PLINTH_EXPORT Array cumprod(const Queue& queue, const Array& array);
+
+/// numpy's cumprod along `axis` (negative counts from the end): an array of `array`'s shape.
+/// Throws LogicError as cumsum(queue, array, axis).
+PLINTH_EXPORT Array cumprod(const Queue& queue, const Array& array, int axis);
+
 /// numpy's cumsum of all of a MultiArray's elements in C order, on every queue of `queues`
 /// (ScanKernel's MultiQueue call): a new one-dimensional MultiArray on the same devices, each
 /// device's part holding the sums of the elements its part of `array` holds. Throws
 /// LogicError as cumsum and as ScanKernel's MultiQueue call.
 PLINTH_EXPORT MultiArray cumsum(const MultiQueue& queues, const MultiArray& array);
+
+/// numpy's cumprod of all of a MultiArray's elements in C order, as the MultiArray cumsum with
+/// products. Throws LogicError as that cumsum.
+PLINTH_EXPORT MultiArray cumprod(const MultiQueue& queues, const MultiArray& array);
 
 }  // namespace plinth
