@@ -384,12 +384,11 @@ struct ScanData {
         static_cast<std::int64_t>(output.first_element_offset() / dtype.itemsize());
     const std::size_t local[1] = {slot.geometry.local_size};
     const std::size_t global[1] = {std::min(rows, slot.max_groups) * local[0]};
-    const KernelArg args[] = {source.base_buffer(),
-                              in_offset,
-                              output.base_buffer(),
-                              out_offset,
-                              static_cast<std::uint64_t>(length),
-                              static_cast<std::uint64_t>(rows)};
+    const auto row_length = static_cast<std::uint64_t>(length);
+    const auto row_count = static_cast<std::uint64_t>(rows);
+    // (KernelArg keeps the scalars' addresses: named values, no temporaries.)
+    const KernelArg args[] = {source.base_buffer(), in_offset,  output.base_buffer(),
+                              out_offset,           row_length, row_count};
     kernels[3].launch(queue, global, local, args);
   }
 };
