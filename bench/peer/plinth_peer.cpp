@@ -46,8 +46,8 @@ const std::vector<std::string> all_workloads = {
     "axpy_new", "axpy_into", "expr_into", "small_new", "sum", "dot", "max", "sum_axis1",
     "sum_axis0", "transpose", "strided_expr", "sum_3d_two_axes", "broadcast_add", "astype_view",
     "device_copy",
-    // Issue 29: sorting (`sort` keys), counting and selecting.
-    "sort_f32", "sort_i32", "argsort_f32", "histogram", "argmax", "mask_select"};
+    // Issue 29: sorting (`sort` keys), counting and selecting; cumsum.
+    "sort_f32", "sort_i32", "argsort_f32", "histogram", "argmax", "mask_select", "cumsum"};
 
 /// The command line's settings.
 struct Options {
@@ -72,7 +72,7 @@ constexpr const char* usage =
     "workloads: axpy_new, axpy_into, expr_into, small_new, sum, dot, max, sum_axis1,\n"
     "           sum_axis0, transpose, strided_expr, sum_3d_two_axes, broadcast_add,\n"
     "           astype_view, device_copy, sort_f32, sort_i32, argsort_f32,\n"
-    "           histogram, argmax, mask_select\n";
+    "           histogram, argmax, mask_select, cumsum\n";
 
 std::size_t positive(const std::string& option, const std::string& text) {
   std::size_t used = 0;
@@ -244,6 +244,7 @@ std::string expect_shape(const plinth::Array& array, const std::vector<std::size
 struct Data {
   std::optional<plinth::Array> x, y, z, small, m, rows, cols, cube;
   std::optional<plinth::Array> sort_f32, sort_i32;  // random keys (issue 29)
+  std::optional<plinth::Array> ints;                // `large` int32 ones (cumsum)
   std::optional<plinth::Buffer> copy_src, copy_dst;
   std::size_t peak = 0;                  // x[peak] = 3
   std::optional<plinth::Array> uniform;  // issue 29: `large` float32 uniform in [0, 1)
@@ -280,6 +281,10 @@ Data make_data(const plinth::Queue& queue, const Options& options) {
     data.peak = options.large / 2 + options.large / 4;
     const auto peak = static_cast<std::ptrdiff_t>(data.peak);
     plinth::fill(queue, data.x->view({plinth::Slice(peak, peak + 1)}), 3.0f);
+  }
+  if (wanted({"cumsum"})) {
+    data.ints = plinth::Array::empty(queue, {options.large}, plinth::DType::int32());
+    plinth::fill(queue, *data.ints, 1);
   }
   if (wanted({"small_new"})) {
     data.small = plinth::Array::empty(queue, {options.small}, f32);
@@ -453,6 +458,32 @@ void add_vector_workloads(std::vector<Workload>& out, const std::string& name,
                        problem = expect(r.get(q).to_vector<float>(), constant(3.0), "max(x)");
                      return problem;
                    }});
+  } else if (name == "cumsum") {
+    // int32 ones read (4 bytes each), their int64 running sums k + 1 written (8 bytes each).
+    out.push_back(
+        {name, "cumsum(queue, xi), xi int32 (int64 result)", "bandwidth", n,
+         n * (sizeof(std::int32_t) + sizeof(std::int64_t)), batch,
+         [&q, &d] { const auto r = plinth::cumsum(q, *d.ints); },
+         [&q, &d, n] {
+           const auto r = plinth::cumsum(q, *d.ints);
+           std::string problem = expect_shape(r, {n}, plinth::DType::int64(), "cumsum(xi)");
+           const std::size_t count = std::min<std::size_t>(n, 16);
+           const auto ends = [&](std::size_t first) {
+             const auto from = static_cast<std::ptrdiff_t>(first);
+             return r.view({plinth::Slice(from, from + static_cast<std::ptrdiff_t>(count))})
+                 .get(q)
+                 .to_vector<std::int64_t>();
+           };
+           if (problem.empty())
+             problem = expect(
+                 ends(0), [](std::size_t k) { return double(k + 1); }, "cumsum(xi)");
+           if (problem.empty())
+             problem = expect(
+                 ends(n - count), [&](std::size_t k) { return double(n - count + k + 1); },
+                 "cumsum(xi)'s end");
+           return problem;
+         },
+         "int32"});
   } else if (name == "device_copy") {
     out.push_back({name, "dst.set(queue, src) of two Buffers (device to device)", "bandwidth", n,
                    2 * bytes, batch, [&q, &d] { d.copy_dst->set(q, *d.copy_src); },

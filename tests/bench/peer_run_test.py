@@ -121,7 +121,8 @@ def fake_cupy():
         # Issue 29.
         histogram=lambda a, bins, range: tuple(wrap(v) for v in numpy.histogram(a, bins, range)),
         argmax=lambda a: wrap(numpy.argmax(a)),
-        count_nonzero=lambda a: wrap(numpy.count_nonzero(a)))
+        count_nonzero=lambda a: wrap(numpy.count_nonzero(a)),
+        cumsum=lambda a: wrap(numpy.cumsum(a)))
     return cupy
 
 
@@ -146,7 +147,7 @@ class Options(unittest.TestCase):
     def test_defaults_cover_every_workload_and_the_issue_sizes(self):
         args = run.parse_args(["--binary", "/nonexistent"])
         self.assertEqual(args.workloads, run.WORKLOADS)
-        self.assertEqual(len(run.WORKLOADS), 21)
+        self.assertEqual(len(run.WORKLOADS), 22)
         self.assertEqual(args.sort, 1 << 26)
         self.assertEqual(run.bytes_of("argsort_f32", args), 12 << 26)
         self.assertEqual((args.large, args.matrix, args.cube), (1 << 28, 16384, (256, 256, 4096)))
@@ -261,6 +262,8 @@ class CupySide(unittest.TestCase):
             "sort_f32": ("sort", lambda a: numpy.sort(a)[::-1].view(type(a))),
             "argsort_f32": ("argsort", lambda a: numpy.arange(a.size).view(type(a))),
             "argmax": ("argmax", lambda a: numpy.asarray(numpy.argmin(a)).view(type(a))),
+            # An exclusive scan where numpy's is inclusive.
+            "cumsum": ("cumsum", lambda a: (numpy.cumsum(a) - a).view(type(a))),
         }
         for workload, (name, function) in wrong.items():
             cupy = fake_cupy()
