@@ -55,6 +55,17 @@ std::string_view single_pass_missing(const DeviceFeatures& features) {
   return {};
 }
 
+/// The dialect's suffix of `dtype`'s sub-group functions, or nothing.
+std::string_view sub_group_suffix_of(const DType& dtype) {
+  if (dtype == DType::int32()) return "int";
+  if (dtype == DType::uint32()) return "uint";
+  if (dtype == DType::int64()) return "long";
+  if (dtype == DType::uint64()) return "ulong";
+  if (dtype == DType::float32()) return "float";
+  if (dtype == DType::float64()) return "double";
+  return {};
+}
+
 /// Tiles a single-pass launch may number (a 32-bit counter).
 constexpr std::size_t max_single_pass_tiles = std::size_t{1} << 31;
 
@@ -137,6 +148,8 @@ struct ScanData {
       spec.convert_input = input_dtype != dtype;
       spec.geometry = geometry;
       spec.single_pass = single_pass;
+      // The sub-group functions exist where the device has the dialect's atomics.
+      if (device.features().atomics) spec.sub_group_suffix = sub_group_suffix_of(dtype);
       Program program = build_for_store(
           device,
           generated_kernel_comment(

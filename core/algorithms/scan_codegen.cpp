@@ -107,21 +107,83 @@ std::string scan_source(const ScanSourceSpec& spec) {
                        "            _scan_tile[_SCAN_PAD(_scan_lid * _SCAN_K + _scan_j)] =\n"
                        "                _scan_op(_scan_prefix, _scan_v[_scan_j]);\n";
 
-  // One tile from `_scan_carry` (the scan of everything before it): scanned and stored.
-  // Needs _scan_in, _scan_out, _scan_n, _scan_start, _scan_lid and the local arrays.
+  // The rows and single-pass kernels' tile scan. Each work item holds the `_SCAN_K`
+  // consecutive elements at its rank; the work items' totals are scanned either in local
+  // memory (any type) or, for the dialect's scalar types, within each sub-group by shuffles
+  // and then across the sub-groups' totals in local memory (the rank then orders the work
+  // items as the sub-groups do). Leaves `_scan_tile_total`, and `_scan_excl`, the combination
+  // of the work items before this one (none where `_scan_is_first`).
+  const bool shuffles = !spec.sub_group_suffix.empty();
+  std::string ranked_scan;
+  if (shuffles) {
+    ranked_scan = fmt::format(
+        "        _scan_T _scan_x = _scan_v[_SCAN_K - 1];\n"
+        "        for (unsigned int _scan_d = 1; _scan_d < _scan_sw; _scan_d <<= 1)\n"
+        "        {{\n"
+        "            const _scan_T _scan_y = sub_group_shuffle_up_{0}(_scan_x, _scan_d);\n"
+        "            if (_scan_sl >= _scan_d)\n"
+        "                _scan_x = _scan_op(_scan_y, _scan_x);\n"
+        "        }}\n"
+        "        const _scan_T _scan_up = sub_group_shuffle_up_{0}(_scan_x, 1u);\n"
+        "        if (_scan_sl == _scan_sw - 1u)\n"
+        "            _scan_part[_scan_sg] = _scan_x;\n"
+        "        LOCAL_BARRIER;\n"
+        "        for (unsigned int _scan_d = 1; _scan_d < _scan_ns; _scan_d <<= 1)\n"
+        "        {{\n"
+        "            _scan_T _scan_z = _scan_part[_scan_lid < _scan_ns ? _scan_lid : 0u];\n"
+        "            if (_scan_lid < _scan_ns && _scan_lid >= _scan_d)\n"
+        "                _scan_z = _scan_op(_scan_part[_scan_lid - _scan_d], _scan_z);\n"
+        "            LOCAL_BARRIER;\n"
+        "            if (_scan_lid < _scan_ns)\n"
+        "                _scan_part[_scan_lid] = _scan_z;\n"
+        "            LOCAL_BARRIER;\n"
+        "        }}\n"
+        "        const _scan_T _scan_tile_total = _scan_part[_scan_ns - 1u];\n"
+        "        const int _scan_is_first = _scan_rank == 0u;\n"
+        "        _scan_T _scan_excl = _scan_up;\n"
+        "        if (_scan_sg > 0u)\n"
+        "        {{\n"
+        "            _scan_excl = _scan_part[_scan_sg - 1u];\n"
+        "            if (_scan_sl > 0u)\n"
+        "                _scan_excl = _scan_op(_scan_excl, _scan_up);\n"
+        "        }}\n",
+        spec.sub_group_suffix);
+  } else {
+    ranked_scan = group_scan("_scan_v[_SCAN_K - 1]", "        ") +
+                  "        const _scan_T _scan_tile_total = _scan_part[_SCAN_L - 1];\n"
+                  "        const int _scan_is_first = _scan_lid == 0u;\n"
+                  "        _scan_T _scan_excl = _scan_tile_total;\n"
+                  "        if (!_scan_is_first)\n"
+                  "            _scan_excl = _scan_part[_scan_lid - 1];\n";
+  }
+  const std::string rank =
+      shuffles ? "        const unsigned int _scan_sg = get_sub_group_id();\n"
+                 "        const unsigned int _scan_sl = get_sub_group_local_id();\n"
+                 "        const unsigned int _scan_sw = get_sub_group_size();\n"
+                 "        const unsigned int _scan_ns = get_num_sub_groups();\n"
+                 "        const unsigned int _scan_rank = _scan_sg * get_max_sub_group_size() + "
+                 "_scan_sl;\n"
+               : "        const unsigned int _scan_rank = _scan_lid;\n";
   const std::string scan_loaded_tile = fmt::format(
       "        LOCAL_BARRIER;\n"
+      "{}"
       "        _scan_T _scan_v[_SCAN_K];\n"
       "        for (unsigned int _scan_j = 0; _scan_j < _SCAN_K; ++_scan_j)\n"
-      "            _scan_v[_scan_j] = _scan_tile[_SCAN_PAD(_scan_lid * _SCAN_K + _scan_j)];\n"
+      "            _scan_v[_scan_j] = _scan_tile[_SCAN_PAD(_scan_rank * _SCAN_K + _scan_j)];\n"
       "        for (unsigned int _scan_j = 1; _scan_j < _SCAN_K; ++_scan_j)\n"
       "            _scan_v[_scan_j] = _scan_op(_scan_v[_scan_j - 1], _scan_v[_scan_j]);\n"
       "{}",
-      group_scan("_scan_v[_SCAN_K - 1]", "        "));
+      rank, ranked_scan);
+  std::string ranked_results = results;
+  for (std::size_t at = 0;
+       (at = ranked_results.find("_scan_lid * _SCAN_K", at)) != std::string::npos;) {
+    ranked_results.replace(at, 9, "_scan_rank");
+  }
+  // Writes the tile's results, from `_scan_carry` (everything before the tile), back.
   const std::string store_tile = fmt::format(
       "        _scan_T _scan_prefix = _scan_carry;\n"
-      "        if (_scan_lid > 0)\n"
-      "            _scan_prefix = _scan_op(_scan_carry, _scan_part[_scan_lid - 1]);\n"
+      "        if (!_scan_is_first)\n"
+      "            _scan_prefix = _scan_op(_scan_carry, _scan_excl);\n"
       "{}"
       "        LOCAL_BARRIER;\n"
       "        for (unsigned int _scan_j = 0; _scan_j < _SCAN_K; ++_scan_j)\n"
@@ -131,7 +193,7 @@ std::string scan_source(const ScanSourceSpec& spec) {
       "            if (_scan_i < (VSIZE_T)_scan_n)\n"
       "                _scan_out[_scan_i] = _scan_tile[_SCAN_PAD(_scan_k)];\n"
       "        }}\n",
-      results);
+      ranked_results);
 
   const std::string rows_and_clear = fmt::format(
       "\n"
@@ -167,7 +229,7 @@ std::string scan_source(const ScanSourceSpec& spec) {
       "{load_tile}"
       "{scan_loaded_tile}"
       "{store_tile}"
-      "        _scan_carry = _scan_op(_scan_carry, _scan_part[_SCAN_L - 1]);\n"
+      "        _scan_carry = _scan_op(_scan_carry, _scan_tile_total);\n"
       "        LOCAL_BARRIER;\n"
       "    }}\n"
       "}}\n"
@@ -215,7 +277,7 @@ std::string scan_source(const ScanSourceSpec& spec) {
       "{load_tile}"
       "{scan_loaded_tile}"
       "    {{\n"
-      "        const _scan_T _scan_total = _scan_part[_SCAN_L - 1];\n"
+      "        const _scan_T _scan_total = _scan_tile_total;\n"
       "        if (_scan_leader)\n"
       "        {{\n"
       "            _scan_values[2 * (VSIZE_T)_scan_t + (_scan_t == 0 ? 1 : 0)] = _scan_total;\n"

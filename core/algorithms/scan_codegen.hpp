@@ -63,6 +63,10 @@ struct ScanSourceSpec {
   /// Adds the single-pass kernel `<name>_single` (device-scope atomics, acquire/release,
   /// sub-group reductions: only for devices that have them).
   bool single_pass = false;
+  /// The dialect's suffix of the scan's type (`int`, `uint`, `long`, `ulong`, `float`,
+  /// `double`) where the rows and single-pass kernels may scan within sub-groups by
+  /// shuffles; empty: in local memory only.
+  std::string_view sub_group_suffix;
   ScanGeometry geometry;
 };
 

@@ -45,21 +45,44 @@
 /// them gives each part its carry, and each later part is then combined with its carry on
 /// its device (one more read and write of those parts).
 ///
-/// **Algorithm.** Reduce, then scan, in three launches on the queue (no host
-/// synchronisation): each of a few groups per compute unit reduces a contiguous run of tiles
-/// (stage 1); one group scans the group totals (stage 2); each group scans its tiles again,
-/// starting from its prefix (stage 3). A tile is `local size x items per work item`
-/// elements, loaded into local memory with coalesced reads, scanned in registers and in local
-/// memory, and stored with coalesced writes. Indices are 64-bit where the device's are, so
-/// any number of elements, beyond 2^32 included, is scanned. The memory traffic is three
-/// passes (read, read, write) against two for a single-pass scan.
+/// **Axes.** `operator()(queue, input, output, axis)` and `cumsum(queue, x, axis)` scan every
+/// line of elements along one axis on its own (numpy's `cumsum(x, axis)`). Along the last
+/// axis of a C-contiguous input the rows are scanned where they lie; along another axis (or
+/// for a view) the input is first copied with that axis moved last (the tiled copy, coalesced
+/// on both sides), scanned, and copied back into the output. Many short rows are scanned in
+/// one launch, one group a row at a time (`_rows`); a few long rows one flat scan each.
 ///
-/// **Compilation and memory.** One Program per device (its three kernels), built on the first
+/// **Algorithm**, chosen per device by ScanOptions::algorithm (automatic: the single pass
+/// where the device reports DeviceFeatures::atomics and device_scope_acquire_release, the
+/// three passes elsewhere; PLINTH_DEBUG=compile prints the choice for each device).
+/// A tile is `local size x items per work item` elements, loaded into local memory with
+/// coalesced reads, scanned in registers, across the group (within each sub-group by
+/// shuffles for the dialect's scalar types, in local memory otherwise), and stored with
+/// coalesced writes. Indices are 64-bit where the device's are, so any number of elements,
+/// beyond 2^32 included, is scanned.
+/// - *Single pass* (Merrill & Garland's decoupled look-back; reads and writes each element
+///   once): one group per tile, which takes its tile number from an atomic counter (so a
+///   group only ever waits for groups that started before it, whatever order the device
+///   runs them in), publishes its tile's aggregate at once (the value written first, then
+///   its status with a release store), and looks back over its predecessors' statuses
+///   (acquire loads; one predecessor per lane of the group's first sub-group, a window at a
+///   time, combined in order) until it meets an inclusive prefix; it then publishes its own
+///   inclusive prefix and scans its tile from it. Values of any dtype (structs, complex)
+///   work: the status is a separate word. The statuses and the counter are zeroed by a small
+///   launch before each scan (4 bytes a tile). Inputs of more than 2^31 tiles take the
+///   three passes.
+/// - *Three passes* (any device): reduce, then scan, in three launches on the queue (no host
+///   synchronisation): each of a few groups per compute unit reduces a contiguous run of
+///   tiles (stage 1); one group scans the group totals (stage 2); each group scans its tiles
+///   again, starting from its prefix (stage 3): three passes over memory (read, read, write).
+///
+/// **Compilation and memory.** One Program per device (its kernels), built on the first
 /// call on that device and kept in the kernel object; the on-disk program cache applies as to
-/// every Program. The group totals live in a small array (a few thousand elements at most)
-/// that the kernel object keeps for each queue it was called on (while the queue lives; 8
-/// queues at most), so a call allocates nothing after the first on a queue, unless its input
-/// needs a temporary. Nothing is launched, and nothing compiled, for an empty input.
+/// every Program. The group totals (three passes) and the tile statuses and values (single
+/// pass: 4 bytes and two values a tile) come from the context's memory pool for the call's
+/// queue, so a call of a size seen before on a queue allocates nothing, unless its input
+/// needs a temporary (an axis other than the last: two). Nothing is launched, and nothing
+/// compiled, for an empty input.
 
 #include <plinth/array.hpp>
 #include <plinth/dtype.hpp>
@@ -99,8 +122,9 @@ enum class ScanAlgorithm {
 /// name any of them (`{.name = "cumsum"}`).
 struct ScanOptions {
   /// The kernels' name (a C identifier, any: `max` or `float` too), used in messages; the
-  /// program's kernel functions are `_scan_kernel_<name>_reduce`, `..._groups` and
-  /// `..._final`, and its source starts with a comment naming the ScanKernel.
+  /// program's kernel functions are `_scan_kernel_<name>_reduce`, `..._groups`, `..._final`,
+  /// `..._rows`, `..._clear` and (single pass) `..._single`, and its source starts with a
+  /// comment naming the ScanKernel.
   std::string name = "scan";
   /// Source placed before the kernels (helper functions, macros, `<%def>`s), a template like
   /// the operator.
@@ -145,8 +169,10 @@ class PLINTH_EXPORT ScanKernel {
   /// Throws LogicError naming the argument ('input' or 'output') for an array of another
   /// dtype or on another device than the queue's, an output that is not C-contiguous or has
   /// another number of elements, strides that are not multiples of the itemsize, a
-  /// double-precision dtype on a device without doubles; RenderError or CompileError (with
-  /// the generated source) when the program does not build; OutOfMemoryError, BackendError.
+  /// double-precision dtype on a device without doubles, ScanAlgorithm::single_pass on a
+  /// device without what it needs (naming the device and the feature); RenderError or
+  /// CompileError (with the generated source) when the program does not build;
+  /// OutOfMemoryError, BackendError.
   /// Nothing is enqueued when it throws a LogicError.
   void operator()(const Queue& queue, const Array& input, const Array& output) const;
   /// Scans `array` in place, as operator()(queue, array, array): it must be C-contiguous
@@ -184,7 +210,7 @@ class PLINTH_EXPORT ScanKernel {
 
   /// The program a call on `queue` runs (built if it was not): e.g. to read the generated
   /// source (Program::source()). Throws LogicError for a double-precision dtype on a device
-  /// without doubles, RenderError, CompileError.
+  /// without doubles or a forced single pass it cannot run, RenderError, CompileError.
   Program program(const Queue& queue) const;
 
   /// The scan's dtype (of the output).

@@ -85,5 +85,35 @@ TEST(ScanSource, DeclaresTheThreeStagesWithTheUsersCode) {
   EXPECT_NE(exclusive.find("(_scan_T)(_scan_in[_scan_i])"), std::string::npos);
 }
 
+TEST(ScanSource, SinglePassAndSubGroupScansOnlyWhenAsked) {
+  ScanSourceSpec spec;
+  spec.name = "prefix";
+  spec.expression = "a + b";
+  spec.neutral = "0";
+  spec.geometry = {.local_size = 256, .items = 16};
+  // Three passes and the rows kernel only: no atomics, no sub-group functions (any device).
+  const auto plain = scan_source(spec);
+  EXPECT_NE(plain.find("KERNEL void prefix_rows("), std::string::npos);
+  EXPECT_NE(plain.find("KERNEL void prefix_clear("), std::string::npos);
+  for (const char* absent : {"prefix_single(", "atomic_", "sub_group_", "MEM_ORDER_"}) {
+    EXPECT_EQ(plain.find(absent), std::string::npos) << absent;
+  }
+  // The single pass: a tile counter, release stores and acquire loads of the statuses, a
+  // look-back window of one predecessor per sub-group lane.
+  spec.single_pass = true;
+  const auto single = scan_source(spec);
+  for (const char* part : {"KERNEL void prefix_single(", "atomic_add_global_uint(_scan_state, 1u)",
+                           "MEM_ORDER_RELEASE", "atomic_load_global_uint(&_scan_flags[_scan_look]",
+                           "MEM_ORDER_ACQUIRE", "sub_group_reduce_min_uint("}) {
+    EXPECT_NE(single.find(part), std::string::npos) << part;
+  }
+  EXPECT_EQ(single.find("sub_group_shuffle_up_"), std::string::npos);
+  // Scalar types scan within sub-groups by shuffles of their suffix.
+  spec.sub_group_suffix = "long";
+  const auto shuffled = scan_source(spec);
+  EXPECT_NE(shuffled.find("sub_group_shuffle_up_long(_scan_x, _scan_d)"), std::string::npos);
+  EXPECT_NE(shuffled.find("get_max_sub_group_size()"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace plinth::detail
