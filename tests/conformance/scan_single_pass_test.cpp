@@ -6,7 +6,9 @@
 // 3-D views (negative strides, gaps, few long rows and many short ones); cumprod.
 
 #include "fixture.hpp"
+#include "large_device.hpp"
 
+#include <plinth/array_expression.hpp>
 #include <plinth/dtype_c.hpp>
 #include <plinth/functions.hpp>
 #include <plinth/scan.hpp>
@@ -399,6 +401,59 @@ TEST_P(ScanSinglePassTest, AxisMisuseIsALogicError) {
     ADD_FAILURE() << "no LogicError for an output of another shape";
   } catch (const LogicError& error) {
     EXPECT_NE(std::string(error.what()).find("'output'"), std::string::npos) << error.what();
+  }
+}
+
+// More than 2^32 elements (uint8, in place: 4 GiB): tile numbers, offsets and indices past
+// 32 bits. Ones with three markers, so that an element read or written at its index modulo
+// 2^32 (or a carry from the wrong tile) shows at the checked places.
+TEST_P(ScanSinglePassTest, MoreThan2To32Elements) {
+  if (!large_device(device(), std::size_t{5} << 30)) {
+    GTEST_SKIP() << "needs 6.25 GiB of device memory and not PoCL";
+  }
+  const DType u8 = DType::uint8();
+  const std::size_t n = (std::size_t{1} << 32) + (std::size_t{1} << 17) + 3;
+  const std::size_t marks[] = {3, (std::size_t{1} << 32) - 7, (std::size_t{1} << 32) + 100};
+  const std::uint8_t adds[] = {1, 2, 3};  // a marker holds 1 + its add
+  // The host's inclusive sum at k, modulo 256.
+  const auto expected = [&](std::size_t k) {
+    std::size_t sum = k + 1;
+    for (std::size_t m = 0; m < 3; ++m) sum += k >= marks[m] ? adds[m] : 0;
+    return static_cast<int>(sum % 256);
+  };
+  const std::size_t checked[] = {0,
+                                 2,
+                                 3,
+                                 4,
+                                 4096,
+                                 (std::size_t{1} << 31) + 1,
+                                 (std::size_t{1} << 32) - 8,
+                                 (std::size_t{1} << 32) - 7,
+                                 (std::size_t{1} << 32) - 1,
+                                 std::size_t{1} << 32,
+                                 (std::size_t{1} << 32) + 99,
+                                 (std::size_t{1} << 32) + 100,
+                                 (std::size_t{1} << 32) + 4097,
+                                 n - 1};
+  for (const auto algorithm : algorithms(device())) {
+    SCOPED_TRACE(name_of(algorithm));
+    const ScanKernel sum(u8, "a + b", "0", ScanKind::inclusive,
+                         {.name = "big_sum", .algorithm = algorithm});
+    const auto big = Array::empty(queue(), {n}, u8);
+    fill(queue(), big, std::uint8_t{1});
+    for (std::size_t m = 0; m < 3; ++m) {
+      const auto at = static_cast<std::ptrdiff_t>(marks[m]);
+      big.view({Slice(at, at + 1)})
+          .set(queue(), HostArray::from_values(
+                            std::vector<std::uint8_t>{static_cast<std::uint8_t>(1 + adds[m])}));
+    }
+    sum(queue(), big);
+    for (const auto k : checked) {
+      const auto at = static_cast<std::ptrdiff_t>(k);
+      const auto got = big.view({Slice(at, at + 1)}).get(queue()).to_vector<std::uint8_t>();
+      ASSERT_EQ(got.size(), 1u);
+      EXPECT_EQ(static_cast<int>(got[0]), expected(k)) << "at " << k;
+    }
   }
 }
 
