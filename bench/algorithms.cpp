@@ -306,27 +306,35 @@ void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
   }
 
   // The exclusive prefix sum of int32 x into z (read and written: 2 x bytes), against CUB's,
-  // or the device copy. The automatic algorithm: the single pass where the device has
-  // device-scope acquire/release (CUDA), the three passes elsewhere (NVIDIA's OpenCL 3.0).
-  {
+  // or the device copy: the automatic algorithm (the row the target is for), then each
+  // algorithm forced, where the device can run it, so that both are always reported.
+  const bool single_pass_runs =
+      queue.device().features().atomics && queue.device().features().device_scope_acquire_release;
+  for (const auto& [suffix, algorithm] :
+       {std::pair{"", plinth::ScanAlgorithm::automatic},
+        std::pair{"/single_pass", plinth::ScanAlgorithm::single_pass},
+        std::pair{"/three_pass", plinth::ScanAlgorithm::three_pass}}) {
+    if (algorithm == plinth::ScanAlgorithm::single_pass && !single_pass_runs) continue;
     const auto i32 = plinth::DType::int32();
     const plinth::ScanKernel scan(i32, "a + b", "0", plinth::ScanKind::exclusive,
-                                  {.name = "exclusive_sum"});
+                                  {.name = "exclusive_sum", .algorithm = algorithm});
     auto run = [arrays, scan, i32] {
       const auto [x, y] = arrays->arrays(i32);
       const auto z = plinth::Array::from_buffer(*arrays->z, x.metadata());
       scan(arrays->queue, x, z);
       arrays->queue.synchronize();
     };
+    const std::string name = "algorithms/exclusive_scan_int32_" + size + suffix;
+    const double target = algorithm == plinth::ScanAlgorithm::automatic ? scan_target : 0.0;
     if (refs->exclusive_sum_int32) {
-      register_throughput("algorithms/exclusive_scan_int32_" + size, scan_target, 2 * bytes,
-                          2 * bytes, run, [arrays, refs] {
-                            arrays->prepare();
-                            refs->exclusive_sum_int32(*arrays->x, *arrays->z, arrays->count(4));
-                          });
+      register_throughput(name, target, 2 * bytes, 2 * bytes, run, [arrays, refs] {
+        arrays->prepare();
+        refs->exclusive_sum_int32(*arrays->x, *arrays->z, arrays->count(4));
+      });
     } else {
-      register_throughput("algorithms/exclusive_scan_int32_" + size, refs->copy_target, 2 * bytes,
-                          2 * bytes, run, raw_copy);
+      register_throughput(name,
+                          algorithm == plinth::ScanAlgorithm::automatic ? refs->copy_target : 0.0,
+                          2 * bytes, 2 * bytes, run, raw_copy);
     }
   }
 

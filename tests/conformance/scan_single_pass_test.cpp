@@ -226,7 +226,8 @@ TEST_P(ScanSinglePassTest, AlgorithmChoiceIsPerDevice) {
     EXPECT_EQ(automatic.program(queue()).source().find("_single("), std::string::npos);
   } else {
     EXPECT_NE(forced.program(queue()).source().find("_single("), std::string::npos);
-    EXPECT_NE(automatic.program(queue()).source().find("_single("), std::string::npos);
+    // Automatic takes the faster three passes (scan.hpp, "Algorithm").
+    EXPECT_EQ(automatic.program(queue()).source().find("_single("), std::string::npos);
     forced(queue(), x);
     EXPECT_EQ(x.get(queue()).to_vector<std::int32_t>(), (std::vector<std::int32_t>{1, 3}));
   }
