@@ -600,7 +600,8 @@ void add_layout_workloads(std::vector<Workload>& out, const std::string& name,
                    }});
   } else if (name == "sum_3d_two_axes") {
     // c[a, b, k] = b%5 + k%3, summed over a and k: exact in float32.
-    const auto [p, mid, s] = options.cube;
+    // Named copies, not structured bindings: clang 15 cannot capture those in lambdas.
+    const std::size_t p = options.cube[0], mid = options.cube[1], s = options.cube[2];
     double sum_k3 = 0;
     for (std::size_t k = 0; k < s; ++k) sum_k3 += double(k % 3);
     const std::size_t count = p * mid * s;
