@@ -36,9 +36,17 @@ DType unsigned_like(const DType& dtype) {
   }
 }
 
-class Generator {
+class Generator final : public CodeHelpers {
  public:
   GeneratedExpression result;
+
+  std::string define_helper(const std::string& name, const std::string& definition) override {
+    return helper(name, definition);
+  }
+  std::string define_complex(const std::string& op, const DType& dtype, int arity,
+                             const std::string& body, const std::string& returns) override {
+    return complex_helper(op, dtype, arity, body, returns);
+  }
 
   std::string emit_root(const ExpressionNode& root, const DType& out) {
     note(out);
@@ -467,6 +475,11 @@ class Generator {
         return fmt::format("(({}) ? ({}) : ({}))", c, a, b);
       }
       case ExpressionOp::cast: return cast(operand(node, 0, t), t, node.dtype);
+      case ExpressionOp::ufunc: {
+        std::vector<std::string> args;
+        for (std::size_t k = 0; k < node.operands.size(); ++k) args.push_back(operand(node, k, t));
+        return ufunc_code(node.ufunc, t, args, *this);
+      }
     }
     throw LogicError("array arithmetic: unknown operation");
   }
@@ -489,12 +502,12 @@ const char* math_function_name(MathFunction function) noexcept {
     case MathFunction::log: return "log";
     case MathFunction::log10: return "log10";
     case MathFunction::sqrt: return "sqrt";
-    case MathFunction::floor: return "floor";
-    case MathFunction::ceil: return "ceil";
     case MathFunction::fabs: return "fabs";
   }
   return "?";
 }
+
+std::string expression_c_type(const DType& dtype) { return c_type(dtype); }
 
 Array kernel_view(const Array& array) {
   if (array.dtype() != DType::boolean()) return array;

@@ -56,6 +56,29 @@ struct GeneratedConversion {
 GeneratedConversion generate_conversion(const std::string& value, const DType& from,
                                         const DType& to);
 
+/// What the code of a Ufunc asks of the generator (array_ufunc_codegen.cpp).
+class CodeHelpers {
+ public:
+  virtual ~CodeHelpers() = default;
+  /// Defines the helper function `name` by `definition` once in the preamble; returns `name`.
+  virtual std::string define_helper(const std::string& name, const std::string& definition) = 0;
+  /// Defines the complex helper `_ax_<op>_<dtype>` of `arity` (1 or 2) complex arguments `a`
+  /// and `b` returning `returns` (empty: the complex type), with `body` in which {C}, {R} and
+  /// {make} stand for the complex type, its component type and the helper making one from
+  /// two components; returns its name.
+  virtual std::string define_complex(const std::string& op, const DType& dtype, int arity,
+                                     const std::string& body, const std::string& returns) = 0;
+};
+
+/// The C code of `ufunc` over `args` (C expressions of the node's compute dtype `t`), of the
+/// C type of the node's result (bools as `unsigned char` 0 or 1). Throws LogicError for a
+/// dtype the ufunc has no code for (the builders refuse those first).
+std::string ufunc_code(Ufunc ufunc, const DType& t, const std::vector<std::string>& args,
+                       CodeHelpers& helpers);
+
+/// The C type values of `dtype` are kept in by expression kernels (`unsigned char` for bool).
+std::string expression_c_type(const DType& dtype);
+
 /// `array` seen as the dtype the kernel declares for it (bool arrays as uint8 over the same
 /// memory; others as they are).
 Array kernel_view(const Array& array);

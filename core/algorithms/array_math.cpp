@@ -49,8 +49,6 @@ ArrayExpression exp(const ArrayExpression& a) { return function(MathFunction::ex
 ArrayExpression log(const ArrayExpression& a) { return function(MathFunction::log, a); }
 ArrayExpression log10(const ArrayExpression& a) { return function(MathFunction::log10, a); }
 ArrayExpression sqrt(const ArrayExpression& a) { return function(MathFunction::sqrt, a); }
-ArrayExpression floor(const ArrayExpression& a) { return function(MathFunction::floor, a, false); }
-ArrayExpression ceil(const ArrayExpression& a) { return function(MathFunction::ceil, a, false); }
 ArrayExpression fabs(const ArrayExpression& a) { return function(MathFunction::fabs, a, false); }
 
 ArrayExpression abs(const ArrayExpression& a) {
@@ -61,6 +59,12 @@ ArrayExpression abs(const ArrayExpression& a) {
 
 ArrayExpression pow(const ArrayExpression& a, const ArrayExpression& b) {
   const auto type = integer_or_promoted(a, b);
+  const auto* exponent = std::get_if<std::int64_t>(&b.node()->scalar);
+  if (is_integer(type) && b.is_weak_scalar() && exponent != nullptr && *exponent < 0) {
+    throw LogicError(
+        fmt::format("pow: integers to negative integer powers are not allowed ({} ** {}, as numpy)",
+                    type.name(), *exponent));
+  }
   return ArrayExpression(detail::make_node(ExpressionOp::power, {a.node(), b.node()}, type, type));
 }
 

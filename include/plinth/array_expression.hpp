@@ -28,8 +28,10 @@
 /// of integers or bools gives float64. Math functions of bool and 8- or 16-bit integers give
 /// float32 (numpy gives float16 for 8-bit ones, which kernels do not have), of wider integers
 /// float64. `abs` of a complex is its real type. `pow` and `fmod` of bools compute in int8.
-/// Integer arithmetic wraps around as numpy's does; integer `pow` with a negative exponent
-/// gives 0 (or ±1 for a base of ±1) where numpy raises; integer `fmod` by 0 gives 0.
+/// Integer arithmetic wraps around as numpy's does. An integer `pow` with a negative weak
+/// scalar exponent throws LogicError (numpy raises); with a negative exponent from an array
+/// (which a kernel cannot refuse) it gives 0, or ±1 for a base of ±1. Integer `fmod`, `%`
+/// and floor_divide() by 0 give 0 (numpy warns and gives 0 too).
 ///
 /// **Shapes** broadcast by numpy's rules when the expression is built (LogicError naming
 /// both shapes otherwise). Arrays may be any view (negative strides, offsets, broadcast
@@ -61,6 +63,7 @@
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -174,10 +177,11 @@ PLINTH_EXPORT ArrayExpression log10(const ArrayExpression& a);
 /// The principal square root (a negative real gives NaN, as numpy's; use a complex dtype
 /// for complex roots).
 PLINTH_EXPORT ArrayExpression sqrt(const ArrayExpression& a);
-/// Rounding down / up, real only (integers give floats, as the other functions).
-/// Throws LogicError for complex.
+/// Rounding down / up / toward zero, in the operand's dtype (numpy >= 2.1: integers and bools
+/// keep their dtype and value). Throws LogicError for complex.
 PLINTH_EXPORT ArrayExpression floor(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression ceil(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression trunc(const ArrayExpression& a);
 /// The absolute value in the same dtype (integers stay integers); the modulus, in the real
 /// type, for complex.
 PLINTH_EXPORT ArrayExpression abs(const ArrayExpression& a);
@@ -195,6 +199,112 @@ PLINTH_EXPORT ArrayExpression real(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression imag(const ArrayExpression& a);
 /// The complex conjugate (the value itself for a real dtype).
 PLINTH_EXPORT ArrayExpression conj(const ArrayExpression& a);
+
+// --- numpy's operators and functions beyond C's (issue 30); elementwise, fusable as above ---
+
+/// numpy's remainder (Python's `%`): the result has the sign of the divisor (`-7 % 3` is 2).
+/// Reals as numpy's np.remainder: `x % 0` is NaN, `x % ±inf` is x (or ±inf where the signs
+/// differ), `inf % y` is NaN, a zero result has the divisor's sign. Integers: `x % 0` is 0
+/// (numpy warns and gives 0). Bools compute as int8. Throws LogicError for complex.
+PLINTH_EXPORT ArrayExpression operator%(const ArrayExpression& a, const ArrayExpression& b);
+/// The same as `a % b`.
+PLINTH_EXPORT ArrayExpression remainder(const ArrayExpression& a, const ArrayExpression& b);
+/// numpy's floor_divide (Python's `//`): the quotient rounded toward -inf, in the promoted
+/// dtype (bools as int8). Reals as numpy's (`x // 0` is x / 0: ±inf or NaN; `inf // y` is
+/// NaN). Integers: `x // 0` is 0 and `INT_MIN // -1` wraps to INT_MIN, as numpy's. Throws
+/// LogicError for complex.
+PLINTH_EXPORT ArrayExpression floor_divide(const ArrayExpression& a, const ArrayExpression& b);
+/// numpy's divmod: {floor_divide(a, b), a % b}. Throws as those.
+PLINTH_EXPORT std::pair<ArrayExpression, ArrayExpression> divmod(const ArrayExpression& a,
+                                                                 const ArrayExpression& b);
+/// Bitwise and / or / exclusive or of integers and bools (bool with bool gives bool), in the
+/// promoted dtype. Throws LogicError naming the dtype for reals and complex (and for an int64
+/// with a uint64, which numpy promotes to float64).
+PLINTH_EXPORT ArrayExpression operator&(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression operator|(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression operator^(const ArrayExpression& a, const ArrayExpression& b);
+/// Shifts of integers (bools as int8), in the promoted dtype, as numpy's: a shift by the bit
+/// width or more, or by a negative count, gives 0 (-1 shifting a negative value right); a
+/// left shift wraps around. Throws LogicError naming the dtype for reals and complex.
+PLINTH_EXPORT ArrayExpression operator<<(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression operator>>(const ArrayExpression& a, const ArrayExpression& b);
+/// Bitwise not of an integer; logical not of a bool. Throws LogicError for reals and complex.
+PLINTH_EXPORT ArrayExpression operator~(const ArrayExpression& a);
+/// numpy's logical functions: bool, for operands of any dtype (non-zero is true; a complex
+/// is true where either part is non-zero; NaN is true).
+PLINTH_EXPORT ArrayExpression logical_and(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression logical_or(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression logical_xor(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression logical_not(const ArrayExpression& a);
+/// The larger / smaller of `a` and `b` in the promoted dtype, NaN if either is NaN (numpy's
+/// maximum/minimum; complex numbers compare lexicographically, a NaN in either part
+/// propagates). Between -0.0 and 0.0 they pick as numpy's loops: maximum(-0.0, 0.0) is 0.0,
+/// maximum(0.0, -0.0) is -0.0.
+PLINTH_EXPORT ArrayExpression maximum(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression minimum(const ArrayExpression& a, const ArrayExpression& b);
+/// As maximum/minimum, but a NaN loses to a number (numpy's fmax/fmin; NaN only if both are).
+PLINTH_EXPORT ArrayExpression fmax(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression fmin(const ArrayExpression& a, const ArrayExpression& b);
+/// numpy's clip: minimum(maximum(a, lo), hi), so NaN propagates and lo > hi gives hi.
+PLINTH_EXPORT ArrayExpression clip(const ArrayExpression& a, const ArrayExpression& lo,
+                                   const ArrayExpression& hi);
+/// Rounding to the nearest integer, halves to even (numpy's rint): in the float type of the
+/// math functions (integers give floats, as numpy's); complex rounds both parts.
+PLINTH_EXPORT ArrayExpression rint(const ArrayExpression& a);
+/// numpy's round/around to `decimals` places: rint(a * 10^d) / 10^d (negative d: rint(a /
+/// 10^-d) * 10^-d, the factor in a's precision, as numpy's); integers keep their dtype (the
+/// value itself for d >= 0; for d < 0 computed in float64 and converted back, wrapping around
+/// as numpy's); bools give the float type, as numpy's.
+PLINTH_EXPORT ArrayExpression round(const ArrayExpression& a, int decimals = 0);
+/// 2^a, log2, e^a - 1 and log(1 + a) (accurate near 0), in the float type of the math
+/// functions; complex as numpy's (exp2 as exp(a ln 2)).
+PLINTH_EXPORT ArrayExpression exp2(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression log2(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression expm1(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression log1p(const ArrayExpression& a);
+/// The real cube root, in the float type of the math functions. Throws LogicError for complex.
+PLINTH_EXPORT ArrayExpression cbrt(const ArrayExpression& a);
+/// -1, 0 or 1 in a's dtype (NaN for NaN; 0 for -0.0); of a complex, numpy 2's a / |a| (0 for
+/// 0; NaN + NaN i for a NaN part or two infinite parts; ±1 or ±i along one infinite part).
+/// Throws LogicError for bool (as numpy).
+PLINTH_EXPORT ArrayExpression sign(const ArrayExpression& a);
+/// a * a in a's dtype (bools as int8; integers wrap around).
+PLINTH_EXPORT ArrayExpression square(const ArrayExpression& a);
+/// 1 / a in a's dtype (bools as int8). Integers divide as integers (1 for 1, -1 for -1, 0
+/// otherwise) and 1 / 0 gives 0 (numpy's gives 0, or INT_MIN for 64-bit integers).
+PLINTH_EXPORT ArrayExpression reciprocal(const ArrayExpression& a);
+/// Bool predicates of any dtype (integers and bools are finite, never NaN or infinite; a
+/// complex is NaN or infinite where either part is).
+PLINTH_EXPORT ArrayExpression isnan(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression isinf(const ArrayExpression& a);
+PLINTH_EXPORT ArrayExpression isfinite(const ArrayExpression& a);
+/// True where the sign bit is set (-0.0 and -NaN included; negative integers). Throws
+/// LogicError for complex.
+PLINTH_EXPORT ArrayExpression signbit(const ArrayExpression& a);
+/// atan2(y, x), hypot and copysign, in the float type of the math functions of the promoted
+/// dtype. Throw LogicError for complex.
+PLINTH_EXPORT ArrayExpression arctan2(const ArrayExpression& y, const ArrayExpression& x);
+PLINTH_EXPORT ArrayExpression hypot(const ArrayExpression& a, const ArrayExpression& b);
+PLINTH_EXPORT ArrayExpression copysign(const ArrayExpression& a, const ArrayExpression& b);
+/// The argument of a complex, in its real type; of a real, arctan2(0, a) as numpy's (0, or pi
+/// for negative values and -0.0; the float type of arctan2 with a weak 0: bool gives float64).
+PLINTH_EXPORT ArrayExpression angle(const ArrayExpression& a);
+/// numpy 2's isclose: bool, |a - b| <= atol + rtol * |b| where b is finite, or a == b (so
+/// infinities are close only to the same infinity); NaNs are close to each other only with
+/// `equal_nan`. b is first converted to result_type(b, 1.0) (integers to float64), as numpy's.
+PLINTH_EXPORT ArrayExpression isclose(const ArrayExpression& a, const ArrayExpression& b,
+                                      double rtol = 1e-5, double atol = 1e-8,
+                                      bool equal_nan = false);
+/// True if isclose() holds for every element (numpy's allclose): evaluates on `queue` and
+/// waits for it. Throws as isclose() and evaluate().
+PLINTH_EXPORT bool allclose(const Queue& queue, const ArrayExpression& a, const ArrayExpression& b,
+                            double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
+/// True if `a` and `b` have the same shape and equal elements (numpy's array_equal; NaNs
+/// equal each other only with `equal_nan`); false, without running anything, for different
+/// shapes. Evaluates on `queue` and waits for it. Throws as evaluate().
+PLINTH_EXPORT bool array_equal(const Queue& queue, const ArrayExpression& a,
+                               const ArrayExpression& b, bool equal_nan = false);
+
 /// numpy's `where`: `a` where `condition` is true (non-zero), `b` elsewhere, in the promoted
 /// dtype of `a` and `b`; the three shapes broadcast together.
 PLINTH_EXPORT ArrayExpression where(const ArrayExpression& condition, const ArrayExpression& a,
