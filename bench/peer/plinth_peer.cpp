@@ -47,7 +47,9 @@ const std::vector<std::string> all_workloads = {
     "sum_axis0", "transpose", "strided_expr", "sum_3d_two_axes", "broadcast_add", "astype_view",
     "device_copy",
     // Issue 29: sorting (`sort` keys), counting and selecting; cumsum.
-    "sort_f32", "sort_i32", "argsort_f32", "histogram", "argmax", "mask_select", "cumsum"};
+    "sort_f32", "sort_i32", "argsort_f32", "histogram", "argmax", "mask_select", "cumsum",
+    // Issue 30: numpy's functions.
+    "clip", "maximum"};
 
 /// The command line's settings.
 struct Options {
@@ -72,7 +74,7 @@ constexpr const char* usage =
     "workloads: axpy_new, axpy_into, expr_into, small_new, sum, dot, max, sum_axis1,\n"
     "           sum_axis0, transpose, strided_expr, sum_3d_two_axes, broadcast_add,\n"
     "           astype_view, device_copy, sort_f32, sort_i32, argsort_f32,\n"
-    "           histogram, argmax, mask_select, cumsum\n";
+    "           histogram, argmax, mask_select, cumsum, clip, maximum\n";
 
 std::size_t positive(const std::string& option, const std::string& text) {
   std::size_t used = 0;
@@ -271,7 +273,7 @@ Data make_data(const plinth::Queue& queue, const Options& options) {
     return false;
   };
   Data data;
-  if (wanted({"axpy_new", "axpy_into", "expr_into", "sum", "dot", "max"})) {
+  if (wanted({"axpy_new", "axpy_into", "expr_into", "sum", "dot", "max", "clip", "maximum"})) {
     data.x = plinth::Array::empty(queue, {options.large}, f32);
     data.y = plinth::Array::empty(queue, {options.large}, f32);
     data.z = plinth::Array::empty(queue, {options.large}, f32);
@@ -438,6 +440,25 @@ void add_vector_workloads(std::vector<Workload>& out, const std::string& name,
          [&q, &d, m, constant] {
            const auto r = plinth::evaluate(q, *d.small * 2 + 1);
            return expect(part_of(q, r, 0, std::min<std::size_t>(m, 16)), constant(3.0), "x*2 + 1");
+         }});
+  } else if (name == "clip" || name == "maximum") {
+    // Issue 30: clip(x, 0.25, 0.75) and maximum(x, y), new arrays: x's ones and its 3 at
+    // `peak` give 0.75 everywhere, and 1 but 3 at `peak`.
+    const bool clip = name == "clip";
+    const auto result = [&q, &d, clip] {
+      return clip ? plinth::evaluate(q, plinth::clip(*d.x, 0.25, 0.75))
+                  : plinth::evaluate(q, plinth::maximum(*d.x, *d.y));
+    };
+    out.push_back(
+        {name, clip ? "evaluate(queue, clip(x, 0.25, 0.75))" : "evaluate(queue, maximum(x, y))",
+         "bandwidth", n, (clip ? 2 : 3) * bytes, batch, [result] { const auto r = result(); },
+         [&q, &d, heads, constant, clip, result] {
+           const auto r = result();
+           const std::string what = clip ? "clip(x, 0.25, 0.75)" : "maximum(x, y)";
+           const auto problem = expect(part_of(q, r, 0, heads), constant(clip ? 0.75 : 1.0), what);
+           return problem.empty() ? expect(part_of(q, r, d.peak, 1), constant(clip ? 0.75 : 3.0),
+                                           what + " at the peak")
+                                  : problem;
          }});
   } else if (name == "sum") {
     out.push_back({name, "sum(queue, x)", "bandwidth", n, bytes, batch,

@@ -122,7 +122,10 @@ def fake_cupy():
         histogram=lambda a, bins, range: tuple(wrap(v) for v in numpy.histogram(a, bins, range)),
         argmax=lambda a: wrap(numpy.argmax(a)),
         count_nonzero=lambda a: wrap(numpy.count_nonzero(a)),
-        cumsum=lambda a: wrap(numpy.cumsum(a)))
+        cumsum=lambda a: wrap(numpy.cumsum(a)),
+        # Issue 30.
+        clip=lambda a, lo, hi: wrap(numpy.clip(a, lo, hi)),
+        maximum=lambda a, b: wrap(numpy.maximum(a, b)))
     return cupy
 
 
@@ -147,7 +150,7 @@ class Options(unittest.TestCase):
     def test_defaults_cover_every_workload_and_the_issue_sizes(self):
         args = run.parse_args(["--binary", "/nonexistent"])
         self.assertEqual(args.workloads, run.WORKLOADS)
-        self.assertEqual(len(run.WORKLOADS), 22)
+        self.assertEqual(len(run.WORKLOADS), 24)
         self.assertEqual(args.sort, 1 << 26)
         self.assertEqual(run.bytes_of("argsort_f32", args), 12 << 26)
         self.assertEqual((args.large, args.matrix, args.cube), (1 << 28, 16384, (256, 256, 4096)))
