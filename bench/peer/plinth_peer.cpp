@@ -441,25 +441,6 @@ void add_vector_workloads(std::vector<Workload>& out, const std::string& name,
            const auto r = plinth::evaluate(q, *d.small * 2 + 1);
            return expect(part_of(q, r, 0, std::min<std::size_t>(m, 16)), constant(3.0), "x*2 + 1");
          }});
-  } else if (name == "clip" || name == "maximum") {
-    // Issue 30: clip(x, 0.25, 0.75) and maximum(x, y), new arrays: x's ones and its 3 at
-    // `peak` give 0.75 everywhere, and 1 but 3 at `peak`.
-    const bool clip = name == "clip";
-    const auto result = [&q, &d, clip] {
-      return clip ? plinth::evaluate(q, plinth::clip(*d.x, 0.25, 0.75))
-                  : plinth::evaluate(q, plinth::maximum(*d.x, *d.y));
-    };
-    out.push_back(
-        {name, clip ? "evaluate(queue, clip(x, 0.25, 0.75))" : "evaluate(queue, maximum(x, y))",
-         "bandwidth", n, (clip ? 2 : 3) * bytes, batch, [result] { const auto r = result(); },
-         [&q, &d, heads, constant, clip, result] {
-           const auto r = result();
-           const std::string what = clip ? "clip(x, 0.25, 0.75)" : "maximum(x, y)";
-           const auto problem = expect(part_of(q, r, 0, heads), constant(clip ? 0.75 : 1.0), what);
-           return problem.empty() ? expect(part_of(q, r, d.peak, 1), constant(clip ? 0.75 : 3.0),
-                                           what + " at the peak")
-                                  : problem;
-         }});
   } else if (name == "sum") {
     out.push_back({name, "sum(queue, x)", "bandwidth", n, bytes, batch,
                    [&q, &d] { const auto r = plinth::sum(q, *d.x); },
@@ -706,11 +687,42 @@ void add_selection_workloads(std::vector<Workload>& out, const std::string& name
   }
 }
 
+/// Issue 30's elementwise functions on x and y (`large` float32): clip(x, 0.25, 0.75) and
+/// maximum(x, y), new arrays; x's ones and its 3 at `peak` give 0.75 everywhere, and 1 but 3 at
+/// `peak`. The calls capture `queue` and `d`, which outlive them.
+void add_ufunc_workloads(std::vector<Workload>& out, const std::string& name,
+                         const plinth::Queue& queue, const Options& options, const Data& d) {
+  if (name != "clip" && name != "maximum") return;
+  const std::size_t n = options.large;
+  const std::size_t bytes = n * sizeof(float);
+  const int batch = options.batch_large;
+  const std::size_t heads = std::min<std::size_t>(16, d.peak);
+  auto constant = [](double value) { return [value](std::size_t) { return value; }; };
+  const auto& q = queue;
+  const bool clip = name == "clip";
+  const auto result = [&q, &d, clip] {
+    return clip ? plinth::evaluate(q, plinth::clip(*d.x, 0.25, 0.75))
+                : plinth::evaluate(q, plinth::maximum(*d.x, *d.y));
+  };
+  out.push_back(
+      {name, clip ? "evaluate(queue, clip(x, 0.25, 0.75))" : "evaluate(queue, maximum(x, y))",
+       "bandwidth", n, (clip ? 2 : 3) * bytes, batch, [result] { const auto r = result(); },
+       [&q, &d, heads, constant, clip, result] {
+         const auto r = result();
+         const std::string what = clip ? "clip(x, 0.25, 0.75)" : "maximum(x, y)";
+         const auto problem = expect(part_of(q, r, 0, heads), constant(clip ? 0.75 : 1.0), what);
+         return problem.empty() ? expect(part_of(q, r, d.peak, 1), constant(clip ? 0.75 : 3.0),
+                                         what + " at the peak")
+                                : problem;
+       }});
+}
+
 std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& options,
                                      const Data& data) {
   std::vector<Workload> workloads;
   for (const auto& name : options.workloads) {
     add_vector_workloads(workloads, name, queue, options, data);
+    add_ufunc_workloads(workloads, name, queue, options, data);
     add_layout_workloads(workloads, name, queue, options, data);
     add_sort_workloads(workloads, name, queue, options, data);
     add_selection_workloads(workloads, name, queue, options, data);

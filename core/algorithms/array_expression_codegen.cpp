@@ -368,6 +368,36 @@ class Generator final : public CodeHelpers {
                                                 fmt::arg("U", c_type(unsigned_like(t))))));
   }
 
+  // `a ** b` in the compute type (integers by squaring; see the header for negative
+  // exponents).
+  std::string power(const ExpressionNode& node) {
+    const auto& t = node.compute;
+    const auto a = operand(node, 0, t), b = operand(node, 1, t);
+    if (is_complex(t)) {
+      const auto ex = complex_exp(t), lg = complex_log(t), mu = complex_mul(t);
+      const auto name = complex_helper(
+          "pow", t, 2,
+          fmt::format("if (a.x == 0 && a.y == 0) return (b.x == 0 && b.y == 0) ? "
+                      "{{make}}(({{R}})1, ({{R}})0) : {{make}}(({{R}})0, ({{R}})0); return "
+                      "{}({}(b, {}(a)));",
+                      ex, mu, lg));
+      return fmt::format("{}({}, {})", name, a, b);
+    }
+    if (is_real(t)) return fmt::format("pow({}, {})", a, b);
+    const std::string negative =
+        is_signed_int(t)
+            ? "if (b < 0) return a == 1 ? ({T})1 : (a == ({T})-1 ? ((b & 1) ? ({T})-1 : "
+              "({T})1) : ({T})0); "
+            : "";
+    const auto name = integer_helper(
+        "ipow", t,
+        negative +
+            "{U} base = ({U})a; {U} result = 1; while (b > 0) {{ if (b & 1) result = "
+            "({U})(result * base); base = ({U})(base * base); b = ({T})(b >> 1); }} "
+            "return ({T})result;");
+    return fmt::format("{}({}, {})", name, a, b);
+  }
+
   std::string emit(const ExpressionNode& node) {
     note(node.dtype);
     note(node.compute);
@@ -421,32 +451,7 @@ class Generator final : public CodeHelpers {
         if (is_complex(t)) return fmt::format("{}({})", complex_function(node.function, t), a);
         return fmt::format("{}({})", math_function_name(node.function), a);
       }
-      case ExpressionOp::power: {
-        const auto a = operand(node, 0, t), b = operand(node, 1, t);
-        if (is_complex(t)) {
-          const auto ex = complex_exp(t), lg = complex_log(t), mu = complex_mul(t);
-          const auto name = complex_helper(
-              "pow", t, 2,
-              fmt::format("if (a.x == 0 && a.y == 0) return (b.x == 0 && b.y == 0) ? "
-                          "{{make}}(({{R}})1, ({{R}})0) : {{make}}(({{R}})0, ({{R}})0); return "
-                          "{}({}(b, {}(a)));",
-                          ex, mu, lg));
-          return fmt::format("{}({}, {})", name, a, b);
-        }
-        if (is_real(t)) return fmt::format("pow({}, {})", a, b);
-        const std::string negative =
-            is_signed_int(t)
-                ? "if (b < 0) return a == 1 ? ({T})1 : (a == ({T})-1 ? ((b & 1) ? ({T})-1 : "
-                  "({T})1) : ({T})0); "
-                : "";
-        const auto name = integer_helper(
-            "ipow", t,
-            negative +
-                "{U} base = ({U})a; {U} result = 1; while (b > 0) {{ if (b & 1) result = "
-                "({U})(result * base); base = ({U})(base * base); b = ({T})(b >> 1); }} "
-                "return ({T})result;");
-        return fmt::format("{}({}, {})", name, a, b);
-      }
+      case ExpressionOp::power: return power(node);
       case ExpressionOp::fmod: {
         const auto a = operand(node, 0, t), b = operand(node, 1, t);
         if (is_real(t)) return fmt::format("fmod({}, {})", a, b);
