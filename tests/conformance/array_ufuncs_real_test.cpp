@@ -214,51 +214,52 @@ TEST_P(ArrayUfuncsRealTest, IscloseAllcloseAndArrayEqual) {
   EXPECT_TRUE(allclose(queue(), upload<float>(queue(), {}), upload<float>(queue(), {})));
 }
 
-TEST_P(ArrayUfuncsRealTest, ComplexFunctions) {
-  using C = std::complex<float>;
-  const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
+// complex64, and complex128 where the device has doubles.
+template <class R>
+void check_complex_functions(const Queue& queue) {
+  using C = std::complex<R>;
+  const R inf = std::numeric_limits<R>::infinity(), nan = std::numeric_limits<R>::quiet_NaN();
   const std::vector<C> zs = {C(0, 0),   C(3, 4),    C(-1.5f, 2.5f), C(0.5f, -0.25f),
                              C(inf, 1), C(1, -inf), C(nan, 0),      C(2.5f, -0.5f)};
-  const auto t = tolerance<float>();
+  const auto t = tolerance<R>();
   check_unary<C, C>(
-      queue(), "sign", zs, Unary([](auto& a) { return sign(a); }),
+      queue, "sign", zs, Unary([](auto& a) { return sign(a); }),
       [](C z) {
         if (z == C(0, 0)) return C(0, 0);
-        if (std::isnan(z.real()) || std::isnan(z.imag())) return C(std::nanf(""), std::nanf(""));
-        if (std::isinf(z.real())) return C(z.real() > 0 ? 1.0f : -1.0f, 0);
-        if (std::isinf(z.imag())) return C(0, z.imag() > 0 ? 1.0f : -1.0f);
+        if (std::isnan(z.real()) || std::isnan(z.imag()))
+          return C(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
+        if (std::isinf(z.real())) return C(z.real() > 0 ? R(1) : R(-1), 0);
+        if (std::isinf(z.imag())) return C(0, z.imag() > 0 ? R(1) : R(-1));
         return z / std::abs(z);
       },
       t);
   const std::vector<C> finite = {C(0, 0), C(3, 4), C(-1.5f, 2.5f), C(0.5f, -0.25f), C(2.5f, -0.5f)};
   check_unary<C, C>(
-      queue(), "square", finite, Unary([](auto& a) { return square(a); }),
-      [](C z) { return z * z; }, t);
+      queue, "square", finite, Unary([](auto& a) { return square(a); }), [](C z) { return z * z; },
+      t);
   check_unary<C, C>(
-      queue(), "reciprocal", {C(3, 4), C(-1.5f, 2.5f), C(0.5f, -0.25f)},
+      queue, "reciprocal", {C(3, 4), C(-1.5f, 2.5f), C(0.5f, -0.25f)},
       Unary([](auto& a) { return reciprocal(a); }), [](C z) { return C(1) / z; }, t);
-  check_unary<C, C>(queue(), "rint", finite, Unary([](auto& a) { return rint(a); }),
+  check_unary<C, C>(queue, "rint", finite, Unary([](auto& a) { return rint(a); }),
                     [](C z) { return C(std::nearbyint(z.real()), std::nearbyint(z.imag())); });
   check_unary<C, C>(
-      queue(), "exp2", finite, Unary([](auto& a) { return exp2(a); }),
+      queue, "exp2", finite, Unary([](auto& a) { return exp2(a); }),
       [](C z) { return std::pow(C(2), z); }, 1e-5);
   check_unary<C, C>(
-      queue(), "expm1", {C(3, 4), C(-1.5f, 2.5f)}, Unary([](auto& a) { return expm1(a); }),
+      queue, "expm1", {C(3, 4), C(-1.5f, 2.5f)}, Unary([](auto& a) { return expm1(a); }),
       [](C z) { return std::exp(z) - C(1); }, 1e-5);
   check_unary<C, C>(
-      queue(), "log1p", {C(3, 4), C(-1.5f, 2.5f), C(0.5f, -0.25f)},
+      queue, "log1p", {C(3, 4), C(-1.5f, 2.5f), C(0.5f, -0.25f)},
       Unary([](auto& a) { return log1p(a); }), [](C z) { return std::log(C(1) + z); }, 1e-5);
   check_unary<C, C>(
-      queue(), "log2", {C(3, 4), C(-1.5f, 2.5f)}, Unary([](auto& a) { return log2(a); }),
-      [](C z) { return std::log(z) / std::log(2.0f); }, 1e-5);
-  check_unary<C, Bool>(queue(), "isnan", zs, Unary([](auto& a) { return isnan(a); }), [](C z) {
-    return truth<float>(std::isnan(z.real()) || std::isnan(z.imag()));
-  });
-  check_unary<C, Bool>(queue(), "isinf", zs, Unary([](auto& a) { return isinf(a); }), [](C z) {
-    return truth<float>(std::isinf(z.real()) || std::isinf(z.imag()));
-  });
-  check_unary<C, float>(
-      queue(), "angle", finite, Unary([](auto& a) { return angle(a); }),
+      queue, "log2", {C(3, 4), C(-1.5f, 2.5f)}, Unary([](auto& a) { return log2(a); }),
+      [](C z) { return std::log(z) / std::log(R(2)); }, 1e-5);
+  check_unary<C, Bool>(queue, "isnan", zs, Unary([](auto& a) { return isnan(a); }),
+                       [](C z) { return truth<R>(std::isnan(z.real()) || std::isnan(z.imag())); });
+  check_unary<C, Bool>(queue, "isinf", zs, Unary([](auto& a) { return isinf(a); }),
+                       [](C z) { return truth<R>(std::isinf(z.real()) || std::isinf(z.imag())); });
+  check_unary<C, R>(
+      queue, "angle", finite, Unary([](auto& a) { return angle(a); }),
       [](C z) { return std::arg(z); }, t);
   // Lexicographic maximum; a NaN in either part propagates (maximum) or loses (fmax).
   const std::vector<C> ms = {C(1, 2), C(1, 3), C(2, -5), C(nan, 0), C(1, nan)};
@@ -266,21 +267,27 @@ TEST_P(ArrayUfuncsRealTest, ComplexFunctions) {
   const auto greater_equal = [](C a, C b) {
     return a.real() > b.real() || (a.real() == b.real() && a.imag() >= b.imag());
   };
-  check_binary<C, C>(queue(), "maximum", ms, ms,
+  check_binary<C, C>(queue, "maximum", ms, ms,
                      Binary([](auto& a, auto& b) { return maximum(a, b); }), [&](C a, C b) {
                        if (has_nan(a)) return a;
                        if (has_nan(b)) return b;
                        return greater_equal(a, b) ? a : b;
                      });
-  check_binary<C, C>(queue(), "fmax", ms, ms, Binary([](auto& a, auto& b) { return fmax(a, b); }),
+  check_binary<C, C>(queue, "fmax", ms, ms, Binary([](auto& a, auto& b) { return fmax(a, b); }),
                      [&](C a, C b) {
                        if (has_nan(b)) return a;
                        if (has_nan(a)) return b;
                        return greater_equal(a, b) ? a : b;
                      });
-  EXPECT_NE(
-      logic_error_message([&] { static_cast<void>(cbrt(upload(queue(), zs))); }).find("complex64"),
-      std::string::npos);
+  EXPECT_NE(logic_error_message([&] {
+              static_cast<void>(cbrt(upload(queue, zs)));
+            }).find(dtype_of<C>().name()),
+            std::string::npos);
+}
+
+TEST_P(ArrayUfuncsRealTest, ComplexFunctions) {
+  check_complex_functions<float>(queue());
+  if (device().params().supports_double) check_complex_functions<double>(queue());
 }
 
 TEST_P(ArrayUfuncsMultiDeviceTest, AssignsOnEveryDevice) {
