@@ -253,8 +253,9 @@ PLINTH_EXPORT ArrayExpression clip(const ArrayExpression& a, const ArrayExpressi
 PLINTH_EXPORT ArrayExpression rint(const ArrayExpression& a);
 /// numpy's round/around to `decimals` places: rint(a * 10^d) / 10^d (negative d: rint(a /
 /// 10^-d) * 10^-d, the factor in a's precision, as numpy's); integers keep their dtype (the
-/// value itself for d >= 0; for d < 0 computed in float64 and converted back, wrapping around
-/// as numpy's); bools give the float type, as numpy's.
+/// value itself for d >= 0; for d < 0 computed in float64 and converted back, a result out of
+/// the dtype's range wrapping around, as numpy's int8 and int16 do, where numpy's own
+/// conversion of wider ones is platform-defined); bools give the float type, as numpy's.
 PLINTH_EXPORT ArrayExpression round(const ArrayExpression& a, int decimals = 0);
 /// 2^a, log2, e^a - 1 and log(1 + a) (accurate near 0), in the float type of the math
 /// functions; complex as numpy's (exp2 as exp(a ln 2)).
