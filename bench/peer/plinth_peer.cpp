@@ -48,8 +48,8 @@ const std::vector<std::string> all_workloads = {
     "device_copy",
     // Issue 29: sorting (`sort` keys), counting and selecting; cumsum.
     "sort_f32", "sort_i32", "argsort_f32", "histogram", "argmax", "mask_select", "cumsum",
-    // Issue 30: numpy's functions.
-    "clip", "maximum"};
+    // Issue 30: numpy's functions, creation and reshape.
+    "clip", "maximum", "arange", "reshape_sum"};
 
 /// The command line's settings.
 struct Options {
@@ -74,7 +74,8 @@ constexpr const char* usage =
     "workloads: axpy_new, axpy_into, expr_into, small_new, sum, dot, max, sum_axis1,\n"
     "           sum_axis0, transpose, strided_expr, sum_3d_two_axes, broadcast_add,\n"
     "           astype_view, device_copy, sort_f32, sort_i32, argsort_f32,\n"
-    "           histogram, argmax, mask_select, cumsum, clip, maximum\n";
+    "           histogram, argmax, mask_select, cumsum, clip, maximum, arange,\n"
+    "           reshape_sum\n";
 
 std::size_t positive(const std::string& option, const std::string& text) {
   std::size_t used = 0;
@@ -273,7 +274,8 @@ Data make_data(const plinth::Queue& queue, const Options& options) {
     return false;
   };
   Data data;
-  if (wanted({"axpy_new", "axpy_into", "expr_into", "sum", "dot", "max", "clip", "maximum"})) {
+  if (wanted({"axpy_new", "axpy_into", "expr_into", "sum", "dot", "max", "clip", "maximum",
+              "reshape_sum"})) {
     data.x = plinth::Array::empty(queue, {options.large}, f32);
     data.y = plinth::Array::empty(queue, {options.large}, f32);
     data.z = plinth::Array::empty(queue, {options.large}, f32);
@@ -388,6 +390,62 @@ void add_sort_workloads(std::vector<Workload>& out, const std::string& name,
                      return expect_ascending(sorted, "x[argsort(x)]");
                    },
                    "float32"});
+  }
+}
+
+/// Issue 30's rows: arange(N) float32 (a new array), and a reshape view of x (`large` float32)
+/// summed over axis 0. The calls capture `queue` and `d`, which outlive them.
+void add_creation_workloads(std::vector<Workload>& out, const std::string& name,
+                            const plinth::Queue& queue, const Options& options, const Data& d) {
+  const std::size_t n = options.large;
+  const std::size_t bytes = n * sizeof(float);
+  const int batch = options.batch_large;
+  const auto& q = queue;
+  if (name == "arange") {
+    // `large` float32 values 0, 1, 2, ... written (numpy's arange(N, dtype=float32)).
+    const auto head = [&q](const plinth::Array& r, std::size_t first, std::size_t count) {
+      return expect(
+          part_of(q, r, first, count),
+          [first](std::size_t k) { return double(static_cast<float>(first + k)); }, "arange(N)");
+    };
+    out.push_back({name, "arange(queue, N, float32)", "bandwidth", n, bytes, batch,
+                   [&q, n] { const auto r = plinth::arange(q, n, plinth::DType::float32()); },
+                   [&q, n, head] {
+                     const auto r = plinth::arange(q, n, plinth::DType::float32());
+                     std::string problem =
+                         expect_shape(r, {n}, plinth::DType::float32(), "arange(N)");
+                     const std::size_t count = std::min<std::size_t>(n, 16);
+                     if (problem.empty()) problem = head(r, 0, count);
+                     if (problem.empty()) problem = head(r, n - count, count);
+                     return problem;
+                   }});
+  } else if (name == "reshape_sum") {
+    // x[:rows*C] reshaped (a view) to (rows, C), C = 4096 (or N where N is smaller), summed over
+    // axis 0: C column sums of `rows` ones, the column of x[peak] = 3 two more.
+    const std::size_t columns = std::min<std::size_t>(4096, n), rows = n / columns;
+    const auto call = [&q, &d, rows, columns] {
+      const auto used = static_cast<std::ptrdiff_t>(rows * columns);
+      const auto matrix = plinth::reshape(
+          q, d.x->view({plinth::Slice(0, used)}),
+          {static_cast<std::ptrdiff_t>(rows), static_cast<std::ptrdiff_t>(columns)});
+      return plinth::sum(q, matrix, {.axes = std::vector<std::size_t>{0}});
+    };
+    const std::size_t peak_column = d.peak < rows * columns ? d.peak % columns : columns;
+    out.push_back({name, "sum(queue, reshape(queue, x, {N/4096, 4096}), axis 0)", "bandwidth",
+                   rows * columns, rows * columns * sizeof(float), batch,
+                   [call] { const auto r = call(); },
+                   [&q, call, rows, columns, peak_column] {
+                     const auto r = call();
+                     std::string problem =
+                         expect_shape(r, {columns}, plinth::DType::float32(), "reshape_sum");
+                     if (problem.empty()) {
+                       problem = expect(
+                           r.get(q).to_vector<float>(),
+                           [&](std::size_t k) { return double(rows) + (k == peak_column ? 2 : 0); },
+                           "sum(reshape(x), axis=0)", 1e-6);
+                     }
+                     return problem;
+                   }});
   }
 }
 
@@ -726,6 +784,7 @@ std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& 
     add_layout_workloads(workloads, name, queue, options, data);
     add_sort_workloads(workloads, name, queue, options, data);
     add_selection_workloads(workloads, name, queue, options, data);
+    add_creation_workloads(workloads, name, queue, options, data);
   }
   return workloads;
 }

@@ -6,6 +6,7 @@
 
 #include "algorithms/array_expression_rules.hpp"
 #include "algorithms/kit/recipe_cache.hpp"
+#include "algorithms/shape_kit.hpp"
 #include "algorithms/tiled_copy.hpp"
 
 #include <plinth/array_expression.hpp>
@@ -21,22 +22,8 @@ namespace plinth {
 
 namespace {
 
-/// The dtype a copy kernel declares: kernels take no bool or float16 arguments, so those are
-/// copied as the unsigned integers of their size.
-DType storage_dtype(const DType& dtype) {
-  if (dtype == DType::boolean()) return DType::uint8();
-  if (dtype == DType::float16()) return DType::uint16();
-  return dtype;
-}
-
-Array as_storage(const Array& array) {
-  const auto storage = storage_dtype(array.dtype());
-  if (storage == array.dtype()) return array;
-  const auto& m = array.metadata();
-  return Array::from_buffer(
-      array.base_buffer(),
-      ArrayMetadata(m.shape(), storage, m.strides(), m.first_element_offset(), m.buffer_size()));
-}
+using detail::as_storage;
+using detail::storage_dtype;
 
 /// The copy kernel of a storage dtype, from the recipe cache.
 ElementwiseKernel copy_kernel(const DType& dtype) {
@@ -54,24 +41,8 @@ void copy_disjoint(const Queue& queue, const Array& dest, const Array& src) {
   copy_kernel(storage_dtype(dest.dtype()))(queue, as_storage(dest), as_storage(src));
 }
 
-void check_device(const Queue& queue, const Array& array, const char* what) {
-  if (!(array.device() == queue.device())) {
-    throw LogicError(
-        fmt::format("{}: the array of shape {} is on device {} ('{}'), the queue on "
-                    "device {} ('{}')",
-                    what, detail::shape_text(array.shape()), array.device().index(),
-                    array.device().name(), queue.device().index(), queue.device().name()));
-  }
-}
-
-std::size_t normalize_axis(std::ptrdiff_t axis, std::size_t ndim, const char* what) {
-  const auto n = static_cast<std::ptrdiff_t>(ndim);
-  if (axis < -n || axis >= n) {
-    throw LogicError(fmt::format("{}: axis {} is out of bounds for an array of {} dimensions", what,
-                                 axis, ndim));
-  }
-  return static_cast<std::size_t>(axis < 0 ? axis + n : axis);
-}
+using detail::check_device;
+using detail::normalize_axis;
 
 bool shares_memory(const Array& a, const Array& b) {
   return a.base_buffer().overlaps(b.base_buffer());
@@ -304,15 +275,7 @@ Array transposed_view(const Array& array, std::optional<std::vector<std::ptrdiff
       throw LogicError(fmt::format("transpose: axes ({}) do not match an array of {} dimensions",
                                    fmt::join(*axes, ", "), ndim));
     }
-    std::vector<bool> seen(ndim, false);
-    for (std::size_t d = 0; d < ndim; ++d) {
-      order[d] = normalize_axis((*axes)[d], ndim, "transpose");
-      if (seen[order[d]]) {
-        throw LogicError(
-            fmt::format("transpose: axes ({}) repeat axis {}", fmt::join(*axes, ", "), order[d]));
-      }
-      seen[order[d]] = true;
-    }
+    order = detail::normalize_axes(*axes, ndim, "transpose");
   }
   const auto& m = array.metadata();
   std::vector<std::size_t> shape(ndim);

@@ -152,6 +152,18 @@ Array Array::empty(const Queue& queue, std::vector<std::size_t> shape, const DTy
       allocator);
 }
 
+Array Array::empty(const BoundDevice& device, std::vector<std::size_t> shape, const DType& dtype,
+                   Order order, const Allocator& allocator) {
+  auto strides = ArrayMetadata::default_strides(shape, dtype.itemsize(), order);
+  return empty(device, std::move(shape), dtype, std::move(strides), std::nullopt, allocator);
+}
+
+Array Array::empty(const Queue& queue, std::vector<std::size_t> shape, const DType& dtype,
+                   Order order, const Allocator& allocator) {
+  auto strides = ArrayMetadata::default_strides(shape, dtype.itemsize(), order);
+  return empty(queue, std::move(shape), dtype, std::move(strides), std::nullopt, allocator);
+}
+
 Array Array::empty_like(const BoundDevice& device, const Array& like, const Allocator& allocator) {
   return empty(device, like.shape(), like.dtype(), std::nullopt, std::nullopt, allocator);
 }

@@ -67,6 +67,22 @@ std::pair<std::ptrdiff_t, std::size_t> resolve(const Slice& slice, std::size_t l
   return {start, count};
 }
 
+/// True if the elements lie in `order` without gaps, extent-1 dimensions skipped (numpy's
+/// _UpdateContiguousFlags for an array of more than one element).
+bool contiguous_in(const std::vector<std::size_t>& shape,
+                   const std::vector<std::ptrdiff_t>& strides, std::ptrdiff_t itemsize,
+                   Order order) {
+  std::ptrdiff_t expected = itemsize;
+  const std::size_t n = shape.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = order == Order::C ? n - 1 - k : k;
+    if (shape[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    expected *= static_cast<std::ptrdiff_t>(shape[i]);
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<std::ptrdiff_t> ArrayMetadata::default_strides(std::span<const std::size_t> shape,
@@ -76,6 +92,19 @@ std::vector<std::ptrdiff_t> ArrayMetadata::default_strides(std::span<const std::
   for (std::size_t i = shape.size(); i-- > 0;) {
     strides[i] = stride;
     // An extent of 0 leaves nothing to address; keep the strides finite.
+    stride = checked_mul(stride, static_cast<std::ptrdiff_t>(std::max<std::size_t>(shape[i], 1)),
+                         "ArrayMetadata");
+  }
+  return strides;
+}
+
+std::vector<std::ptrdiff_t> ArrayMetadata::default_strides(std::span<const std::size_t> shape,
+                                                           std::size_t itemsize, Order order) {
+  if (order == Order::C) return default_strides(shape, itemsize);
+  std::vector<std::ptrdiff_t> strides(shape.size());
+  auto stride = static_cast<std::ptrdiff_t>(itemsize);
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    strides[i] = stride;
     stride = checked_mul(stride, static_cast<std::ptrdiff_t>(std::max<std::size_t>(shape[i], 1)),
                          "ArrayMetadata");
   }
@@ -149,21 +178,12 @@ ArrayMetadata::ArrayMetadata(std::vector<std::size_t> shape, const DType& dtype,
                                  end, buffer_size_));
   }
 
-  // Contiguous: C order without gaps, ignoring extent-1 dimensions.
-  contiguous_ = true;
-  if (size_ > 1) {
-    std::ptrdiff_t expected = itemsize;
-    for (std::size_t i = shape_.size(); i-- > 0;) {
-      if (shape_[i] == 1) continue;
-      if (strides_[i] != expected) {
-        contiguous_ = false;
-        break;
-      }
-      expected *= static_cast<std::ptrdiff_t>(shape_[i]);
-    }
-  }
+  // Contiguous in C or Fortran order without gaps, ignoring extent-1 dimensions (numpy's
+  // flags).
+  contiguous_ = size_ <= 1 || contiguous_in(shape_, strides_, itemsize, Order::C);
+  f_contiguous_ = size_ <= 1 || contiguous_in(shape_, strides_, itemsize, Order::F);
   // Dense: the dimensions that move, sorted by |stride|, tile the span exactly.
-  dense_ = contiguous_;
+  dense_ = contiguous_ || f_contiguous_;
   if (!dense_) {
     std::vector<std::pair<std::ptrdiff_t, std::size_t>> moving;
     for (std::size_t i = 0; i < shape_.size(); ++i) {

@@ -84,6 +84,13 @@ class PLINTH_EXPORT Array {
                      std::optional<std::vector<std::ptrdiff_t>> strides = std::nullopt,
                      std::optional<std::size_t> first_element_offset = std::nullopt,
                      const Allocator& allocator = {});
+  /// A new array of `shape` and `dtype` laid out in `order` without gaps (Order::F: the first
+  /// index varies fastest, numpy's `order='F'`), on `device` or with the memory for `queue`.
+  /// Throws as the overloads above.
+  static Array empty(const BoundDevice& device, std::vector<std::size_t> shape, const DType& dtype,
+                     Order order, const Allocator& allocator = {});
+  static Array empty(const Queue& queue, std::vector<std::size_t> shape, const DType& dtype,
+                     Order order, const Allocator& allocator = {});
   /// A new C-order array on `device` with the shape and dtype of `like` (grunnur's
   /// empty_like: a view's strides and offset are not copied, so the result is as small as
   /// its elements). `like` may be on any device. Throws as empty().
@@ -174,6 +181,9 @@ class PLINTH_EXPORT Array {
   /// Byte offset of the first element in base_buffer().
   std::size_t first_element_offset() const noexcept { return metadata().first_element_offset(); }
   bool is_contiguous() const noexcept { return metadata().is_contiguous(); }
+  /// numpy's C_CONTIGUOUS and F_CONTIGUOUS flags (see ArrayMetadata).
+  bool is_c_contiguous() const noexcept { return metadata().is_c_contiguous(); }
+  bool is_f_contiguous() const noexcept { return metadata().is_f_contiguous(); }
   const BoundDevice& device() const noexcept;
   /// The buffer covering the array's whole memory (shared with every view of it).
   const Buffer& base_buffer() const noexcept;

@@ -76,6 +76,13 @@ class Index {
   bool is_slice_ = true;
 };
 
+/// The order of a new array's elements in memory (numpy's `order`): C (row-major, the last
+/// index varies fastest) or F (Fortran's column-major, the first index varies fastest).
+enum class Order {
+  C,  ///< row-major
+  F,  ///< column-major
+};
+
 /// Where the elements of an array lie in a block of memory (grunnur's ArrayMetadata):
 /// the shape, the element type, the strides in bytes (numpy's convention; they may be
 /// negative, zero, or leave gaps), the byte offset of the first element (the one whose
@@ -98,6 +105,10 @@ class PLINTH_EXPORT ArrayMetadata {
   /// C-order strides of `shape` for elements of `itemsize` bytes.
   static std::vector<std::ptrdiff_t> default_strides(std::span<const std::size_t> shape,
                                                      std::size_t itemsize);
+  /// The strides of `shape` laid out in `order` without gaps (Order::C as above; Order::F:
+  /// the first index varies fastest). Throws LogicError if a stride overflows.
+  static std::vector<std::ptrdiff_t> default_strides(std::span<const std::size_t> shape,
+                                                     std::size_t itemsize, Order order);
 
   const std::vector<std::size_t>& shape() const noexcept { return shape_; }
   const DType& dtype() const noexcept { return dtype_; }
@@ -120,6 +131,13 @@ class PLINTH_EXPORT ArrayMetadata {
   /// not matter), so that the bytes [first_element_offset(), + nbytes()) are exactly the
   /// elements in C order. Empty arrays are contiguous.
   bool is_contiguous() const noexcept { return contiguous_; }
+  /// numpy's C_CONTIGUOUS flag: the same as is_contiguous() (the strides of extent-1
+  /// dimensions do not matter; arrays of 0 or 1 elements are contiguous).
+  bool is_c_contiguous() const noexcept { return contiguous_; }
+  /// numpy's F_CONTIGUOUS flag: the elements lie in Fortran order (the first index varies
+  /// fastest) without gaps, the strides of extent-1 dimensions not mattering; arrays of 0 or
+  /// 1 elements, and one-dimensional contiguous ones, are both C- and F-contiguous.
+  bool is_f_contiguous() const noexcept { return f_contiguous_; }
   /// True if the elements, in some order, fill span() exactly: no gaps and no overlaps
   /// (a reversed or transposed contiguous array is dense but not contiguous).
   bool is_dense() const noexcept { return dense_; }
@@ -163,6 +181,7 @@ class PLINTH_EXPORT ArrayMetadata {
   std::size_t min_offset_ = 0;
   std::size_t span_ = 0;
   bool contiguous_ = true;
+  bool f_contiguous_ = true;
   bool dense_ = true;
 };
 

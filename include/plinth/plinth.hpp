@@ -5,6 +5,7 @@
 #include <plinth/allocator.hpp>
 #include <plinth/api.hpp>
 #include <plinth/array.hpp>
+#include <plinth/array_creation.hpp>
 #include <plinth/array_expression.hpp>
 #include <plinth/array_metadata.hpp>
 #include <plinth/array_reductions.hpp>

@@ -113,7 +113,7 @@ def fake_cupy():
         zeros=lambda n, dtype: wrap(numpy.zeros(n, dtype)),
         full=lambda n, v, dtype: wrap(numpy.full(n, v, dtype)),
         empty=lambda shape, dtype: wrap(numpy.empty(shape, dtype)),
-        arange=lambda n: wrap(numpy.arange(n)),
+        arange=lambda n, dtype=None: wrap(numpy.arange(n, dtype=dtype)),
         sum=lambda a, axis=None: wrap(numpy.sum(a, axis=axis)),
         max=lambda a: wrap(numpy.max(a)),
         dot=lambda a, b: wrap(numpy.dot(a, b)),
@@ -150,7 +150,7 @@ class Options(unittest.TestCase):
     def test_defaults_cover_every_workload_and_the_issue_sizes(self):
         args = run.parse_args(["--binary", "/nonexistent"])
         self.assertEqual(args.workloads, run.WORKLOADS)
-        self.assertEqual(len(run.WORKLOADS), 24)
+        self.assertEqual(len(run.WORKLOADS), 26)
         self.assertEqual(args.sort, 1 << 26)
         self.assertEqual(run.bytes_of("argsort_f32", args), 12 << 26)
         self.assertEqual((args.large, args.matrix, args.cube), (1 << 28, 16384, (256, 256, 4096)))
@@ -267,6 +267,11 @@ class CupySide(unittest.TestCase):
             "argmax": ("argmax", lambda a: numpy.asarray(numpy.argmin(a)).view(type(a))),
             # An exclusive scan where numpy's is inclusive.
             "cumsum": ("cumsum", lambda a: (numpy.cumsum(a) - a).view(type(a))),
+            # Issue 30: an arange one off, and a sum over the wrong axis of the reshape.
+            "arange": ("arange", lambda n, dtype=None: numpy.arange(1, n + 1, dtype=dtype).view(
+                type(fake_cupy().ones(1, numpy.float32)))),
+            "reshape_sum": ("sum", lambda a, axis=None: numpy.asarray(numpy.sum(
+                a, axis=None if axis is None else (axis + 1) % a.ndim)).view(type(a))),
         }
         for workload, (name, function) in wrong.items():
             cupy = fake_cupy()
