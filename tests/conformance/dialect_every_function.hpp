@@ -364,6 +364,10 @@ KERNEL void every_function(GLOBAL_MEM int *count, GLOBAL_MEM int *g_int, GLOBAL_
     vstore4(vload4(0, g_double), 1, g_double);
     vstore2(vload2(1, l_double), 0, l_double);
     vstore4(vload4(0, l_double), 1, l_double);
+    // float16 conversions.
+    g_float[7] = plinth_half_to_float(g_ushort[7]);
+    g_ushort[6] = plinth_float_to_half_rte(g_float[6]);
+    g_ushort[5] = plinth_double_to_half_rte(g_double[5]);
   }
 }
 )";

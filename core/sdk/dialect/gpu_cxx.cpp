@@ -110,6 +110,7 @@ std::string gpu_cxx_dialect(GpuCxx language, bool fast_math) {
   text += dialect::gpu_cxx_atomics(language);
   text += dialect::gpu_cxx_sub_groups(language);
   text += dialect::gpu_cxx_vectors(language);
+  text += dialect::gpu_cxx_half(language);
   return text;
 }
 

@@ -3,8 +3,8 @@
 // The sections of the CUDA and HIP C++ prelude (gpu_cxx.cpp assembles them): each is the text
 // of one part of docs/kernel-dialect.md, written from the tables of dialect_tables.hpp. They
 // rely on what the prelude defines before them: the basics, then the scalar traits
-// (plinth_num<T>, plinth_bit_cast), then the atomics, the sub-groups and the vectors in this
-// order. Internal to the SDK's sources.
+// (plinth_num<T>, plinth_bit_cast), then the atomics, the sub-groups, the vectors and the float16
+// conversions in this order. Internal to the SDK's sources.
 
 #include <plinth/backend/dialect.hpp>
 
@@ -25,5 +25,9 @@ std::string gpu_cxx_sub_groups(GpuCxx language);
 
 /// vload2, vload4, vstore2 and vstore4 for every element type. Throws only std::bad_alloc.
 std::string gpu_cxx_vectors(GpuCxx language);
+
+/// The float16 conversions plinth_half_to_float, plinth_float_to_half_rte and
+/// plinth_double_to_half_rte (gpu_cxx_half.cpp). Throws only std::bad_alloc.
+std::string gpu_cxx_half(GpuCxx language);
 
 }  // namespace plinth::backend::dialect

@@ -83,6 +83,26 @@ constexpr std::string_view features = R"(
 #endif
 )";
 
+// The float16 conversions: OpenCL C's vload_half and vstore_half_rte (core functions, which
+// need no cl_khr_fp16) through a private variable; the double one with cl_khr_fp64.
+constexpr std::string_view half = R"(
+PLINTH_CL_FN float plinth_half_to_float(unsigned short h) {
+  return vload_half(0, (const __private half *)&h);
+}
+PLINTH_CL_FN unsigned short plinth_float_to_half_rte(float f) {
+  unsigned short h;
+  vstore_half_rte(f, 0, (__private half *)&h);
+  return h;
+}
+#if defined(cl_khr_fp64)
+PLINTH_CL_FN unsigned short plinth_double_to_half_rte(double d) {
+  unsigned short h;
+  vstore_half_rte(d, 0, (__private half *)&h);
+  return h;
+}
+#endif
+)";
+
 }  // namespace
 
 std::string opencl_c_dialect(std::string_view api_macro, bool fast_math) {
@@ -94,6 +114,7 @@ std::string opencl_c_dialect(std::string_view api_macro, bool fast_math) {
   text += features;
   text += dialect::opencl_c_atomics();
   text += dialect::opencl_c_sub_groups();
+  text += half;
   return text;
 }
 

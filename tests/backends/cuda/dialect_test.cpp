@@ -1,8 +1,8 @@
-// The kernel dialect's atomics, fences, sub-groups and vector loads in the CUDA prelude
-// (docs/kernel-dialect.md), compiled with NVRTC for named targets through the plugin's
-// ApiAdapter (no GPU, no driver): every function for every type and space, without warnings;
-// orders that the dialect refuses; the PTX of the histogram's atomicAdd and of the ordered
-// accesses; and what the targets support.
+// The kernel dialect's atomics, fences, sub-groups, vector loads and float16 conversions in
+// the CUDA prelude (docs/kernel-dialect.md), compiled with NVRTC for named targets through the
+// plugin's ApiAdapter (no GPU, no driver): every function for every type and space, without
+// warnings; orders that the dialect refuses; the PTX of the histogram's atomicAdd and of the
+// ordered accesses; and what the targets support.
 
 #include "../../conformance/dialect_every_function.hpp"
 #include "api.hpp"
@@ -143,6 +143,21 @@ TEST_F(CudaDialect, AWholeWarpsReductionIsAnXorButterfly) {
        at = code.find("shfl.sync.bfly", at + 1))
     ++butterflies;
   EXPECT_EQ(butterflies, 5u) << code;  // log2(32) steps, unrolled
+}
+
+TEST_F(CudaDialect, Float16ConversionsAreOneCvtInstructionEach) {
+  const std::string code =
+      ptx("compute_80",
+          "KERNEL void convert(GLOBAL_MEM unsigned short *h, GLOBAL_MEM float *f, "
+          "GLOBAL_MEM double *d)\n"
+          "{\n"
+          "    const SIZE_T i = get_global_id(0);\n"
+          "    f[i] = plinth_half_to_float(h[i]);\n"
+          "    h[i + 1] = plinth_float_to_half_rte(f[i + 1]);\n"
+          "    h[i + 2] = plinth_double_to_half_rte(d[i]);\n"
+          "}\n");
+  for (const char* form : {"cvt.f32.f16", "cvt.rn.f16.f32", "cvt.rn.f16.f64"})
+    EXPECT_NE(code.find(form), std::string::npos) << form << "\n" << code;
 }
 
 TEST_F(CudaDialect, TheTargetsSupportEverythingWithWarpsOf32) {
