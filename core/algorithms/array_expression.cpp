@@ -24,10 +24,10 @@ namespace plinth {
 namespace detail {
 
 void check_arithmetic_dtype(const DType& dtype, const char* what) {
-  if (dtype.is_struct() || dtype == DType::float16()) {
+  if (dtype.is_struct()) {
     throw LogicError(fmt::format(
-        "array arithmetic: {} has dtype {}, which has no arithmetic on every backend (bool, "
-        "integers, float32, float64, complex64 and complex128 do; copy() copies any dtype)",
+        "array arithmetic: {} has dtype {}, which has no arithmetic (bool, integers, floats "
+        "and complex numbers do; copy() copies any dtype)",
         what, dtype.name()));
   }
 }

@@ -10,7 +10,7 @@
 
 namespace plinth::detail {
 
-/// Throws LogicError, naming `what`, for dtypes that have no arithmetic (float16, structs).
+/// Throws LogicError, naming `what`, for dtypes that have no arithmetic (structs).
 void check_arithmetic_dtype(const DType& dtype, const char* what);
 
 /// The node's type as promotion sees it.

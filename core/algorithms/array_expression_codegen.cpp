@@ -1,5 +1,6 @@
 #include "algorithms/array_expression_codegen.hpp"
 
+#include "algorithms/array_expression_float16.hpp"
 #include "algorithms/array_expression_rules.hpp"
 
 #include <plinth/dtype_c.hpp>
@@ -17,11 +18,13 @@ namespace {
 // The generated code keeps every value in the C type of its dtype, bools as `unsigned char`
 // holding 0 or 1 (as they are stored). Complex values are float2/double2 on every backend,
 // so every complex operation is a helper function, built member by member (OpenCL C and
-// CUDA C++ share no constructor syntax). Helper names start with `_ax_` and end with the
+// CUDA C++ share no constructor syntax). float16 values are floats (array_expression_float16.hpp).
+// Helper names start with `_ax_` and end with the
 // dtype's name, so one helper serves every use in a kernel.
 
 std::string c_type(const DType& dtype) {
   if (dtype == DType::boolean()) return "unsigned char";
+  if (dtype == DType::float16()) return "float";  // see array_expression_float16.hpp
   return ctype(dtype).as_string();
 }
 
@@ -245,6 +248,7 @@ class Generator final : public CodeHelpers {
           "array arithmetic: converting {} to {} would drop the imaginary part (take real())",
           from.name(), to.name()));
     }
+    if (to == DType::float16()) return float16_from(expr, from);
     return fmt::format("(({})({}))", c_type(to), expr);
   }
 
@@ -254,7 +258,7 @@ class Generator final : public CodeHelpers {
       const auto k = result.scalars.size();
       result.scalars.push_back(scalar_argument(node.scalar, dtype));
       const auto name = fmt::format("s{}", k);
-      result.args.push_back(ElementwiseArg::scalar(name, kernel_dtype(dtype)));
+      result.args.push_back(ElementwiseArg::scalar(name, kernel_scalar_dtype(dtype)));
       note(dtype);
       return name;
     }
@@ -271,7 +275,8 @@ class Generator final : public CodeHelpers {
       result.args.push_back(
           ElementwiseArg::input(fmt::format("a{}", k), kernel_dtype(array.dtype())));
     }
-    return fmt::format("a{}[i]", k);
+    const auto element = fmt::format("a{}[i]", k);
+    return array.dtype() == DType::float16() ? float16_load(element) : element;
   }
 
   std::string operand(const ExpressionNode& node, std::size_t k, const DType& dtype) {
@@ -398,7 +403,14 @@ class Generator final : public CodeHelpers {
     return fmt::format("{}({}, {})", name, a, b);
   }
 
+  // `node`'s value; a float16 result of an operation computed in float32 rounded back at once.
   std::string emit(const ExpressionNode& node) {
+    auto value = emit_operation(node);
+    if (node.dtype == DType::float16() && float16_rounds(node.op)) return float16_round(value);
+    return value;
+  }
+
+  std::string emit_operation(const ExpressionNode& node) {
     note(node.dtype);
     note(node.compute);
     const auto& t = node.compute;
@@ -515,11 +527,12 @@ const char* math_function_name(MathFunction function) noexcept {
 std::string expression_c_type(const DType& dtype) { return c_type(dtype); }
 
 Array kernel_view(const Array& array) {
-  if (array.dtype() != DType::boolean()) return array;
+  const auto dtype = kernel_dtype(array.dtype());
+  if (dtype == array.dtype()) return array;
   const auto& m = array.metadata();
-  return Array::from_buffer(array.base_buffer(),
-                            ArrayMetadata(m.shape(), DType::uint8(), m.strides(),
-                                          m.first_element_offset(), m.buffer_size()));
+  return Array::from_buffer(
+      array.base_buffer(),
+      ArrayMetadata(m.shape(), dtype, m.strides(), m.first_element_offset(), m.buffer_size()));
 }
 
 GeneratedExpression generate_expression(const ExpressionNode& root, const DType& out_dtype) {
@@ -527,7 +540,8 @@ GeneratedExpression generate_expression(const ExpressionNode& root, const DType&
   generator.result.args.push_back(ElementwiseArg::output("o", kernel_dtype(out_dtype)));
   const auto value = generator.emit_root(root, out_dtype);
   auto result = std::move(generator.result);
-  result.operation = fmt::format("o[i] = {};", value);
+  result.operation =
+      fmt::format("o[i] = {};", out_dtype == DType::float16() ? float16_store(value) : value);
   result.preamble = generator.preamble();
   for (const auto& arg : result.args) {
     result.key +=
@@ -541,10 +555,13 @@ GeneratedConversion generate_conversion(const std::string& value, const DType& f
                                         const DType& to) {
   Generator generator;
   GeneratedConversion result;
-  result.expression = generator.convert(value, from, to);
+  // float16 is read and written as its bits, converted as in an expression.
+  const auto loaded = from == DType::float16() ? float16_load(value) : value;
+  const auto converted = generator.convert(loaded, from, to);
+  result.expression = to == DType::float16() ? float16_store(converted) : converted;
   result.preamble = generator.preamble();
-  result.from_type = c_type(from);
-  result.to_type = c_type(to);
+  result.from_type = c_type(kernel_dtype(from));
+  result.to_type = c_type(kernel_dtype(to));
   result.needs_double = generator.result.needs_double;
   return result;
 }

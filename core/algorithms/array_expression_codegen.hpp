@@ -17,13 +17,14 @@ namespace plinth::detail {
 
 struct GeneratedExpression {
   /// The declaration: the output `o` first, then one input `a<k>` per distinct array, then
-  /// one scalar `s<k>` per scalar leaf. Bool arrays and scalars are declared uint8.
+  /// one scalar `s<k>` per scalar leaf. Bool arrays and scalars are declared uint8, float16
+  /// arrays uint16 (their bits), float16 scalars float32.
   std::vector<ElementwiseArg> args;
   /// `o[i] = ...;`
   std::string operation;
   /// Helper functions, each defined once.
   std::string preamble;
-  /// The arrays `a<k>`, bool arrays already seen as uint8.
+  /// The arrays `a<k>`, bool arrays already seen as uint8, float16 ones as uint16.
   std::vector<Array> arrays;
   /// The values of `s<k>`, converted to their declared dtypes.
   std::vector<ElementwiseValue> scalars;
@@ -51,7 +52,8 @@ struct GeneratedConversion {
 };
 
 /// `value` (a C expression of `from`'s type) converted to `to` as astype() converts it;
-/// both dtypes are arithmetic (no float16 or struct). Throws LogicError for complex to real
+/// both dtypes are arithmetic (no struct). A float16 is read and written as its bits
+/// (`from_type`/`to_type` unsigned short). Throws LogicError for complex to real
 /// (astype refuses it first).
 GeneratedConversion generate_conversion(const std::string& value, const DType& from,
                                         const DType& to);
@@ -79,8 +81,8 @@ std::string ufunc_code(Ufunc ufunc, const DType& t, const std::vector<std::strin
 /// The C type values of `dtype` are kept in by expression kernels (`unsigned char` for bool).
 std::string expression_c_type(const DType& dtype);
 
-/// `array` seen as the dtype the kernel declares for it (bool arrays as uint8 over the same
-/// memory; others as they are).
+/// `array` seen as the dtype the kernel declares for it (bool arrays as uint8, float16 ones as
+/// uint16, over the same memory; others as they are).
 Array kernel_view(const Array& array);
 
 }  // namespace plinth::detail

@@ -1,5 +1,6 @@
 #include "algorithms/array_expression_rules.hpp"
 
+#include "dtypes/float16_rounding.hpp"
 #include "dtypes/float32_rounding.hpp"
 
 #include <plinth/errors.hpp>
@@ -142,8 +143,10 @@ DType float_function_type(const DType& dtype) {
   switch (dtype.kind()) {
     case DTypeKind::floating:
     case DTypeKind::complex: return dtype;
-    case DTypeKind::boolean: return DType::float32();
-    default: return dtype.itemsize() <= 2 ? DType::float32() : DType::float64();
+    case DTypeKind::boolean: return DType::float16();
+    default:
+      if (dtype.itemsize() == 1) return DType::float16();
+      return dtype.itemsize() == 2 ? DType::float32() : DType::float64();
   }
 }
 
@@ -175,7 +178,12 @@ std::vector<std::size_t> broadcast_shapes(std::span<const std::size_t> a,
 }
 
 DType kernel_dtype(const DType& dtype) {
-  return dtype == DType::boolean() ? DType::uint8() : dtype;
+  if (dtype == DType::boolean()) return DType::uint8();
+  return dtype == DType::float16() ? DType::uint16() : dtype;
+}
+
+DType kernel_scalar_dtype(const DType& dtype) {
+  return dtype == DType::float16() ? DType::float32() : kernel_dtype(dtype);
 }
 
 std::string scalar_text(const ScalarValue& value) {
@@ -217,9 +225,9 @@ ElementwiseValue scalar_argument(const ScalarValue& value, const DType& dtype) {
       if (const auto* v = std::get_if<double>(&value)) real = *v;
       // Rounded by round_to_float32, not by a float conversion (see float32_rounding.hpp);
       // the kernel call then takes the double exactly.
+      if (dtype.itemsize() == 2) return round_to_float16(real);  // passed as a float
       if (dtype.itemsize() == 4) return round_to_float32(real);
-      if (dtype.itemsize() == 8) return real;
-      throw refuse("has no kernel type for");
+      return real;
     }
     case DTypeKind::complex: {
       std::complex<double> c;

@@ -57,8 +57,8 @@ PLINTH_EXPORT bool integer_fits(const ScalarValue& value, const DType& dtype) no
 PLINTH_EXPORT DType true_divide_type(const OperandType& a, const OperandType& b);
 
 /// The type a math function (sin, exp, ...) computes in for an operand of `dtype`: the dtype
-/// itself for reals and complex, float32 for bool and integers of 1 or 2 bytes, float64 for
-/// wider integers.
+/// itself for reals and complex, float16 for bool and integers of 1 byte, float32 for those of
+/// 2 bytes, float64 for wider integers (numpy's).
 PLINTH_EXPORT DType float_function_type(const DType& dtype);
 
 /// numpy's `can_cast(from, to, 'same_kind')` for scalar dtypes: a safe cast, or a cast to a
@@ -73,14 +73,20 @@ PLINTH_EXPORT std::vector<std::size_t> broadcast_shapes(std::span<const std::siz
 /// "(2, 3)" ("()" for zero dimensions, "(5,)" for one, as numpy).
 PLINTH_EXPORT std::string shape_text(std::span<const std::size_t> shape);
 
-/// The dtype a kernel declares for arrays and scalars of `dtype`: uint8 for bool (kernels
-/// take no bool arguments), the dtype itself otherwise.
+/// The dtype a kernel declares for arrays of `dtype`: uint8 for bool (kernels take no bool
+/// arguments), uint16 for float16 (its bits: kernels have no float16 type), the dtype itself
+/// otherwise.
 PLINTH_EXPORT DType kernel_dtype(const DType& dtype);
+
+/// The dtype a kernel declares for scalars of `dtype`: kernel_dtype(), except float32 for
+/// float16 (a value float16 holds exactly, as the kernel computes float16 in float32).
+PLINTH_EXPORT DType kernel_scalar_dtype(const DType& dtype);
 
 /// `value` as a kernel argument of kernel_dtype(`dtype`) (the type a weak scalar is used in):
 /// bools as 0 or 1; integers checked against an integer dtype's range; reals rounded to
-/// float32 where `dtype` is float32 or complex64. Throws LogicError for an integer that does
-/// not fit an integer `dtype` (numpy's OverflowError), a real for an integer or bool `dtype`,
+/// float32 where `dtype` is float32 or complex64, to float16 where it is float16 (numpy's
+/// rounding, from the double directly; beyond 65504 ±inf). Throws LogicError for an integer that
+/// does not fit an integer `dtype` (numpy's OverflowError), a real for an integer or bool `dtype`,
 /// a complex value for a non-complex one.
 PLINTH_EXPORT ElementwiseValue scalar_argument(const ScalarValue& value, const DType& dtype);
 

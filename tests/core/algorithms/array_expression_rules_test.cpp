@@ -25,7 +25,8 @@ namespace {
 const DType b = DType::boolean(), i8 = DType::int8(), u8 = DType::uint8(), i16 = DType::int16(),
             u16 = DType::uint16(), i32 = DType::int32(), u32 = DType::uint32(),
             i64 = DType::int64(), u64 = DType::uint64(), f32 = DType::float32(),
-            f64 = DType::float64(), c64 = DType::complex64(), c128 = DType::complex128();
+            f64 = DType::float64(), c64 = DType::complex64(), c128 = DType::complex128(),
+            f16 = DType::float16();
 
 OperandType strong(const DType& dtype) { return {dtype, false}; }
 OperandType weak(const DType& dtype) { return {dtype, true}; }
@@ -87,11 +88,40 @@ TEST(ArrayExpressionPromotion, TrueDivisionOfIntegersIsFloat64) {
 TEST(ArrayExpressionPromotion, MathFunctionTypes) {
   EXPECT_EQ(float_function_type(f32), f32);
   EXPECT_EQ(float_function_type(c128), c128);
-  EXPECT_EQ(float_function_type(b), f32);
-  EXPECT_EQ(float_function_type(i8), f32);
+  // numpy: np.sin of bool, int8 and uint8 is float16, of int16 and uint16 float32.
+  EXPECT_EQ(float_function_type(b), f16);
+  EXPECT_EQ(float_function_type(i8), f16);
+  EXPECT_EQ(float_function_type(u8), f16);
+  EXPECT_EQ(float_function_type(f16), f16);
+  EXPECT_EQ(float_function_type(i16), f32);
   EXPECT_EQ(float_function_type(u16), f32);
   EXPECT_EQ(float_function_type(i32), f64);
   EXPECT_EQ(float_function_type(u64), f64);
+}
+
+// numpy 2's float16 promotions (checked with numpy 2.4): float16 + int8 is float16, + int16
+// float32; a weak real or integer scalar takes float16, a weak complex gives complex64; true
+// division of int8 stays float64.
+TEST(ArrayExpressionPromotion, Float16FollowsNumpy) {
+  EXPECT_EQ(promote(strong(f16), strong(i8)).dtype, f16);
+  EXPECT_EQ(promote(strong(f16), strong(u8)).dtype, f16);
+  EXPECT_EQ(promote(strong(f16), strong(b)).dtype, f16);
+  EXPECT_EQ(promote(strong(f16), strong(i16)).dtype, f32);
+  EXPECT_EQ(promote(strong(f16), strong(u16)).dtype, f32);
+  EXPECT_EQ(promote(strong(f16), strong(f32)).dtype, f32);
+  EXPECT_EQ(promote(strong(f16), strong(i32)).dtype, f64);
+  EXPECT_EQ(promote(strong(f16), strong(c64)).dtype, c64);
+  EXPECT_EQ(promote(strong(f16), weak(f64)).dtype, f16);
+  EXPECT_EQ(promote(weak(i64), strong(f16)).dtype, f16);
+  EXPECT_EQ(promote(strong(f16), weak(c128)).dtype, c64);
+  EXPECT_EQ(true_divide_type(strong(f16), strong(f16)), f16);
+  EXPECT_EQ(true_divide_type(strong(f16), weak(i64)), f16);
+  EXPECT_EQ(true_divide_type(strong(i8), strong(i8)), f64);
+  EXPECT_EQ(true_divide_type(strong(u8), strong(b)), f64);
+  EXPECT_EQ(comparison_type(strong(f16), weak(f64)), f16);
+  EXPECT_TRUE(can_cast_same_kind(f64, f16));
+  EXPECT_TRUE(can_cast_same_kind(i8, f16));
+  EXPECT_FALSE(can_cast_same_kind(f16, i32));
 }
 
 // numpy 2 compares integers exactly: a signed integer against a uint64 computes in 64-bit
@@ -178,6 +208,25 @@ TEST(ArrayExpressionScalars, ConvertedToTheTypeTheyAreUsedIn) {
   EXPECT_NE(message_of([&] { as(2.5, i32); }).find("not an integer"), std::string::npos);
   EXPECT_EQ(kernel_dtype(b), u8);
   EXPECT_EQ(kernel_dtype(f32), f32);
+  EXPECT_EQ(kernel_dtype(f16), u16);
+  EXPECT_EQ(kernel_scalar_dtype(f16), f32);
+  EXPECT_EQ(kernel_scalar_dtype(b), u8);
+}
+
+// A weak scalar used as float16 is rounded to float16 as numpy's (np.float16(x), from the
+// double directly; beyond 65504 inf) and passed as the float that holds it exactly.
+TEST(ArrayExpressionScalars, RealsRoundToFloat16) {
+  const auto as = [](const ScalarValue& value) {
+    return std::get<double>(scalar_argument(value, f16).value());
+  };
+  EXPECT_EQ(as(0.1), 0.0999755859375);
+  EXPECT_EQ(as(1.0 + 0x1p-11), 1.0);                      // a tie, to even
+  EXPECT_EQ(as(1.0 + 0x1p-11 + 0x1p-40), 1.0 + 0x1p-10);  // not through float32
+  EXPECT_EQ(as(std::int64_t{2049}), 2048.0);
+  EXPECT_EQ(as(std::int64_t{100000}), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(as(-65504.0), -65504.0);
+  EXPECT_EQ(as(true), 1.0);
+  EXPECT_EQ(as(0x1p-25), 0.0);  // half the smallest subnormal: to even
 }
 
 // numpy 2 (NEP 50): a Python float used with a float32 or complex64 array is rounded to
@@ -238,9 +287,14 @@ TEST(ArrayExpressionScalars, ExpressionsOfScalarsOnly) {
               static_cast<void>(astype(ArrayExpression(std::complex<double>(1)), f32));
             }).find("imaginary"),
             std::string::npos);
+  EXPECT_EQ(astype(ArrayExpression(1), f16).dtype(), f16);
+  EXPECT_EQ(sin(astype(two, i8)).dtype(), f16);
+  EXPECT_EQ((astype(two, f16) * 2.5).dtype(), f16);
+  EXPECT_EQ((astype(two, f16) + astype(two, i16)).dtype(), f32);
+  EXPECT_EQ((astype(two, f16) * std::complex<double>(0, 1)).dtype(), c64);
   EXPECT_NE(message_of([] {
-              static_cast<void>(astype(ArrayExpression(1), DType::float16()));
-            }).find("float16"),
+              static_cast<void>(astype(ArrayExpression(std::complex<double>(1)), f16));
+            }).find("imaginary"),
             std::string::npos);
 }
 
