@@ -731,13 +731,11 @@ TEST_P(ArrayMathTest, AstypeBetweenEveryPairOfDtypes) {
       }
     }
   }
-  // Structs and float16 only "convert" to themselves (a copy).
+  // float16 to itself is a copy, bit for bit (float16_arithmetic_test.cpp converts it).
   const auto halves =
       Array::from_host(queue(), HostArray::from_bytes(pattern(8), {4}, DType::float16()));
   const auto same = astype(queue(), halves, DType::float16());
   EXPECT_EQ(bytes_of(same.get(queue())), bytes_of(halves.get(queue())));
-  EXPECT_NE(logic_error_message([&] { astype(queue(), halves, f32); }).find("float16"),
-            std::string::npos);
 }
 
 TEST_P(ArrayMathTest, FillEveryDtypeAndViews) {
@@ -821,10 +819,6 @@ TEST_P(ArrayMathTest, MisuseIsALogicError) {
             std::string::npos);
   EXPECT_NE(logic_error_message([&] { static_cast<void>(-flags); }).find("bool"),
             std::string::npos);
-  const auto halves = Array::empty(device(), {4}, DType::float16());
-  EXPECT_NE(
-      logic_error_message([&] { static_cast<void>(ArrayExpression(halves) + 1); }).find("float16"),
-      std::string::npos);
   const auto z = Array::empty(device(), {4}, c64);
   EXPECT_NE(logic_error_message([&] { static_cast<void>(fmod(z, 2)); }).find("complex"),
             std::string::npos);
