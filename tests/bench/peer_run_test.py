@@ -104,6 +104,9 @@ def fake_cupy():
     cupy = types.SimpleNamespace(
         __version__="0.0-fake", cuda=cuda, float32=numpy.float32, float64=numpy.float64,
         int32=numpy.int32, int64=numpy.int64, random=random,
+        # Issue 30.
+        float16=numpy.float16, uint16=numpy.uint16,
+        concatenate=lambda arrays: wrap(numpy.concatenate(arrays)),
         sort=lambda a: wrap(numpy.sort(a)),
         argsort=lambda a: wrap(numpy.argsort(a, kind="stable")),
         nonzero=numpy.nonzero,
@@ -150,7 +153,8 @@ class Options(unittest.TestCase):
     def test_defaults_cover_every_workload_and_the_issue_sizes(self):
         args = run.parse_args(["--binary", "/nonexistent"])
         self.assertEqual(args.workloads, run.WORKLOADS)
-        self.assertEqual(len(run.WORKLOADS), 26)
+        self.assertEqual(len(run.WORKLOADS), 27)
+        self.assertEqual(run.bytes_of("f16_fma", args), 8 << 28)  # float16: 4 arrays of 2 bytes
         self.assertEqual(args.sort, 1 << 26)
         self.assertEqual(run.bytes_of("argsort_f32", args), 12 << 26)
         self.assertEqual((args.large, args.matrix, args.cube), (1 << 28, 16384, (256, 256, 4096)))
@@ -279,6 +283,38 @@ class CupySide(unittest.TestCase):
             args.workloads = [workload]
             with self.assertRaisesRegex(RuntimeError, "CuPy %s: wrong result" % workload):
                 run.run_cupy(cupy, args)
+
+
+class Float16(unittest.TestCase):
+    def test_fuse_is_cupys_call_where_it_rounds_as_numpy(self):
+        args = run.parse_args(SMALL + ["--workloads", "f16_fma"])
+        setup, results = run.run_cupy(fake_cupy(), args)
+        self.assertTrue(results["f16_fma"]["how"].startswith("cupy.fuse"))
+        self.assertEqual(results["f16_fma"]["dtype"], "float16")
+
+    def test_two_kernels_where_fuse_rounds_once(self):
+        # A fuse that computes in float32 and rounds only the result gives 1 + 3 * 2^-10,
+        # not numpy's 1 + 2^-9: the row then runs x * y + w, which does round as numpy.
+        cupy = fake_cupy()
+        cupy.fuse = lambda kernel_name: (lambda f: (lambda *a: run_once_rounded(f, a)))
+        args = run.parse_args(SMALL + ["--workloads", "f16_fma"])
+        setup, results = run.run_cupy(cupy, args)
+        self.assertTrue(results["f16_fma"]["how"].startswith("x * y + w"))
+
+    def test_a_wrong_float16_result_is_caught(self):
+        cupy = fake_cupy()
+        cupy.fuse = lambda kernel_name: (lambda f: (lambda *a: run_once_rounded(f, a)))
+        full = cupy.full
+        cupy.full = lambda n, v, dtype: full(n, 2**-10 if v == 2**-11 else v, dtype)
+        args = run.parse_args(SMALL + ["--workloads", "f16_fma"])
+        with self.assertRaisesRegex(RuntimeError, "CuPy f16_fma: wrong result"):
+            run.run_cupy(cupy, args)
+
+
+def run_once_rounded(f, arrays):
+    """f of float16 arrays computed in float32, rounded to float16 once at the end."""
+    wide = [numpy.asarray(a, dtype=numpy.float32) for a in arrays]
+    return numpy.asarray(f(*wide)).astype(arrays[0].dtype).view(type(arrays[0]))
 
 
 @unittest.skipUnless(os.environ.get("PLINTH_BENCH_PEER"), "PLINTH_BENCH_PEER is not set")
