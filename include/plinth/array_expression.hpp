@@ -25,18 +25,29 @@
 /// compare exactly, as numpy 2's: a scalar out of the array's range compares as its value
 /// (`int8 < 1000` is all true, `uint8 == -1` all false, `int64 < 2**63` all true), and a
 /// signed integer against a uint64 compares by sign first, not through float64. True division `/`
-/// of integers or bools gives float64. Math functions of bool and 8- or 16-bit integers give
-/// float32 (numpy gives float16 for 8-bit ones, which kernels do not have), of wider integers
-/// float64. `abs` of a complex is its real type. `pow` and `fmod` of bools compute in int8.
+/// of integers or bools gives float64 (int8 too). Math functions of bool and 8-bit integers
+/// give float16, of 16-bit integers float32, of wider integers float64, as numpy's. `abs` of a
+/// complex is its real type. `pow` and `fmod` of bools compute in int8.
 /// Integer arithmetic wraps around as numpy's does. An integer `pow` with a negative weak
 /// scalar exponent throws LogicError (numpy raises); with a negative exponent from an array
 /// (which a kernel cannot refuse) it gives 0, or ±1 for a base of ±1. Integer `fmod`, `%`
 /// and floor_divide() by 0 give 0 (numpy warns and gives 0 too).
 ///
+/// **float16** is computed as numpy computes it, bit for bit: each operation whose result
+/// dtype is float16 (`+ - * /`, pow, fmod, the math functions) is computed in float32 and
+/// rounded back to float16 at once (to nearest, ties to even; beyond 65504 ±inf; subnormals
+/// kept), so `x * y + z` is `round(round(x * y) + z)`, as numpy's. float16 with int8, uint8 or
+/// bool is float16, with 16-bit integers or float32 float32 (numpy 2's result_type); a weak
+/// real or integer scalar used as float16 is rounded to float16 from the double directly
+/// (`float16 * 0.1` multiplies by 0.0999755859375; `float16 + 100000` is inf), a weak complex
+/// gives complex64. Conversions to float16 round once, from float64 too. Math functions may
+/// differ from numpy's in the last float16 bit where the device's float32 function and
+/// numpy's round differently (sqrt, floor, ceil, fabs, fmod are exact).
+///
 /// **Shapes** broadcast by numpy's rules when the expression is built (LogicError naming
 /// both shapes otherwise). Arrays may be any view (negative strides, offsets, broadcast
-/// extents), of any scalar dtype but float16 (which has no arithmetic on every backend) and
-/// structs; bool arrays are stored one byte per element (0 or 1).
+/// extents), of any scalar dtype (float16 included) but structs; bool arrays are stored one
+/// byte per element (0 or 1), float16 ones as IEEE binary16.
 ///
 /// **Evaluation** generates one ElementwiseKernel per expression *structure*: the operations,
 /// the dtypes, which leaves are scalars and the type each scalar is used in. Scalar values are
@@ -110,11 +121,11 @@ concept ExpressionScalar =
 /// any thread may use it.
 class PLINTH_EXPORT ArrayExpression {
  public:
-  /// The array as an expression leaf. Throws LogicError for float16 and struct dtypes.
+  /// The array as an expression leaf. Throws LogicError for struct dtypes.
   ArrayExpression(const Array& array);  // NOLINT(google-explicit-constructor)
   /// A MultiArray leaf: such an expression runs only by assign() on a MultiQueue, where each
   /// device uses its part (its shape in broadcasting is the whole array's, and each device's
-  /// part's when it runs). Throws LogicError for float16 and struct dtypes.
+  /// part's when it runs). Throws LogicError for struct dtypes.
   ArrayExpression(const MultiArray& array);  // NOLINT(google-explicit-constructor)
   /// A weak scalar leaf (its kind counts, not its C++ type). Throws nothing but bad_alloc.
   template <ExpressionScalar T>
@@ -311,8 +322,9 @@ PLINTH_EXPORT bool array_equal(const Queue& queue, const ArrayExpression& a,
 PLINTH_EXPORT ArrayExpression where(const ArrayExpression& condition, const ArrayExpression& a,
                                     const ArrayExpression& b);
 /// `a` converted to `dtype` as numpy's `astype` (C's conversions: reals to integers
-/// truncate; anything to bool is `!= 0`). Throws LogicError for a complex `a` with a
-/// non-complex `dtype` (take real() explicitly), and for float16 and struct dtypes.
+/// truncate; anything to bool is `!= 0`; to float16 rounded to nearest even, once). Throws
+/// LogicError for a complex `a` with a non-complex `dtype` (take real() explicitly), and for
+/// struct dtypes.
 PLINTH_EXPORT ArrayExpression astype(const ArrayExpression& a, const DType& dtype);
 
 // --- Evaluation ---
@@ -332,7 +344,7 @@ PLINTH_EXPORT Array evaluate(const Queue& queue, const ArrayExpression& expressi
 /// The expression's shape must broadcast to out's. Where `out` overlaps an array of the
 /// expression other than element for element (the same view), the expression is evaluated
 /// into a temporary array first. Throws LogicError for a shape that does not broadcast, a
-/// cast that same_kind does not allow, a float16 or struct `out`, and as evaluate().
+/// cast that same_kind does not allow, a struct `out`, and as evaluate().
 PLINTH_EXPORT void assign(const Queue& queue, const Array& out, const ArrayExpression& expression);
 
 /// Runs `expression` on every queue of `queues` into that device's part of `out`, each
@@ -345,8 +357,8 @@ PLINTH_EXPORT void assign(const MultiQueue& queues, const MultiArray& out,
                           const ArrayExpression& expression);
 
 /// A new C-order array with the elements of `array` converted to `dtype` (see astype() of an
-/// expression; a struct or float16 array may be "converted" to its own dtype only, which
-/// copies it). Throws as astype() and evaluate().
+/// expression; a struct array may be "converted" to its own dtype only, which copies it).
+/// Throws as astype() and evaluate().
 PLINTH_EXPORT Array astype(const Queue& queue, const Array& array, const DType& dtype);
 
 namespace detail {
@@ -355,8 +367,8 @@ PLINTH_EXPORT void fill(const Queue& queue, const Array& array, const ScalarValu
 
 /// Sets every element of `array` (any view) to `value`, converted as astype() converts, on
 /// `queue` (asynchronous). Throws LogicError if an integer value does not fit an integer
-/// dtype, for a complex value with a real dtype, for float16 and struct arrays, for an array
-/// on another device.
+/// dtype, for a complex value with a real dtype, for struct arrays, for an array on another
+/// device. A float16 array gets the value rounded to float16 (as numpy's `fill`).
 template <ExpressionScalar T>
 void fill(const Queue& queue, const Array& array, T value) {
   detail::fill(queue, array, detail::to_scalar_value(value));
