@@ -91,7 +91,8 @@ const char* scalar_ctype(const DType& dtype) {
       if (dtype.itemsize() == 2)
         throw LogicError(
             "float16 has no C type common to every backend (OpenCL's half needs cl_khr_fp16, "
-            "CUDA's __half a header); store it as uint16 and convert in the kernel");
+            "CUDA's __half a header); store it as uint16 and convert in the kernel with "
+            "plinth_half_to_float and plinth_float_to_half_rte (docs/kernel-dialect.md)");
       return dtype.itemsize() == 4 ? "float" : "double";
     case DTypeKind::complex:
       return dtype.itemsize() == 8 ? "plinth_complex64" : "plinth_complex128";
