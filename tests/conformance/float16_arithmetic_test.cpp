@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -340,6 +341,23 @@ TEST_P(Float16Test, MathFunctions) {
   const auto shorts =
       Array::from_host(queue(), HostArray::from_values(std::vector<std::int16_t>{4, 9}));
   EXPECT_EQ(evaluate(queue(), sqrt(shorts)).dtype(), f32);
+}
+
+// numpy's other functions of float16 compute in float32 and round back as well.
+TEST_P(Float16Test, NumpyFunctionsRoundBack) {
+  const auto xb = sample(1024, 14), yb = sample(1024, 15);
+  const auto x = halves(queue(), xb), y = halves(queue(), yb);
+  const auto nan = std::numeric_limits<float>::quiet_NaN();
+  expect_bits(
+      bits_of(queue(), evaluate(queue(), maximum(x, y))),
+      map(xb, yb, [nan](float a, float b) { return a != a || b != b ? nan : std::fmax(a, b); }),
+      "maximum");
+  expect_bits(bits_of(queue(), evaluate(queue(), square(x))),
+              map(xb, [](float a) { return a * a; }), "square");
+  expect_bits(bits_of(queue(), evaluate(queue(), hypot(x, y))),
+              map(xb, yb, [](float a, float b) { return std::hypot(a, b); }), "hypot", 1);
+  expect_bits(bits_of(queue(), evaluate(queue(), exp2(x))),
+              map(xb, [](float a) { return std::exp2(a); }), "exp2", 1);
 }
 
 TEST_P(Float16MultiDeviceTest, AssignsFloat16MultiArraysOnEveryDevice) {
