@@ -49,7 +49,9 @@ const std::vector<std::string> all_workloads = {
     // Issue 29: sorting (`sort` keys), counting and selecting; cumsum.
     "sort_f32", "sort_i32", "argsort_f32", "histogram", "argmax", "mask_select", "cumsum",
     // Issue 30: numpy's functions, creation and reshape.
-    "clip", "maximum", "arange", "reshape_sum"};
+    "clip", "maximum", "arange", "reshape_sum",
+    // Issue 30: take.
+    "take"};
 
 /// The command line's settings.
 struct Options {
@@ -75,7 +77,7 @@ constexpr const char* usage =
     "           sum_axis0, transpose, strided_expr, sum_3d_two_axes, broadcast_add,\n"
     "           astype_view, device_copy, sort_f32, sort_i32, argsort_f32,\n"
     "           histogram, argmax, mask_select, cumsum, clip, maximum, arange,\n"
-    "           reshape_sum\n";
+    "           reshape_sum, take\n";
 
 std::size_t positive(const std::string& option, const std::string& text) {
   std::size_t used = 0;
@@ -249,8 +251,9 @@ struct Data {
   std::optional<plinth::Array> sort_f32, sort_i32;  // random keys (issue 29)
   std::optional<plinth::Array> ints;                // `large` int32 ones (cumsum)
   std::optional<plinth::Buffer> copy_src, copy_dst;
-  std::size_t peak = 0;                  // x[peak] = 3
-  std::optional<plinth::Array> uniform;  // issue 29: `large` float32 uniform in [0, 1)
+  std::size_t peak = 0;                       // x[peak] = 3
+  std::optional<plinth::Array> uniform;       // issue 29: `large` float32 uniform in [0, 1)
+  std::optional<plinth::Array> take_indices;  // issue 30: `large`/4 int64 in [0, large)
 };
 
 /// A (1, ..., n, ..., 1) float32 array, the n values f(k) on axis `axis` of `ndim`.
@@ -309,9 +312,13 @@ Data make_data(const plinth::Queue& queue, const Options& options) {
     data.cube = plinth::Array::empty(queue, {c[0], c[1], c[2]}, f32);
     plinth::assign(queue, *data.cube, middle + last);
   }
-  if (wanted({"histogram", "argmax", "mask_select"})) {
+  if (wanted({"histogram", "argmax", "mask_select", "take"})) {
     data.uniform = plinth::Array::empty(queue, {options.large}, f32);
     plinth::RandomGenerator(29).uniform(queue, *data.uniform);
+  }
+  if (wanted({"take"})) {
+    data.take_indices = plinth::Array::empty(queue, {options.large / 4}, plinth::DType::int64());
+    plinth::RandomGenerator(30).integers(queue, *data.take_indices, 0, options.large);
   }
   if (wanted({"device_copy"})) {
     const std::size_t bytes = options.large * sizeof(float);
@@ -775,6 +782,46 @@ void add_ufunc_workloads(std::vector<Workload>& out, const std::string& name,
        }});
 }
 
+/// Issue 30: take(u, idx) in wrap mode (CuPy's only mode) for `large`/4 random int64
+/// indices (bytes: the indices read, the result written, and the elements read). The calls
+/// capture `queue` and `d`, which outlive them.
+void add_take_workload(std::vector<Workload>& out, const std::string& name,
+                       const plinth::Queue& queue, const Options& options, const Data& d) {
+  if (name != "take") return;
+  const std::size_t k = options.large / 4;
+  const auto& q = queue;
+  out.push_back(
+      {name, "take(queue, u, idx, std::nullopt, IndexMode::wrap)", "bandwidth", k,
+       k * (sizeof(std::int64_t) + 2 * sizeof(float)), options.batch_large,
+       [&q, &d] {
+         const auto r =
+             plinth::take(q, *d.uniform, *d.take_indices, std::nullopt, plinth::IndexMode::wrap);
+       },
+       [&q, &d, k] {
+         const auto r =
+             plinth::take(q, *d.uniform, *d.take_indices, std::nullopt, plinth::IndexMode::wrap);
+         std::string problem = expect_shape(r, {k}, plinth::DType::float32(), "take");
+         if (!problem.empty()) return problem;
+         const std::size_t count = std::min<std::size_t>(16, k);
+         for (const std::size_t first : {std::size_t{0}, k - count}) {
+           const auto from = static_cast<std::ptrdiff_t>(first);
+           const auto idx =
+               d.take_indices
+                   ->view({plinth::Slice(from, from + static_cast<std::ptrdiff_t>(count))})
+                   .get(q)
+                   .to_vector<std::int64_t>();
+           const auto got = part_of(q, r, first, count);
+           for (std::size_t j = 0; j < count; ++j) {
+             const auto want = part_of(q, *d.uniform, static_cast<std::size_t>(idx[j]), 1)[0];
+             if (got[j] != want)
+               return "take[" + std::to_string(first + j) + "] is " + number(got[j]) + ", u[idx] " +
+                      number(want);
+           }
+         }
+         return std::string();
+       }});
+}
+
 std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& options,
                                      const Data& data) {
   std::vector<Workload> workloads;
@@ -785,6 +832,7 @@ std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& 
     add_sort_workloads(workloads, name, queue, options, data);
     add_selection_workloads(workloads, name, queue, options, data);
     add_creation_workloads(workloads, name, queue, options, data);
+    add_take_workload(workloads, name, queue, options, data);
   }
   return workloads;
 }

@@ -71,8 +71,10 @@ void expect_like_host(const Queue& queue, T low, std::uint64_t s_minus_1, bool e
   const std::size_t n = 10007;
   RandomGenerator rng(0x9e3779b97f4a7c15ULL, 3);
   const auto last = static_cast<T>(static_cast<std::uint64_t>(low) + s_minus_1);
-  const auto got = endpoint ? draw<T>(queue, rng, n, low, last, true)
-                            : draw<T>(queue, rng, n, low, static_cast<std::int64_t>(last) + 1);
+  // Without endpoint, high = last + 1, which only fits a 64-bit integer below the maximum.
+  const bool closed = endpoint || last == std::numeric_limits<T>::max();
+  const auto got = closed ? draw<T>(queue, rng, n, low, last, true)
+                          : draw<T>(queue, rng, n, low, static_cast<T>(last + 1));
   const auto expected =
       ref_integers<T>(n, 0x9e3779b97f4a7c15ULL, 3, static_cast<std::uint64_t>(low), s_minus_1);
   std::size_t wrong = 0;
