@@ -90,46 +90,71 @@ std::vector<std::uint64_t> index_variant(const IndexRecipe& recipe) {
 }
 
 std::string index_source(const IndexRecipe& recipe) {
-  std::string fixes, params, sum;
+  std::string fixes, params, pass, sum;
   for (std::size_t j = 0; j < recipe.index_dtypes.size(); ++j) {
     fixes += fix_function(j, recipe.index_dtypes[j], recipe.mode);
     params += fmt::format(", GLOBAL_MEM const {} *_i{}, long _i{}_off, long _n{}, long _s{}",
                           index_type(recipe.index_dtypes[j]), j, j, j, j);
+    pass += fmt::format(", _i{0}, _i{0}_off, _n{0}, _s{0}", j);
     sum += fmt::format(
-        "        {{\n            const long v = _ix_fix{0}(_i{0}[_i{0}_off + (long)b], _n{0}, "
-        "_bad);\n            ok = ok && v >= 0;\n            at += v * _s{0};\n        }}\n",
+        "    {{\n        const long v = _ix_fix{0}(_i{0}[_i{0}_off + (long)b], _n{0}, _bad);\n"
+        "        if (v < 0) return -1;\n        at += v * _s{0};\n    }}\n",
         j);
   }
   const std::string position =
-      recipe.simple ? "const unsigned long b = o;\n        long at = 0;"
-                    : "const unsigned long r = o % _post;\n        const unsigned long t = o / "
-                      "_post;\n        const unsigned long b = t % _nb;\n        long at = "
-                      "(long)((t / _nb) * _span + r);";
-  const std::string move = recipe.scatter
-                               ? fmt::format("_out[_out_off + at] = _src[_src_off + (long)({})];",
-                                             recipe.full_values ? "o" : "o % _nv")
-                               : std::string("_out[_out_off + (long)o] = _src[_src_off + at];");
-  return fmt::format(R"(// plinth {what}: elements of {itemsize} bytes
+      recipe.simple ? "const unsigned long b = o;\n    long at = 0;"
+                    : "const unsigned long r = o % _post;\n    const unsigned long t = o / _post;\n"
+                      "    const unsigned long b = t % _nb;\n"
+                      "    long at = (long)((t / _nb) * _span + r);";
+  const std::string load = recipe.scatter ? fmt::format("_src[_src_off + (long)({})]",
+                                                        recipe.full_values ? "o" : "o % _nv")
+                                          : std::string("_src[_src_off + at[u]]");
+  const char* position_of_u = "const unsigned long o = o0 + (unsigned long)u * step;\n            ";
+  const std::string store =
+      recipe.scatter ? "_out[_out_off + at[u]] = v[u];" : "_out[_out_off + (long)o] = v[u];";
+  return fmt::format(
+      R"(// plinth {what}: elements of {itemsize} bytes
 typedef {element} _ix_e;
 
 {fixes}
+// The source position of position o (gather; the destination's for scatter), or -1 (raise:
+// an index out of range).
+FUNCTION INLINE long _ix_at(unsigned long o{params}, unsigned long _nb, unsigned long _post,
+                            unsigned long _span, GLOBAL_MEM long *_bad)
+{{
+    {position}
+{sum}    return at;
+}}
+
+// Four positions a grid stride apart per step: their loads are in flight together.
 KERNEL void _ix_run(GLOBAL_MEM _ix_e *_out, long _out_off, GLOBAL_MEM const _ix_e *_src,
                     long _src_off{params}, unsigned long _nb, unsigned long _post,
                     unsigned long _span, unsigned long _total, unsigned long _nv,
                     GLOBAL_MEM long *_bad)
 {{
-    for (unsigned long o = get_global_id(0); o < _total; o += get_global_size(0)) {{
-        {position}
-        int ok = 1;
-{sum}        if (ok) {move}
+    const unsigned long step = get_global_size(0);
+    for (unsigned long o0 = get_global_id(0); o0 < _total; o0 += 4 * step) {{
+        long at[4];
+        _ix_e v[4];
+        for (int u = 0; u < 4; ++u) {{
+            const unsigned long o = o0 + (unsigned long)u * step;
+            at[u] = o < _total ? _ix_at(o{pass}, _nb, _post, _span, _bad) : -1;
+        }}
+        for (int u = 0; u < 4; ++u) {{
+            {load_o}if (at[u] >= 0) v[u] = {load};
+        }}
+        for (int u = 0; u < 4; ++u) {{
+            {store_o}if (at[u] >= 0) {store}
+        }}
     }}
 }}
 )",
-                     fmt::arg("what", recipe.scatter ? "scatter" : "gather"),
-                     fmt::arg("itemsize", recipe.itemsize),
-                     fmt::arg("element", element_type(recipe.itemsize)), fmt::arg("fixes", fixes),
-                     fmt::arg("params", params), fmt::arg("position", position),
-                     fmt::arg("sum", sum), fmt::arg("move", move));
+      fmt::arg("what", recipe.scatter ? "scatter" : "gather"),
+      fmt::arg("itemsize", recipe.itemsize), fmt::arg("element", element_type(recipe.itemsize)),
+      fmt::arg("fixes", fixes), fmt::arg("params", params), fmt::arg("pass", pass),
+      fmt::arg("position", position), fmt::arg("sum", sum), fmt::arg("load", load),
+      fmt::arg("store", store), fmt::arg("load_o", recipe.scatter ? position_of_u : ""),
+      fmt::arg("store_o", recipe.scatter ? "" : position_of_u));
 }
 
 }  // namespace plinth::detail
