@@ -9,6 +9,7 @@
 ///     rng.uniform(queue, x);              // x: float32 or float64, in [0, 1)
 ///     rng.normal(queue, y, 0.0, 2.0);     // y: float32/64 or complex64/128
 ///     rng.bits(queue, k);                 // k: any integer dtype, every bit random
+///     rng.integers(queue, k, -5, 100);    // k: any integer dtype, in [-5, 100)
 ///
 /// **The stream.** Element `i` of a call (its flat C-order index in the array, whatever the
 /// array's strides) takes the four 32-bit words
