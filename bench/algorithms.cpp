@@ -233,6 +233,29 @@ void register_counting(const std::shared_ptr<Arrays>& arrays,
   }
 }
 
+/// Issue 30: random integers (Lemire's method) in [0, 10^6 + 3), int32, against the uniform
+/// float32 generator filling the same bytes (target 0.9 of its rate); both write z (x and y
+/// keep their ones).
+void register_random_integers(const std::shared_ptr<Arrays>& arrays, const std::string& size) {
+  const std::size_t bytes = arrays->bytes;
+  const auto f32 = plinth::DType::float32();
+  auto rng = std::make_shared<plinth::RandomGenerator>(30);
+  auto z_as = [arrays](const plinth::DType& dtype) {
+    arrays->prepare();
+    return plinth::Array::from_buffer(*arrays->z, plinth::ArrayMetadata({arrays->count(4)}, dtype));
+  };
+  register_throughput(
+      "algorithms/random_integers_int32_" + size, 0.9, bytes, bytes,
+      [arrays, rng, z_as] {
+        rng->integers(arrays->queue, z_as(plinth::DType::int32()), 0, 1000003);
+        arrays->queue.synchronize();
+      },
+      [arrays, rng, z_as, f32] {
+        rng->uniform(arrays->queue, z_as(f32));
+        arrays->queue.synchronize();
+      });
+}
+
 }  // namespace
 
 void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
@@ -360,6 +383,9 @@ void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
 
   // Histogram and argmax (issue 29).
   register_counting(arrays, refs);
+
+  // Random integers against uniform floats (issue 30).
+  register_random_integers(arrays, size);
 
   // The host cost of a small elementwise call against a prepared launch of a hand-written
   // kernel doing the same (kernels.hpp's saxpy), both on 4096 elements.

@@ -52,8 +52,8 @@ const std::vector<std::string> all_workloads = {
     "sort_f32", "sort_i32", "argsort_f32", "histogram", "argmax", "mask_select", "cumsum",
     // Issue 30: numpy's functions, creation and reshape.
     "clip", "maximum", "arange", "reshape_sum",
-    // Issue 30: float16 arithmetic.
-    "f16_fma"};
+    // Issue 30: float16 arithmetic; take.
+    "f16_fma", "take"};
 
 /// The command line's settings.
 struct Options {
@@ -79,7 +79,7 @@ constexpr const char* usage =
     "           sum_axis0, transpose, strided_expr, sum_3d_two_axes, broadcast_add,\n"
     "           astype_view, device_copy, sort_f32, sort_i32, argsort_f32,\n"
     "           histogram, argmax, mask_select, cumsum, clip, maximum, arange,\n"
-    "           reshape_sum, f16_fma\n";
+    "           reshape_sum, f16_fma, take\n";
 
 std::size_t positive(const std::string& option, const std::string& text) {
   std::size_t used = 0;
@@ -253,9 +253,10 @@ struct Data {
   std::optional<plinth::Array> sort_f32, sort_i32;  // random keys (issue 29)
   std::optional<plinth::Array> ints;                // `large` int32 ones (cumsum)
   std::optional<plinth::Buffer> copy_src, copy_dst;
-  std::size_t peak = 0;                     // x[peak] = 3
-  std::optional<plinth::Array> uniform;     // issue 29: `large` float32 uniform in [0, 1)
-  std::optional<plinth::Array> hx, hy, hw;  // issue 30: `large` float16 (f16_fma)
+  std::size_t peak = 0;                       // x[peak] = 3
+  std::optional<plinth::Array> uniform;       // issue 29: `large` float32 uniform in [0, 1)
+  std::optional<plinth::Array> take_indices;  // issue 30: `large`/4 int64 in [0, large)
+  std::optional<plinth::Array> hx, hy, hw;    // issue 30: `large` float16 (f16_fma)
 };
 
 /// A (1, ..., n, ..., 1) float32 array, the n values f(k) on axis `axis` of `ndim`.
@@ -327,9 +328,13 @@ Data make_data(const plinth::Queue& queue, const Options& options) {
     data.cube = plinth::Array::empty(queue, {c[0], c[1], c[2]}, f32);
     plinth::assign(queue, *data.cube, middle + last);
   }
-  if (wanted({"histogram", "argmax", "mask_select"})) {
+  if (wanted({"histogram", "argmax", "mask_select", "take"})) {
     data.uniform = plinth::Array::empty(queue, {options.large}, f32);
     plinth::RandomGenerator(29).uniform(queue, *data.uniform);
+  }
+  if (wanted({"take"})) {
+    data.take_indices = plinth::Array::empty(queue, {options.large / 4}, plinth::DType::int64());
+    plinth::RandomGenerator(30).integers(queue, *data.take_indices, 0, options.large);
   }
   if (wanted({"device_copy"})) {
     const std::size_t bytes = options.large * sizeof(float);
@@ -792,124 +797,165 @@ void add_ufunc_workloads(std::vector<Workload>& out, const std::string& name,
                                          what + " at the peak")
                                 : problem;
        }});
-  /// The float16 bits of the elements [first, first + count) of a 1-D float16 array.
-  std::vector<std::uint16_t> float16_part(const plinth::Queue& queue, const plinth::Array& array,
-                                          std::size_t first, std::size_t count) {
-    const auto from = static_cast<std::ptrdiff_t>(first);
-    const auto host =
-        array.view({plinth::Slice(from, from + static_cast<std::ptrdiff_t>(count))}).get(queue);
-    std::vector<std::uint16_t> bits(count);
-    std::memcpy(bits.data(), host.data(), count * sizeof(std::uint16_t));
-    return bits;
+}
+
+/// Issue 30: take(u, idx) in wrap mode (CuPy's only mode) for `large`/4 random int64
+/// indices (bytes: the indices read, the result written, and the elements read). The calls
+/// capture `queue` and `d`, which outlive them.
+void add_take_workload(std::vector<Workload>& out, const std::string& name,
+                       const plinth::Queue& queue, const Options& options, const Data& d) {
+  if (name != "take") return;
+  const std::size_t k = options.large / 4;
+  const auto& q = queue;
+  out.push_back(
+      {name, "take(queue, u, idx, std::nullopt, IndexMode::wrap)", "bandwidth", k,
+       k * (sizeof(std::int64_t) + 2 * sizeof(float)), options.batch_large,
+       [&q, &d] {
+         const auto r =
+             plinth::take(q, *d.uniform, *d.take_indices, std::nullopt, plinth::IndexMode::wrap);
+       },
+       [&q, &d, k] {
+         const auto r =
+             plinth::take(q, *d.uniform, *d.take_indices, std::nullopt, plinth::IndexMode::wrap);
+         std::string problem = expect_shape(r, {k}, plinth::DType::float32(), "take");
+         if (!problem.empty()) return problem;
+         const std::size_t count = std::min<std::size_t>(16, k);
+         for (const std::size_t first : {std::size_t{0}, k - count}) {
+           const auto from = static_cast<std::ptrdiff_t>(first);
+           const auto idx =
+               d.take_indices
+                   ->view({plinth::Slice(from, from + static_cast<std::ptrdiff_t>(count))})
+                   .get(q)
+                   .to_vector<std::int64_t>();
+           const auto got = part_of(q, r, first, count);
+           for (std::size_t j = 0; j < count; ++j) {
+             const auto want = part_of(q, *d.uniform, static_cast<std::size_t>(idx[j]), 1)[0];
+             if (got[j] != want)
+               return "take[" + std::to_string(first + j) + "] is " + number(got[j]) + ", u[idx] " +
+                      number(want);
+           }
+         }
+         return std::string();
+       }});
+}
+
+/// The float16 bits of the elements [first, first + count) of a 1-D float16 array.
+std::vector<std::uint16_t> float16_part(const plinth::Queue& queue, const plinth::Array& array,
+                                        std::size_t first, std::size_t count) {
+  const auto from = static_cast<std::ptrdiff_t>(first);
+  const auto host =
+      array.view({plinth::Slice(from, from + static_cast<std::ptrdiff_t>(count))}).get(queue);
+  std::vector<std::uint16_t> bits(count);
+  std::memcpy(bits.data(), host.data(), count * sizeof(std::uint16_t));
+  return bits;
+}
+
+void add_float16_workloads(std::vector<Workload>& out, const std::string& name,
+                           const plinth::Queue& queue, const Options& options, const Data& d) {
+  if (name != "f16_fma") return;
+  const std::size_t n = options.large;
+  const auto& q = queue;
+  // Three float16 arrays read, one written: 8 bytes an element.
+  out.push_back({name, "evaluate(queue, x*y + w), float16", "bandwidth", n,
+                 4 * n * sizeof(std::uint16_t), options.batch_large,
+                 [&q, &d] { const auto r = plinth::evaluate(q, *d.hx * *d.hy + *d.hw); },
+                 [&q, &d, n] {
+                   const auto r = plinth::evaluate(q, *d.hx * *d.hy + *d.hw);
+                   std::string problem = expect_shape(r, {n}, plinth::DType::float16(), "x*y + w");
+                   if (!problem.empty()) return problem;
+                   const std::size_t count = std::min<std::size_t>(n, 16);
+                   for (const std::size_t first : {std::size_t{0}, n - count}) {
+                     for (const auto bits : float16_part(q, r, first, count))
+                       if (bits != 0x3c02)
+                         return "x*y + w gave float16 bits " + std::to_string(bits) +
+                                ", expected 15362 (0x3c02: 1 + 2^-9)";
+                   }
+                   return std::string();
+                 },
+                 "float16"});
+}
+
+std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& options,
+                                     const Data& data) {
+  std::vector<Workload> workloads;
+  for (const auto& name : options.workloads) {
+    add_vector_workloads(workloads, name, queue, options, data);
+    add_ufunc_workloads(workloads, name, queue, options, data);
+    add_layout_workloads(workloads, name, queue, options, data);
+    add_sort_workloads(workloads, name, queue, options, data);
+    add_selection_workloads(workloads, name, queue, options, data);
+    add_creation_workloads(workloads, name, queue, options, data);
+    add_take_workload(workloads, name, queue, options, data);
+    add_float16_workloads(workloads, name, queue, options, data);
   }
+  return workloads;
+}
 
-  void add_float16_workloads(std::vector<Workload> & out, const std::string& name,
-                             const plinth::Queue& queue, const Options& options, const Data& d) {
-    if (name != "f16_fma") return;
-    const std::size_t n = options.large;
-    const auto& q = queue;
-    // Three float16 arrays read, one written: 8 bytes an element.
-    out.push_back({name, "evaluate(queue, x*y + w), float16", "bandwidth", n,
-                   4 * n * sizeof(std::uint16_t), options.batch_large,
-                   [&q, &d] { const auto r = plinth::evaluate(q, *d.hx * *d.hy + *d.hw); },
-                   [&q, &d, n] {
-                     const auto r = plinth::evaluate(q, *d.hx * *d.hy + *d.hw);
-                     std::string problem =
-                         expect_shape(r, {n}, plinth::DType::float16(), "x*y + w");
-                     if (!problem.empty()) return problem;
-                     const std::size_t count = std::min<std::size_t>(n, 16);
-                     for (const std::size_t first : {std::size_t{0}, n - count}) {
-                       for (const auto bits : float16_part(q, r, first, count))
-                         if (bits != 0x3c02)
-                           return "x*y + w gave float16 bits " + std::to_string(bits) +
-                                  ", expected 15362 (0x3c02: 1 + 2^-9)";
-                     }
-                     return std::string();
-                   },
-                   "float16"});
-  }
+void run(const Options& options) {
+  const auto api = plinth::API::from_api_id(plinth::APIID{options.api});
+  const auto context = plinth::Context::from_criteria(api);
+  const plinth::Queue queue(context.devices()[0]);
+  const auto& device = queue.device();
+  const plinth::MemoryPool pool = plinth::MemoryPool::of(context);
+  std::cout << "{\"impl\": \"plinth\", \"kind\": \"setup\", \"api\": " << quoted(api.name())
+            << ", \"api_id\": " << quoted(options.api)
+            << ", \"device\": " << quoted(device.device().name()) << ", \"version\": \""
+            << PLINTH_VERSION_MAJOR << '.' << PLINTH_VERSION_MINOR << '.' << PLINTH_VERSION_PATCH
+            << "\""
+            << ", \"memory_pool\": " << (pool.enabled() ? "true" : "false") << "}" << std::endl;
 
-  std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& options,
-                                       const Data& data) {
-    std::vector<Workload> workloads;
-    for (const auto& name : options.workloads) {
-      add_vector_workloads(workloads, name, queue, options, data);
-      add_ufunc_workloads(workloads, name, queue, options, data);
-      add_layout_workloads(workloads, name, queue, options, data);
-      add_sort_workloads(workloads, name, queue, options, data);
-      add_selection_workloads(workloads, name, queue, options, data);
-      add_creation_workloads(workloads, name, queue, options, data);
-      add_float16_workloads(workloads, name, queue, options, data);
-    }
-    return workloads;
-  }
+  const Data data = make_data(queue, options);
+  std::vector<Workload> workloads = make_workloads(queue, options, data);
 
-  void run(const Options& options) {
-    const auto api = plinth::API::from_api_id(plinth::APIID{options.api});
-    const auto context = plinth::Context::from_criteria(api);
-    const plinth::Queue queue(context.devices()[0]);
-    const auto& device = queue.device();
-    const plinth::MemoryPool pool = plinth::MemoryPool::of(context);
-    std::cout << "{\"impl\": \"plinth\", \"kind\": \"setup\", \"api\": " << quoted(api.name())
-              << ", \"api_id\": " << quoted(options.api)
-              << ", \"device\": " << quoted(device.device().name()) << ", \"version\": \""
-              << PLINTH_VERSION_MAJOR << '.' << PLINTH_VERSION_MINOR << '.' << PLINTH_VERSION_PATCH
-              << "\""
-              << ", \"memory_pool\": " << (pool.enabled() ? "true" : "false") << "}" << std::endl;
-
-    const Data data = make_data(queue, options);
-    std::vector<Workload> workloads = make_workloads(queue, options, data);
-
-    for (auto& workload : workloads) {
-      // One batch: `batch` calls between two events, each new result dropped at once (as a
-      // Python caller's that is not kept).
-      auto batch = [&] {
-        queue.synchronize();
-        const auto host_start = std::chrono::steady_clock::now();
-        const auto start = queue.record_event();
-        for (int i = 0; i < workload.batch; ++i) workload.call();
-        const auto end = queue.record_event();
-        end.wait();
-        const std::chrono::duration<double> host = std::chrono::steady_clock::now() - host_start;
-        return std::pair{plinth::elapsed_ms(start, end) / 1e3 / workload.batch,
-                         host.count() / workload.batch};
-      };
-      for (int i = 0; i < options.warmup; ++i) batch();
+  for (auto& workload : workloads) {
+    // One batch: `batch` calls between two events, each new result dropped at once (as a
+    // Python caller's that is not kept).
+    auto batch = [&] {
       queue.synchronize();
-      if (const std::string problem = workload.check(); !problem.empty())
-        throw std::runtime_error(workload.name + ": wrong result: " + problem);
-      queue.synchronize();
-      std::vector<double> device_seconds, host_seconds;
-      const auto misses = pool.stats(device).misses;
-      const auto allocations = plinth_bench::allocations();
-      for (int i = 0; i < options.reps; ++i) {
-        const auto [on_device, on_host] = batch();
-        device_seconds.push_back(on_device);
-        host_seconds.push_back(on_host);
-      }
-      // Heap allocations over the timed batches, the events and host timing included
-      // (record_event reuses its events: none there on a warm queue).
-      const double calls = static_cast<double>(options.reps) * workload.batch;
-      const double allocations_per_call =
-          static_cast<double>(plinth_bench::allocations() - allocations) / calls;
-      // A pool turned off counts no misses, though every result is then a driver allocation.
-      const std::string misses_per_call =
-          pool.enabled() ? number(static_cast<double>(pool.stats(device).misses - misses) / calls)
-                         : "null";
-      std::cout << "{\"impl\": \"plinth\", \"kind\": \"workload\", \"workload\": "
-                << quoted(workload.name) << ", \"how\": " << quoted(workload.how)
-                << ", \"measure\": " << quoted(workload.measure)
-                << ", \"elements\": " << workload.elements
-                << ", \"dtype\": " << quoted(workload.dtype) << ", \"bytes\": " << workload.bytes
-                << ", \"batch\": " << workload.batch << ", \"reps\": " << options.reps
-                << ", \"seconds\": " << number(median(device_seconds)) << ", \"best_seconds\": "
-                << number(*std::min_element(device_seconds.begin(), device_seconds.end()))
-                << ", \"host_seconds\": " << number(median(host_seconds))
-                << ", \"pool_misses_per_call\": " << misses_per_call
-                << ", \"host_allocs_per_call\": " << number(allocations_per_call) << "}"
-                << std::endl;
+      const auto host_start = std::chrono::steady_clock::now();
+      const auto start = queue.record_event();
+      for (int i = 0; i < workload.batch; ++i) workload.call();
+      const auto end = queue.record_event();
+      end.wait();
+      const std::chrono::duration<double> host = std::chrono::steady_clock::now() - host_start;
+      return std::pair{plinth::elapsed_ms(start, end) / 1e3 / workload.batch,
+                       host.count() / workload.batch};
+    };
+    for (int i = 0; i < options.warmup; ++i) batch();
+    queue.synchronize();
+    if (const std::string problem = workload.check(); !problem.empty())
+      throw std::runtime_error(workload.name + ": wrong result: " + problem);
+    queue.synchronize();
+    std::vector<double> device_seconds, host_seconds;
+    const auto misses = pool.stats(device).misses;
+    const auto allocations = plinth_bench::allocations();
+    for (int i = 0; i < options.reps; ++i) {
+      const auto [on_device, on_host] = batch();
+      device_seconds.push_back(on_device);
+      host_seconds.push_back(on_host);
     }
+    // Heap allocations over the timed batches, the events and host timing included
+    // (record_event reuses its events: none there on a warm queue).
+    const double calls = static_cast<double>(options.reps) * workload.batch;
+    const double allocations_per_call =
+        static_cast<double>(plinth_bench::allocations() - allocations) / calls;
+    // A pool turned off counts no misses, though every result is then a driver allocation.
+    const std::string misses_per_call =
+        pool.enabled() ? number(static_cast<double>(pool.stats(device).misses - misses) / calls)
+                       : "null";
+    std::cout << "{\"impl\": \"plinth\", \"kind\": \"workload\", \"workload\": "
+              << quoted(workload.name) << ", \"how\": " << quoted(workload.how)
+              << ", \"measure\": " << quoted(workload.measure)
+              << ", \"elements\": " << workload.elements
+              << ", \"dtype\": " << quoted(workload.dtype) << ", \"bytes\": " << workload.bytes
+              << ", \"batch\": " << workload.batch << ", \"reps\": " << options.reps
+              << ", \"seconds\": " << number(median(device_seconds)) << ", \"best_seconds\": "
+              << number(*std::min_element(device_seconds.begin(), device_seconds.end()))
+              << ", \"host_seconds\": " << number(median(host_seconds))
+              << ", \"pool_misses_per_call\": " << misses_per_call
+              << ", \"host_allocs_per_call\": " << number(allocations_per_call) << "}" << std::endl;
   }
+}
 
 }  // namespace
 

@@ -26,6 +26,7 @@
 #include <plinth/functions.hpp>
 #include <plinth/histogram.hpp>
 #include <plinth/host_array.hpp>
+#include <plinth/indexing.hpp>
 #include <plinth/kernel_arg.hpp>
 #include <plinth/kernel_caches.hpp>
 #include <plinth/memory_pool.hpp>

@@ -9,6 +9,7 @@
 ///     rng.uniform(queue, x);              // x: float32 or float64, in [0, 1)
 ///     rng.normal(queue, y, 0.0, 2.0);     // y: float32/64 or complex64/128
 ///     rng.bits(queue, k);                 // k: any integer dtype, every bit random
+///     rng.integers(queue, k, -5, 100);    // k: any integer dtype, in [-5, 100)
 ///
 /// **The stream.** Element `i` of a call (its flat C-order index in the array, whatever the
 /// array's strides) takes the four 32-bit words
@@ -33,6 +34,14 @@
 ///   the standard deviation stddev / sqrt(2)).
 /// - bits: int32/uint32 take w0; int64/uint64 `w0 | w1 << 32`; narrower integers the low bits
 ///   of w0 (as C converts).
+/// - integers in [low, high) (numpy's Generator.integers), without modulo bias by Lemire's
+///   method ("Fast random integer generation in an interval", ACM TOMACS 2019): with
+///   `s = high - low` (+1 with `endpoint`), a word `x` of b bits gives `m = x * s` (2b bits);
+///   it is accepted when `m mod 2^b >= 2^b mod s`, and the value is `low + (m >> b)`. Where
+///   `s <= 2^32`, b = 32 and the words are w0, w1, w2, w3 in turn; otherwise b = 64 and the
+///   words are `w0 | w1 << 32`, then `w2 | w3 << 32`. Once a round's words are all rejected
+///   (probability below 1/16 a round), round r = 1, 2, ... takes the words of stream index
+///   `i + r * 2^48` (element indices are below 2^48, so no element's words are reused).
 ///
 /// **Arrays** may be any view (strides, negative strides, offsets): ElementwiseKernel writes
 /// them, so the element at flat index `i` gets number `i` as it would in a contiguous array.
@@ -46,8 +55,10 @@
 #include <plinth/queue.hpp>
 
 #include <complex>
+#include <concepts>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 
 namespace plinth {
 
@@ -62,6 +73,19 @@ namespace plinth {
 /// kernel may reproduce or extend its numbers. `${philox}u64` is a 64-bit unsigned type.
 /// The same text on every backend. Throws nothing but std::bad_alloc.
 PLINTH_EXPORT Module philox4x32_10();
+
+/// A bound of RandomGenerator::integers: any C++ integer value, kept exactly (built
+/// implicitly from it). A value type.
+struct IntegerBound {
+  template <std::integral T>
+  IntegerBound(T value) noexcept  // NOLINT(google-explicit-constructor): any integer converts
+      : bits(static_cast<std::uint64_t>(value)) {
+    if constexpr (std::is_signed_v<T>) negative = value < 0;
+  }
+  /// The value is `bits - 2^64` when `negative`, else `bits`.
+  std::uint64_t bits = 0;
+  bool negative = false;
+};
 
 /// A seeded Philox stream that fills arrays (see the file comment).
 ///
@@ -104,6 +128,16 @@ class PLINTH_EXPORT RandomGenerator {
   /// Fills `array` (int8 … uint64) with uniformly random bits.
   /// Throws LogicError for another dtype (naming it), and as uniform.
   void bits(const Queue& queue, const Array& array);
+
+  /// Fills `array` (int8 … uint64; numpy's default dtype is int64) with integers uniform in
+  /// [low, high), or [low, high] with `endpoint` (numpy's Generator.integers), without modulo
+  /// bias (Lemire's method: see the file comment). For the whole range of a 64-bit dtype use
+  /// `endpoint` (2^64 is not a C++ integer). Throws LogicError naming the problem, as numpy
+  /// refuses: another dtype; `low >= high` (`low > high` with `endpoint`); low or high out of
+  /// the dtype's bounds (high may be the dtype's maximum + 1 without `endpoint`); and as
+  /// uniform.
+  void integers(const Queue& queue, const Array& array, IntegerBound low, IntegerBound high,
+                bool endpoint = false);
 
   /// The MultiQueue forms fill the whole array a MultiArray stands for, on every queue of
   /// `queues` (one per device of the array, no other), with the numbers one Array of its

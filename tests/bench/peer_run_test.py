@@ -100,7 +100,9 @@ def fake_cupy():
         random=lambda n, dtype: wrap(generator.random(n, dtype=dtype)),
         randint=lambda low, high, n, dtype: wrap(generator.integers(low, high, n, dtype=dtype)),
         default_rng=lambda seed: types.SimpleNamespace(
-            random=lambda n, dtype: wrap(numpy.random.default_rng(seed).random(n, dtype=dtype))))
+            random=lambda n, dtype: wrap(numpy.random.default_rng(seed).random(n, dtype=dtype)),
+            integers=lambda low, high, n, dtype: wrap(
+                numpy.random.default_rng(seed).integers(low, high, n, dtype=dtype))))
     cupy = types.SimpleNamespace(
         __version__="0.0-fake", cuda=cuda, float32=numpy.float32, float64=numpy.float64,
         int32=numpy.int32, int64=numpy.int64, random=random,
@@ -128,7 +130,9 @@ def fake_cupy():
         cumsum=lambda a: wrap(numpy.cumsum(a)),
         # Issue 30.
         clip=lambda a, lo, hi: wrap(numpy.clip(a, lo, hi)),
-        maximum=lambda a, b: wrap(numpy.maximum(a, b)))
+        maximum=lambda a, b: wrap(numpy.maximum(a, b)),
+        # Issue 30: CuPy's take wraps out-of-range indices.
+        take=lambda a, i: wrap(numpy.take(a, i, mode="wrap")))
     return cupy
 
 
@@ -153,7 +157,7 @@ class Options(unittest.TestCase):
     def test_defaults_cover_every_workload_and_the_issue_sizes(self):
         args = run.parse_args(["--binary", "/nonexistent"])
         self.assertEqual(args.workloads, run.WORKLOADS)
-        self.assertEqual(len(run.WORKLOADS), 27)
+        self.assertEqual(len(run.WORKLOADS), 28)
         self.assertEqual(run.bytes_of("f16_fma", args), 8 << 28)  # float16: 4 arrays of 2 bytes
         self.assertEqual(args.sort, 1 << 26)
         self.assertEqual(run.bytes_of("argsort_f32", args), 12 << 26)
