@@ -165,7 +165,7 @@ MultiArray prod(const MultiQueue& queues, const MultiArray& x, const ReductionAx
   if (x.dtype() == DType::boolean()) {
     throw LogicError("prod: MultiArrays of bool are not reduced (use an int8 or uint8 copy)");
   }
-  if (axes.keepdims || axes.out) {
+  if (axes.keepdims || axes.into) {
     throw LogicError("prod: the MultiQueue form takes no keepdims or out");
   }
   const auto kernel = accumulation_for(Accumulation::prod, x.dtype(), dtype).first;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace plinth::detail {
@@ -48,6 +49,7 @@ ResolvedAxes resolve_axes(const char* function, const std::vector<std::size_t>& 
       resolved.reduced[d] = true;
       axes.push_back(d);
     }
+    std::sort(axes.begin(), axes.end());  // the order does not matter: one kernel layout
     resolved.axes = std::move(axes);
   }
   fill_shapes(shape, resolved);
@@ -104,12 +106,12 @@ Array run_reduction(const char* function, const Queue& queue, const ReductionKer
                     std::span<const ElementwiseValue> values, const ResolvedAxes& resolved,
                     const ReductionAxes& axes, const DType& result_dtype) {
   ReductionTarget target{.axes = resolved.axes, .out = std::nullopt};
-  if (axes.out) {
-    target.out = checked_out(function, *axes.out, result_dtype, resolved, axes.keepdims,
+  if (axes.into) {
+    target.out = checked_out(function, *axes.into, result_dtype, resolved, axes.keepdims,
                              kernel.output_dtype());
   }
   const auto result = kernel.launch(queue, values, target);
-  if (axes.out) return *axes.out;
+  if (axes.into) return *axes.into;
   return reshaped(result, result_dtype, axes.keepdims ? resolved.kept_shape : resolved.shape);
 }
 

@@ -102,6 +102,11 @@ Array variance(const char* function, const Queue& queue, const Array& x, const R
                double ddof, bool root) {
   detail::check_reducible(function, x.dtype());
   const auto resolved = detail::resolve_axes(function, x.shape(), axes.axis);
+  const auto real = var_real_dtype(x.dtype());
+  std::optional<Array> out;
+  if (axes.into) {
+    out = detail::checked_out(function, *axes.into, real, resolved, axes.keepdims, real);
+  }
   const auto read = detail::kernel_dtype(x.dtype());
   const auto source = detail::retyped(x, read);
   const bool whole = resolved.shape.empty() && x.is_contiguous();
@@ -109,8 +114,8 @@ Array variance(const char* function, const Queue& queue, const Array& x, const R
                                                ElementwiseValue(shifts(source, resolved))};
   const auto moments = moments_kernel(read, whole)
                            .launch(queue, std::span(values.data(), whole ? 1 : 2),
-                                   ReductionTarget{.axes = resolved.axes, .out = std::nullopt});
-  const auto real = var_real_dtype(x.dtype());
+                                   ReductionTarget{.axes = whole ? std::nullopt : resolved.axes,
+                                                   .out = std::nullopt});
   const auto n = static_cast<double>(resolved.count);
   const auto s = field(moments, "s", real), q = field(moments, "q", real);
   const auto squared_sum =
@@ -118,10 +123,9 @@ Array variance(const char* function, const Queue& queue, const Array& x, const R
   const auto m2 = q - squared_sum / n;
   auto result = where(m2 < 0.0, 0.0, m2) / std::max(n - ddof, 0.0);
   if (root) result = sqrt(result);
-  if (axes.out) {
-    assign(queue, detail::checked_out(function, *axes.out, real, resolved, axes.keepdims, real),
-           result);
-    return *axes.out;
+  if (out) {
+    assign(queue, *out, result);
+    return *axes.into;
   }
   return detail::reshaped(evaluate(queue, result), real,
                           axes.keepdims ? resolved.kept_shape : resolved.shape);
@@ -134,14 +138,14 @@ Array mean(const Queue& queue, const Array& x, const ReductionAxes& axes) {
   const auto resolved = detail::resolve_axes("mean", x.shape(), axes.axis);
   const auto dtype = mean_dtype(x.dtype());
   std::optional<Array> out;
-  if (axes.out) {
-    out = detail::checked_out("mean", *axes.out, dtype, resolved, axes.keepdims, dtype);
+  if (axes.into) {
+    out = detail::checked_out("mean", *axes.into, dtype, resolved, axes.keepdims, dtype);
   }
   const auto total = sum(queue, x, ReductionAxes{.axis = axes.axis}, dtype);
   const auto result = ArrayExpression(total) / static_cast<double>(resolved.count);
   if (out) {
     assign(queue, *out, result);
-    return *axes.out;
+    return *axes.into;
   }
   return detail::reshaped(evaluate(queue, result), dtype,
                           axes.keepdims ? resolved.kept_shape : resolved.shape);

@@ -43,7 +43,8 @@ namespace plinth {
 
 /// numpy's `axis`, `keepdims` and `out` for the reductions of this file (ReductionTarget is
 /// the ReductionKernel's unsigned form). Designated initializers name the members
-/// (`{.axis = {{-1}}, .keepdims = true}`).
+/// (`{.axis = {{-1}}, .keepdims = true}`). numpy's `out` is called `into` here so that a
+/// braced `{.out = y}` still means a ReductionTarget for sum, min and max (no ambiguity).
 struct ReductionAxes {
   /// The axes to reduce, each at most once; negative ones count from the end (-1 the last).
   /// Nothing: all of them. An empty list reduces none (numpy's `axis=()`).
@@ -51,10 +52,10 @@ struct ReductionAxes {
   /// Keep each reduced axis in the result with extent 1 (numpy's keepdims), so the result
   /// broadcasts against the input.
   bool keepdims = false;
-  /// The array to write the result into: of the result's dtype and shape (with keepdims'
-  /// axes of extent 1 where asked), on the queue's device, contiguous. Nothing: a new array.
-  /// Not for the MultiQueue forms.
-  std::optional<Array> out{};
+  /// numpy's `out`: the array to write the result into, of the result's dtype and shape
+  /// (with keepdims' axes of extent 1 where asked), on the queue's device, contiguous; the
+  /// call returns it. Nothing: a new array. Not for the MultiQueue forms.
+  std::optional<Array> into{};
 };
 
 /// numpy's result dtype of sum(x) for an array of `dtype` (int32 → int64, uint8 → uint64,
@@ -79,7 +80,7 @@ PLINTH_EXPORT Array min(const Queue& queue, const Array& x, const ReductionTarge
 PLINTH_EXPORT Array max(const Queue& queue, const Array& x, const ReductionTarget& target = {});
 
 /// sum, min and max with numpy's axis, keepdims and out (see ReductionAxes). Throw also as
-/// the ReductionTarget forms do, and LogicError for a bad axis or an `out` of another dtype or
+/// the ReductionTarget forms do, and LogicError for a bad axis or an `into` of another dtype or
 /// shape or not contiguous.
 PLINTH_EXPORT Array sum(const Queue& queue, const Array& x, const ReductionAxes& axes,
                         const std::optional<DType>& dtype = std::nullopt);
@@ -186,7 +187,7 @@ PLINTH_EXPORT MultiArray min(const MultiQueue& queues, const MultiArray& x,
 /// As above, the largest element (see the single-queue max).
 PLINTH_EXPORT MultiArray max(const MultiQueue& queues, const MultiArray& x,
                              const ReductionTarget& target = {});
-/// As above, the product (see the single-queue prod; `axes.keepdims` and `axes.out` must be
+/// As above, the product (see the single-queue prod; `axes.keepdims` and `axes.into` must be
 /// unset: LogicError).
 PLINTH_EXPORT MultiArray prod(const MultiQueue& queues, const MultiArray& x,
                               const ReductionAxes& axes = {},

@@ -125,7 +125,12 @@ def fake_cupy():
         cumsum=lambda a: wrap(numpy.cumsum(a)),
         # Issue 30.
         clip=lambda a, lo, hi: wrap(numpy.clip(a, lo, hi)),
-        maximum=lambda a, b: wrap(numpy.maximum(a, b)))
+        maximum=lambda a, b: wrap(numpy.maximum(a, b)),
+        # Issue 30: reductions.
+        prod=lambda a: wrap(numpy.prod(a)),
+        any=lambda a: wrap(numpy.any(a)),
+        mean=lambda a: wrap(numpy.mean(a)),
+        var=lambda a: wrap(numpy.var(a)))
     return cupy
 
 
@@ -150,7 +155,7 @@ class Options(unittest.TestCase):
     def test_defaults_cover_every_workload_and_the_issue_sizes(self):
         args = run.parse_args(["--binary", "/nonexistent"])
         self.assertEqual(args.workloads, run.WORKLOADS)
-        self.assertEqual(len(run.WORKLOADS), 26)
+        self.assertEqual(len(run.WORKLOADS), 30)
         self.assertEqual(args.sort, 1 << 26)
         self.assertEqual(run.bytes_of("argsort_f32", args), 12 << 26)
         self.assertEqual((args.large, args.matrix, args.cube), (1 << 28, 16384, (256, 256, 4096)))
