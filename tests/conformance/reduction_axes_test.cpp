@@ -79,7 +79,7 @@ TEST_P(ReductionAxesTest, KeepdimsAndNegativeAxesForEveryReduction) {
       // Into an out array of the keepdims shape.
       const auto out = Array::empty(queue(), c.kept, kept.dtype());
       const auto returned = reduce(queue(), x, {.axis = c.axis, .keepdims = true, .into = out});
-      EXPECT_EQ(returned.base_buffer(), out.base_buffer());
+      EXPECT_TRUE(returned.base_buffer().overlaps(out.base_buffer()));
       EXPECT_EQ(bytes_of(queue(), out), bytes_of(queue(), plain));
     }
     // Without axes, keepdims gives (1, 1, 1).
