@@ -807,7 +807,8 @@ void add_reduction_workloads(std::vector<Workload>& out, const std::string& name
                      if (problem.empty() && !r.get(q).values<const bool>()[0])
                        problem = "any(flags) gave false";
                      return problem;
-                   }});
+                   },
+                   "bool"});
   } else if (name == "mean") {
     const double want = (static_cast<double>(n) + 2) / static_cast<double>(n);
     out.push_back(
