@@ -1,5 +1,6 @@
 // mean, var and std (array_reductions.hpp): mean is sum then a division; var and std are one
-// pass of shifted sums (see var's comment in the header) then a small elementwise kernel.
+// pass of shifted sums combined as Chan et al.'s (see var's comment in the header), then a
+// small elementwise kernel.
 
 #include <plinth/array_expression.hpp>
 #include <plinth/array_reductions.hpp>
@@ -31,61 +32,56 @@ DType var_real_dtype(const DType& dtype) {
   return DType::float64();
 }
 
-/// The struct var accumulates: the sums of the deviations d (`s`, and `t` for a complex's
-/// imaginary parts) and of |d|^2 (`q`).
+/// The struct var accumulates (Chan et al.'s combination with shifted sums): how many
+/// elements `n`, the shift `k` (`k`, `l` for a complex: its parts), the sums of the deviations
+/// d = x - shift (`s`, and `t` for a complex's imaginary parts) and of |d|^2 (`q`).
 DType moments_dtype(const DType& dtype) {
   const auto real = var_real_dtype(dtype);
-  if (is_complex(dtype)) return DType::make_struct({{"s", real}, {"t", real}, {"q", real}});
-  return DType::make_struct({{"s", real}, {"q", real}});
-}
-
-/// The kernel of var's shifted sums over `dtype` (as kernel_dtype). With `first_shift` the
-/// shift is `x[0]` (a contiguous array reduced whole); otherwise a second array `k` gives
-/// each output's shift (broadcast along the reduced axes).
-ReductionKernel moments_kernel(const DType& dtype, bool first_shift) {
-  return detail::cached_reduction(
-      fmt::format("var:{}:{}", dtype.name(), first_shift ? "first" : "shift"), [&] {
-        const auto moments = moments_dtype(dtype);
-        const bool complex = is_complex(dtype);
-        const std::string make =
-            complex ? "    const ${R} dx = (${R})v.x - (${R})k.x, dy = (${R})v.y - (${R})k.y;\n"
-                      "    r.s = dx;\n    r.t = dy;\n    r.q = dx * dx + dy * dy;\n"
-                    : "    const ${R} d = (${R})v - (${R})k;\n    r.s = d;\n    r.q = d * d;\n";
-        const std::string add = complex ? "    r.s = a.s + b.s;\n    r.t = a.t + b.t;\n"
-                                          "    r.q = a.q + b.q;\n"
-                                        : "    r.s = a.s + b.s;\n    r.q = a.q + b.q;\n";
-        const std::string zero =
-            complex ? "    r.s = 0;\n    r.t = 0;\n    r.q = 0;\n" : "    r.s = 0;\n    r.q = 0;\n";
-        const auto preamble = fmt::format(
-            "FUNCTION INLINE ${{P}} _var_make(${{X}} v, ${{X}} k)\n{{\n    ${{P}} r;\n{}"
-            "    return r;\n}}\n"
-            "FUNCTION INLINE ${{P}} _var_add(${{P}} a, ${{P}} b)\n{{\n    ${{P}} r;\n{}"
-            "    return r;\n}}\n"
-            "FUNCTION INLINE ${{P}} _var_zero(void)\n{{\n    ${{P}} r;\n{}    return r;\n}}\n",
-            make, add, zero);
-        std::vector<ElementwiseArg> args{ElementwiseArg::input("x", dtype)};
-        if (!first_shift) args.push_back(ElementwiseArg::input("k", dtype));
-        return ReductionKernel(
-            std::move(args), moments, "_var_zero()", "_var_add(a, b)",
-            first_shift ? "_var_make(x[i], x[0])" : "_var_make(x[i], k[i])",
-            {.name = "plinth_var",
-             .preamble = preamble,
-             .render_globals = {
-                 {"P", ctype(moments)}, {"X", ctype(dtype)}, {"R", ctype(var_real_dtype(dtype))}}});
-      });
-}
-
-/// `x` at index 0 of each reduced axis (of extent 0 where the axis is empty): each output's
-/// shift, broadcasting along the reduced axes.
-Array shifts(const Array& x, const detail::ResolvedAxes& resolved) {
-  auto shape = x.shape();
-  for (std::size_t d = 0; d < shape.size(); ++d) {
-    if (resolved.reduced[d]) shape[d] = std::min<std::size_t>(shape[d], 1);
+  if (is_complex(dtype)) {
+    return DType::make_struct(
+        {{"n", real}, {"k", real}, {"l", real}, {"s", real}, {"t", real}, {"q", real}});
   }
-  const auto& m = x.metadata();
-  return Array::from_buffer(
-      x.base_buffer(),
-      ArrayMetadata(shape, x.dtype(), m.strides(), m.first_element_offset(), m.buffer_size()));
+  return DType::make_struct({{"n", real}, {"k", real}, {"s", real}, {"q", real}});
+}
+
+/// The preamble of the moments kernel: `_var_make` (one element: n = 1, shifted by itself),
+/// `_var_add` (b's sums moved to a's shift: s_b + n_b d and q_b + 2 d s_b + n_b d^2, with
+/// d = k_b - k_a, a difference of two data elements: no cancellation) and `_var_zero`.
+std::string moments_preamble(bool complex) {
+  const std::string make = complex ? "    r.k = (${R})v.x;\n    r.l = (${R})v.y;\n    r.t = 0;\n"
+                                   : "    r.k = (${R})v;\n";
+  const std::string move =
+      complex ? "    const ${R} dx = b.k - a.k, dy = b.l - a.l;\n"
+                "    r.l = a.l;\n"
+                "    r.s = a.s + b.s + b.n * dx;\n"
+                "    r.t = a.t + b.t + b.n * dy;\n"
+                "    r.q = a.q + b.q + dx * (2 * b.s + b.n * dx) + dy * (2 * b.t + b.n * dy);\n"
+              : "    const ${R} d = b.k - a.k;\n"
+                "    r.s = a.s + b.s + b.n * d;\n"
+                "    r.q = a.q + b.q + d * (2 * b.s + b.n * d);\n";
+  return fmt::format(
+      "FUNCTION INLINE ${{P}} _var_make(${{X}} v)\n{{\n    ${{P}} r;\n    r.n = 1;\n{}"
+      "    r.s = 0;\n    r.q = 0;\n    return r;\n}}\n"
+      "FUNCTION INLINE ${{P}} _var_add(${{P}} a, ${{P}} b)\n{{\n"
+      "    if (a.n == 0) return b;\n    if (b.n == 0) return a;\n    ${{P}} r;\n"
+      "    r.n = a.n + b.n;\n    r.k = a.k;\n{}    return r;\n}}\n"
+      "FUNCTION INLINE ${{P}} _var_zero(void)\n{{\n    ${{P}} r;\n"
+      "    r.n = 0;\n    r.k = 0;\n{}    r.s = 0;\n    r.q = 0;\n    return r;\n}}\n",
+      make, move, complex ? "    r.l = 0;\n    r.t = 0;\n" : "");
+}
+
+/// The kernel of var's moments over `dtype` (as kernel_dtype).
+ReductionKernel moments_kernel(const DType& dtype) {
+  return detail::cached_reduction(fmt::format("var:{}", dtype.name()), [&] {
+    const auto moments = moments_dtype(dtype);
+    return ReductionKernel(
+        {ElementwiseArg::input("x", dtype)}, moments, "_var_zero()", "_var_add(a, b)",
+        "_var_make(x[i])",
+        {.name = "plinth_var",
+         .preamble = moments_preamble(is_complex(dtype)),
+         .render_globals = {
+             {"P", ctype(moments)}, {"X", ctype(dtype)}, {"R", ctype(var_real_dtype(dtype))}}});
+  });
 }
 
 /// Field `name` of the struct array `moments`, a view of `real` elements.
@@ -108,14 +104,9 @@ Array variance(const char* function, const Queue& queue, const Array& x, const R
     out = detail::checked_out(function, *axes.into, real, resolved, axes.keepdims, real);
   }
   const auto read = detail::kernel_dtype(x.dtype());
-  const auto source = detail::retyped(x, read);
-  const bool whole = resolved.shape.empty() && x.is_contiguous();
-  const std::array<ElementwiseValue, 2> values{ElementwiseValue(source),
-                                               ElementwiseValue(shifts(source, resolved))};
-  const auto moments = moments_kernel(read, whole)
-                           .launch(queue, std::span(values.data(), whole ? 1 : 2),
-                                   ReductionTarget{.axes = whole ? std::nullopt : resolved.axes,
-                                                   .out = std::nullopt});
+  const std::array<ElementwiseValue, 1> values{ElementwiseValue(detail::retyped(x, read))};
+  const auto moments = moments_kernel(read).launch(
+      queue, values, ReductionTarget{.axes = resolved.axes, .out = std::nullopt});
   const auto n = static_cast<double>(resolved.count);
   const auto s = field(moments, "s", real), q = field(moments, "q", real);
   const auto squared_sum =

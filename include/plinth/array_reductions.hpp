@@ -115,17 +115,18 @@ PLINTH_EXPORT Array mean(const Queue& queue, const Array& x, const ReductionAxes
 /// squares is 0 (numpy warns); of no elements, NaN. The dtype is mean's, the real one for a
 /// complex `x`.
 ///
-/// **Method: shifted sums in one pass.** One ReductionKernel reads `x` once, accumulating per
-/// output the sums of d = x - K and of |d|^2 (a struct of two or three values in the mean's
-/// precision) where the shift K is the output's first element (x[0] for a contiguous array
-/// reduced whole, read by the map from cache; otherwise a broadcast view of the first element
-/// along the reduced axes); a small elementwise kernel then gives (Σ|d|^2 - |Σd|^2 / n) /
-/// (n - ddof), clamped at 0. The naive Σx^2 - (Σx)^2/n loses every digit when the mean is
-/// large against the spread (1e4 + noise in float32); shifting by an element of the data
-/// makes the sums those of deviations of the spread's size, so the cancellation is gone, while
-/// the per-element work stays a subtraction, a multiply and two additions — as cheap as sum,
-/// unlike Welford's or Chan et al.'s update (a division per element) or a two-pass method
-/// (reading the data twice). Throws LogicError as sum does.
+/// **Method: shifted sums in one pass, combined as Chan et al.'s.** One ReductionKernel reads
+/// `x` once; its value is a struct (count n, shift K, Σd, Σ|d|^2) of deviations d = x - K
+/// from a shift K that is a data element (the first one each work item meets), in the
+/// precision of the result. Adding an element is a subtraction, a multiply and three
+/// additions (as cheap as sum, read the same way: vector loads, every layout); combining two
+/// partial results moves b's sums to a's shift (Σd + n_b δ, Σ|d|^2 + 2 δ Σd + n_b δ^2 with
+/// δ = K_b - K_a, a difference of two data elements) without a division. A small elementwise
+/// kernel then gives (Σ|d|^2 - |Σd|^2 / n) / max(n - ddof, 0), clamped at 0. Why: the naive
+/// Σx^2 - (Σx)^2/n loses every digit when the mean is large against the spread (1e4 + noise
+/// in float32); sums of deviations from a data element are of the spread's size, so the
+/// cancellation is gone. Welford's update (a division per element) costs more, and a
+/// two-pass method reads the data twice. Throws LogicError as sum does.
 PLINTH_EXPORT Array var(const Queue& queue, const Array& x, const ReductionAxes& axes = {},
                         double ddof = 0);
 
