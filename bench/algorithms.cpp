@@ -36,6 +36,8 @@ constexpr double axis_sum_target = 0.9;
 /// 12 bytes an element it moves.
 constexpr double scan_target = 0.95;
 constexpr double cumsum_target = 0.9;
+/// Issue 30's: mean and var of float32 at 0.9 of the whole-array sum's rate (bytes read).
+constexpr double statistics_target = 0.9;
 
 /// What the algorithm benchmarks share: three buffers of `bytes` bytes, allocated on first
 /// use. x and y hold float32 ones (no denormal numbers, no NaN) and keep them: the copy
@@ -256,6 +258,34 @@ void register_random_integers(const std::shared_ptr<Arrays>& arrays, const std::
       });
 }
 
+/// Issue 30: mean(x) and var(x) of float32 x (one pass each, bytes read once) against
+/// plinth's own sum(x) (the same bytes), each into a shape-() array then synchronize().
+void register_statistics(const std::shared_ptr<Arrays>& arrays, const std::string& size) {
+  const auto f32 = plinth::DType::float32();
+  const std::size_t bytes = arrays->bytes;
+  auto out = std::make_shared<plinth::Array>(plinth::Array::empty(arrays->queue.device(), {}, f32));
+  auto whole_sum = [arrays, out, f32] {
+    const auto [x, y] = arrays->arrays(f32);
+    plinth::sum(arrays->queue, x, plinth::ReductionTarget{.out = *out});
+    arrays->queue.synchronize();
+  };
+  for (const bool is_var : {false, true}) {
+    register_throughput(
+        std::string("algorithms/") + (is_var ? "var" : "mean") + "_float32_" + size + "-vs-sum",
+        statistics_target, bytes, bytes,
+        [arrays, out, f32, is_var] {
+          const auto [x, y] = arrays->arrays(f32);
+          const plinth::ReductionAxes into{.into = *out};
+          if (is_var)
+            plinth::var(arrays->queue, x, into);
+          else
+            plinth::mean(arrays->queue, x, into);
+          arrays->queue.synchronize();
+        },
+        whole_sum);
+  }
+}
+
 }  // namespace
 
 void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
@@ -386,6 +416,9 @@ void register_algorithms(const plinth::Queue& queue, std::size_t bytes,
 
   // Random integers against uniform floats (issue 30).
   register_random_integers(arrays, size);
+
+  // mean and var against sum (issue 30).
+  register_statistics(arrays, size);
 
   // The host cost of a small elementwise call against a prepared launch of a hand-written
   // kernel doing the same (kernels.hpp's saxpy), both on 4096 elements.

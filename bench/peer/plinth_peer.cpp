@@ -50,10 +50,9 @@ const std::vector<std::string> all_workloads = {
     "device_copy",
     // Issue 29: sorting (`sort` keys), counting and selecting; cumsum.
     "sort_f32", "sort_i32", "argsort_f32", "histogram", "argmax", "mask_select", "cumsum",
-    // Issue 30: numpy's functions, creation and reshape.
-    "clip", "maximum", "arange", "reshape_sum",
-    // Issue 30: float16 arithmetic; take.
-    "f16_fma", "take"};
+    // Issue 30: numpy's functions, creation and reshape; float16 arithmetic; take;
+    // reductions.
+    "clip", "maximum", "arange", "reshape_sum", "f16_fma", "take", "prod", "any", "mean", "var"};
 
 /// The command line's settings.
 struct Options {
@@ -79,7 +78,7 @@ constexpr const char* usage =
     "           sum_axis0, transpose, strided_expr, sum_3d_two_axes, broadcast_add,\n"
     "           astype_view, device_copy, sort_f32, sort_i32, argsort_f32,\n"
     "           histogram, argmax, mask_select, cumsum, clip, maximum, arange,\n"
-    "           reshape_sum, f16_fma, take\n";
+    "           reshape_sum, f16_fma, take, prod, any, mean, var\n";
 
 std::size_t positive(const std::string& option, const std::string& text) {
   std::size_t used = 0;
@@ -252,6 +251,7 @@ struct Data {
   std::optional<plinth::Array> x, y, z, small, m, rows, cols, cube;
   std::optional<plinth::Array> sort_f32, sort_i32;  // random keys (issue 29)
   std::optional<plinth::Array> ints;                // `large` int32 ones (cumsum)
+  std::optional<plinth::Array> flags;               // x > 2: true at x[peak] only (any)
   std::optional<plinth::Buffer> copy_src, copy_dst;
   std::size_t peak = 0;                       // x[peak] = 3
   std::optional<plinth::Array> uniform;       // issue 29: `large` float32 uniform in [0, 1)
@@ -294,7 +294,7 @@ Data make_data(const plinth::Queue& queue, const Options& options) {
   };
   Data data;
   if (wanted({"axpy_new", "axpy_into", "expr_into", "sum", "dot", "max", "clip", "maximum",
-              "reshape_sum"})) {
+              "reshape_sum", "prod", "any", "mean", "var"})) {
     data.x = plinth::Array::empty(queue, {options.large}, f32);
     data.y = plinth::Array::empty(queue, {options.large}, f32);
     data.z = plinth::Array::empty(queue, {options.large}, f32);
@@ -305,6 +305,7 @@ Data make_data(const plinth::Queue& queue, const Options& options) {
     const auto peak = static_cast<std::ptrdiff_t>(data.peak);
     plinth::fill(queue, data.x->view({plinth::Slice(peak, peak + 1)}), 3.0f);
   }
+  if (wanted({"any"})) data.flags = plinth::evaluate(queue, *data.x > 2.0f);
   if (wanted({"cumsum"})) {
     data.ints = plinth::Array::empty(queue, {options.large}, plinth::DType::int32());
     plinth::fill(queue, *data.ints, 1);
@@ -875,6 +876,54 @@ void add_float16_workloads(std::vector<Workload>& out, const std::string& name,
                  "float16"});
 }
 
+/// Issue 30: prod, any, mean and var of x (`large` float32 ones but x[peak] = 3), any of
+/// flags = x > 2 (bool, true at the peak only).
+void add_reduction_workloads(std::vector<Workload>& out, const std::string& name,
+                             const plinth::Queue& queue, const Options& options, const Data& d) {
+  const std::size_t n = options.large;
+  const std::size_t bytes = n * sizeof(float);
+  const int batch = options.batch_large;
+  const auto& q = queue;
+  // The only element of a shape-() float32 result, within `tolerance` (relative) of `want`.
+  auto near = [&q](const plinth::Array& r, double want, double tolerance, const char* what) {
+    std::string problem = expect_shape(r, {}, plinth::DType::float32(), what);
+    if (!problem.empty()) return problem;
+    const double got = static_cast<double>(r.get(q).to_vector<float>()[0]);
+    if (std::fabs(got - want) <= tolerance * std::fabs(want)) return std::string();
+    return std::string(what) + " gave " + number(got) + ", expected " + number(want);
+  };
+  if (name == "prod") {
+    // Ones and a 3: the product is 3 exactly, finite at any size.
+    out.push_back({name, "prod(queue, x)", "bandwidth", n, bytes, batch,
+                   [&q, &d] { const auto r = plinth::prod(q, *d.x); },
+                   [&q, &d, near] { return near(plinth::prod(q, *d.x), 3.0, 0.0, "prod(x)"); }});
+  } else if (name == "any") {
+    out.push_back({name, "any(queue, flags), flags = x > 2 (bool)", "bandwidth", n, n, batch,
+                   [&q, &d] { const auto r = plinth::any(q, *d.flags); },
+                   [&q, &d] {
+                     const auto r = plinth::any(q, *d.flags);
+                     std::string problem = expect_shape(r, {}, plinth::DType::boolean(), "any");
+                     if (problem.empty() && !r.get(q).values<const bool>()[0])
+                       problem = "any(flags) gave false";
+                     return problem;
+                   },
+                   "bool"});
+  } else if (name == "mean") {
+    const double want = (static_cast<double>(n) + 2) / static_cast<double>(n);
+    out.push_back(
+        {name, "mean(queue, x)", "bandwidth", n, bytes, batch,
+         [&q, &d] { const auto r = plinth::mean(q, *d.x); },
+         [&q, &d, near, want] { return near(plinth::mean(q, *d.x), want, 1e-5, "mean(x)"); }});
+  } else if (name == "var") {
+    // n - 1 ones and a 3: (4 - 4/n) / n.
+    const double nd = static_cast<double>(n), want = (4 - 4 / nd) / nd;
+    out.push_back(
+        {name, "var(queue, x)", "bandwidth", n, bytes, batch,
+         [&q, &d] { const auto r = plinth::var(q, *d.x); },
+         [&q, &d, near, want] { return near(plinth::var(q, *d.x), want, 1e-2, "var(x)"); }});
+  }
+}
+
 std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& options,
                                      const Data& data) {
   std::vector<Workload> workloads;
@@ -887,6 +936,7 @@ std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& 
     add_creation_workloads(workloads, name, queue, options, data);
     add_take_workload(workloads, name, queue, options, data);
     add_float16_workloads(workloads, name, queue, options, data);
+    add_reduction_workloads(workloads, name, queue, options, data);
   }
   return workloads;
 }

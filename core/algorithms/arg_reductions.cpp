@@ -121,7 +121,7 @@ Array indices_of(const Queue& queue, const Array& pairs) {
 }
 
 Array arg_reduce(const char* function, bool is_min, const Queue& queue, const Array& x,
-                 std::optional<std::ptrdiff_t> axis) {
+                 std::optional<std::ptrdiff_t> axis, bool keepdims) {
   const auto& dtype = x.dtype();
   if (dtype.is_struct() || is_complex(dtype) || dtype == DType::float16()) {
     throw LogicError(fmt::format("{}: argument 'x' is of dtype {}, which {} does not order",
@@ -144,7 +144,7 @@ Array arg_reduce(const char* function, bool is_min, const Queue& queue, const Ar
     const auto ndim = static_cast<std::ptrdiff_t>(x.ndim());
     const auto d = *axis < 0 ? *axis + ndim : *axis;
     if (d < 0 || d >= ndim) {
-      throw LogicError(fmt::format("{}: argument 'axis' {} is out of range for {} dimensions",
+      throw LogicError(fmt::format("{}: axis {} is out of bounds for array of dimension {}",
                                    function, *axis, ndim));
     }
     extent = x.shape()[static_cast<std::size_t>(d)];
@@ -158,17 +158,28 @@ Array arg_reduce(const char* function, bool is_min, const Queue& queue, const Ar
   const std::array<ElementwiseValue, 2> values{ElementwiseValue(source), ElementwiseValue(extent)};
   const auto pairs = arg_kernel(read, is_min, axis.has_value())
                          .launch(queue, std::span(values.data(), axis ? 2 : 1), target);
-  return indices_of(queue, pairs);
+  const auto indices = indices_of(queue, pairs);
+  if (!keepdims) return indices;
+  auto kept = x.shape();
+  for (std::size_t d = 0; d < kept.size(); ++d) {
+    if (!axis || d == target.axes->front()) kept[d] = 1;
+  }
+  // A C-order copy, or the shape-() view of one index (contiguous either way).
+  return Array::from_buffer(indices.base_buffer(), ArrayMetadata(kept, DType::int64(), std::nullopt,
+                                                                 indices.first_element_offset(),
+                                                                 indices.metadata().buffer_size()));
 }
 
 }  // namespace
 
-Array argmin(const Queue& queue, const Array& x, std::optional<std::ptrdiff_t> axis) {
-  return arg_reduce("argmin", true, queue, x, axis);
+Array argmin(const Queue& queue, const Array& x, std::optional<std::ptrdiff_t> axis,
+             bool keepdims) {
+  return arg_reduce("argmin", true, queue, x, axis, keepdims);
 }
 
-Array argmax(const Queue& queue, const Array& x, std::optional<std::ptrdiff_t> axis) {
-  return arg_reduce("argmax", false, queue, x, axis);
+Array argmax(const Queue& queue, const Array& x, std::optional<std::ptrdiff_t> axis,
+             bool keepdims) {
+  return arg_reduce("argmax", false, queue, x, axis, keepdims);
 }
 
 }  // namespace plinth

@@ -1,15 +1,17 @@
+// sum, prod, nansum and dot (array_reductions.hpp): additive and multiplicative reductions.
+
 #include <plinth/array_reductions.hpp>
 
-#include "algorithms/kit/recipe_cache.hpp"
+#include "algorithms/array_reductions_kit.hpp"
 
 #include <plinth/dtype_c.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/functions.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include <cstdint>
-#include <limits>
+#include <array>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -18,112 +20,70 @@ namespace plinth {
 
 namespace {
 
-/// The kernel cached under `key` in the recipe cache, made by `make` the first time.
-template <class Make>
-ReductionKernel cached_kernel(const std::string& key, Make make) {
-  return detail::recipe_cache().get<ReductionKernel>("reduction", key, make);
+using detail::cached_reduction;
+using detail::check_reducible;
+using detail::kernel_dtype;
+
+enum class Accumulation { sum, prod, nansum };
+
+const char* name_of(Accumulation kind) {
+  switch (kind) {
+    case Accumulation::sum: return "sum";
+    case Accumulation::prod: return "prod";
+    case Accumulation::nansum: return "nansum";
+  }
+  return "sum";
 }
 
-std::string zero_of(const DType& dtype) {
-  if (is_complex(dtype) || is_real(dtype)) return detail::c_constant_of(0.0, dtype);
-  if (dtype.kind() == DTypeKind::unsigned_integer) {
-    return detail::c_constant_of(std::uint64_t{0}, dtype);
+/// `in[i]` with NaNs (a NaN part of a complex) replaced by `zero`, for nansum.
+std::string nan_to_zero(const DType& in, const std::string& zero) {
+  if (is_real(in)) return fmt::format("(x[i] != x[i] ? {} : x[i])", zero);
+  if (is_complex(in)) {
+    return fmt::format("((x[i].x != x[i].x || x[i].y != x[i].y) ? {} : x[i])", zero);
   }
-  return detail::c_constant_of(std::int64_t{0}, dtype);
+  return "x[i]";
 }
 
-/// `a + b` for the output dtype (through the functions library for complex values).
-std::pair<std::string, RenderGlobals> addition(const DType& dtype) {
-  if (is_complex(dtype)) return {"${add}(a, b)", {{"add", functions::add({dtype, dtype}, dtype)}}};
-  return {"a + b", {}};
-}
-
-void check_plain(const char* function, const DType& dtype) {
-  if (dtype.is_struct()) {
-    throw LogicError(fmt::format("{}: the array is of the struct dtype {} (use a ReductionKernel)",
-                                 function, dtype.name()));
-  }
-}
-
-/// Refuses what min and max cannot order or reduce: structs, complex numbers, and an
-/// output reducing no elements of an array of `shape` (numpy: no identity).
-void check_min_or_max(const char* function, const DType& dtype,
-                      const std::vector<std::size_t>& shape, const ReductionTarget& target) {
-  check_plain(function, dtype);
-  if (is_complex(dtype)) {
-    throw LogicError(
-        fmt::format("{}: complex numbers ({}) are not ordered", function, dtype.name()));
-  }
-  std::size_t extent = 1;
-  if (target.axes) {
-    for (const auto axis : *target.axes) extent *= axis < shape.size() ? shape[axis] : 1;
-  } else {
-    for (const auto size : shape) extent *= size;
-  }
-  if (extent == 0) {
-    throw LogicError(
-        fmt::format("{}: the array of shape ({}) has no elements to reduce along "
-                    "the axes (there is no identity)",
-                    function, fmt::join(shape, ", ")));
-  }
-}
-
-/// The kernel of min (`is_min`) or max over `dtype`.
-ReductionKernel min_or_max_kernel(const DType& dtype, bool is_min) {
-  const char* function = is_min ? "min" : "max";
-  return cached_kernel(fmt::format("{}:{}", function, dtype.name()), [&] {
-    const char* op = is_min ? "<" : ">";
-    std::string neutral, reduce, preamble;
-    if (is_real(dtype)) {
-      // C has no portable infinity literal: made from its bits (a union, valid everywhere).
-      const bool single = dtype.itemsize() == 4;
-      preamble = fmt::format(
-          "FUNCTION {0} plinth_minmax_infinity(void)\n"
-          "{{\n"
-          "    union {{ {1} bits; {0} value; }} v;\n"
-          "    v.bits = {2};\n"
-          "    return v.value;\n"
-          "}}\n",
-          single ? "float" : "double", single ? "unsigned int" : "unsigned long",
-          single ? "0x7f800000u" : "0x7ff0000000000000UL");
-      neutral = is_min ? "plinth_minmax_infinity()" : "-plinth_minmax_infinity()";
-      // NaN wins, as in numpy (a != a only for NaN).
-      reduce = fmt::format("(a != a || a {} b) ? a : b", op);
-    } else {
-      const bool is_signed = dtype.kind() == DTypeKind::signed_integer;
-      const auto bits = 8 * dtype.itemsize();
-      if (is_signed) {
-        const std::int64_t most = static_cast<std::int64_t>((std::uint64_t{1} << (bits - 1)) - 1);
-        neutral = detail::c_constant_of(is_min ? most : -most - 1, dtype);
-      } else {
-        const std::uint64_t most =
-            bits == 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bits) - 1;
-        neutral = detail::c_constant_of(is_min ? most : std::uint64_t{0}, dtype);
-      }
-      reduce = fmt::format("a {} b ? a : b", op);
+/// The kernel accumulating `in` (as kernel_dtype) as `out` by `kind`.
+ReductionKernel accumulation_kernel(Accumulation kind, const DType& in, const DType& out) {
+  const auto* function = name_of(kind);
+  return cached_reduction(fmt::format("{}:{}:{}", function, in.name(), out.name()), [&] {
+    RenderGlobals globals;
+    std::string reduce = "a + b";
+    if (kind == Accumulation::prod) {
+      reduce = is_complex(out) ? "${mul}(a, b)" : "a * b";
+      if (is_complex(out)) globals["mul"] = functions::mul({out, out}, out);
+    } else if (is_complex(out)) {
+      reduce = "${add}(a, b)";
+      globals["add"] = functions::add({out, out}, out);
     }
-    return ReductionKernel({ElementwiseArg::input("x", dtype)}, dtype, neutral, reduce, "x[i]",
-                           {.name = is_min ? "plinth_min" : "plinth_max", .preamble = preamble});
+    auto map = detail::converting_map(function, in, out, globals);
+    if (kind == Accumulation::nansum && (is_real(in) || is_complex(in))) {
+      const auto zero = detail::constant_of(in, false);
+      map = in == out ? nan_to_zero(in, zero) : fmt::format("${{cast}}({})", nan_to_zero(in, zero));
+    }
+    return ReductionKernel({ElementwiseArg::input("x", in)}, out,
+                           detail::constant_of(out, kind == Accumulation::prod), reduce, map,
+                           {.name = fmt::format("plinth_{}", function), .render_globals = globals});
   });
 }
 
-/// The kernel summing `in` as `out`.
-ReductionKernel sum_kernel(const DType& in, const DType& out) {
-  return cached_kernel(fmt::format("sum:{}:{}", in.name(), out.name()), [&] {
-    auto [reduce, globals] = addition(out);
-    std::string map = "x[i]";
-    if (in != out) {
-      try {
-        globals["cast"] = functions::cast(in, out);
-      } catch (const LogicError& error) {
-        throw LogicError(fmt::format("sum: a {} array cannot be summed as {}: {}", in.name(),
-                                     out.name(), error.what()));
-      }
-      map = "${cast}(x[i])";
-    }
-    return ReductionKernel({ElementwiseArg::input("x", in)}, out, zero_of(out), reduce, map,
-                           {.name = "plinth_sum", .render_globals = globals});
-  });
+/// Checks `x`'s dtype and gives the accumulation kernel and the result dtype.
+std::pair<ReductionKernel, DType> accumulation_for(Accumulation kind, const DType& x,
+                                                   const std::optional<DType>& dtype) {
+  check_reducible(name_of(kind), x);
+  const auto out = dtype.value_or(sum_dtype(x));
+  check_reducible(name_of(kind), out);
+  return {accumulation_kernel(kind, kernel_dtype(x), kernel_dtype(out)), out};
+}
+
+Array accumulate(Accumulation kind, const Queue& queue, const Array& x, const ReductionAxes& axes,
+                 const std::optional<DType>& dtype) {
+  const auto [kernel, out] = accumulation_for(kind, x.dtype(), dtype);
+  const auto resolved = detail::resolve_axes(name_of(kind), x.shape(), axes.axis);
+  const std::array<ElementwiseValue, 1> values{
+      ElementwiseValue(detail::retyped(x, kernel_dtype(x.dtype())))};
+  return detail::run_reduction(name_of(kind), queue, kernel, values, resolved, axes, out);
 }
 
 /// Checks dot's arrays (1-D, plain, the same length).
@@ -131,7 +91,7 @@ void check_dot(const DType& a_dtype, const std::vector<std::size_t>& a_shape, co
                const std::vector<std::size_t>& b_shape) {
   for (const auto& [name, dtype, shape] :
        {std::tuple{"a", &a_dtype, &a_shape}, std::tuple{"b", &b_dtype, &b_shape}}) {
-    check_plain("dot", *dtype);
+    detail::check_plain("dot", *dtype);
     if (shape->size() != 1) {
       throw LogicError(fmt::format("dot: argument '{}' must be 1-D, got shape ({})", name,
                                    fmt::join(*shape, ", ")));
@@ -146,11 +106,11 @@ void check_dot(const DType& a_dtype, const std::vector<std::size_t>& a_shape, co
 /// The kernel of dot over `a` and `b`.
 ReductionKernel dot_kernel(const DType& a, const DType& b) {
   const auto result = result_type(a, b);
-  return cached_kernel(fmt::format("dot:{}:{}", a.name(), b.name()), [&] {
-    auto [reduce, globals] = addition(result);
+  return cached_reduction(fmt::format("dot:{}:{}", a.name(), b.name()), [&] {
+    auto [reduce, globals] = detail::addition(result);
     globals["mul"] = functions::mul({a, b}, result);
     return ReductionKernel({ElementwiseArg::input("a", a), ElementwiseArg::input("b", b)}, result,
-                           zero_of(result), reduce, "${mul}(a[i], b[i])",
+                           detail::constant_of(result, false), reduce, "${mul}(a[i], b[i])",
                            {.name = "plinth_dot", .render_globals = globals});
   });
 }
@@ -169,42 +129,49 @@ DType sum_dtype(const DType& dtype) {
 
 Array sum(const Queue& queue, const Array& x, const ReductionTarget& target,
           const std::optional<DType>& dtype) {
-  check_plain("sum", x.dtype());
-  const auto kernel = sum_kernel(x.dtype(), dtype.value_or(sum_dtype(x.dtype())));
-  const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
-  return kernel.launch(queue, values, target);
+  const auto [kernel, out] = accumulation_for(Accumulation::sum, x.dtype(), dtype);
+  const std::array<ElementwiseValue, 1> values{
+      ElementwiseValue(detail::retyped(x, kernel_dtype(x.dtype())))};
+  return detail::run_target(queue, kernel, values, target, out);
+}
+
+Array sum(const Queue& queue, const Array& x, const ReductionAxes& axes,
+          const std::optional<DType>& dtype) {
+  return accumulate(Accumulation::sum, queue, x, axes, dtype);
+}
+
+Array prod(const Queue& queue, const Array& x, const ReductionAxes& axes,
+           const std::optional<DType>& dtype) {
+  return accumulate(Accumulation::prod, queue, x, axes, dtype);
+}
+
+Array nansum(const Queue& queue, const Array& x, const ReductionAxes& axes,
+             const std::optional<DType>& dtype) {
+  return accumulate(Accumulation::nansum, queue, x, axes, dtype);
 }
 
 MultiArray sum(const MultiQueue& queues, const MultiArray& x, const ReductionTarget& target,
                const std::optional<DType>& dtype) {
-  check_plain("sum", x.dtype());
-  const auto kernel = sum_kernel(x.dtype(), dtype.value_or(sum_dtype(x.dtype())));
+  if (x.dtype() == DType::boolean()) {
+    throw LogicError("sum: MultiArrays of bool are not summed (sum an int8 or uint8 copy)");
+  }
+  const auto kernel = accumulation_for(Accumulation::sum, x.dtype(), dtype).first;
   const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
   return kernel.launch(queues, values, target);
 }
 
-Array min(const Queue& queue, const Array& x, const ReductionTarget& target) {
-  check_min_or_max("min", x.dtype(), x.shape(), target);
+MultiArray prod(const MultiQueue& queues, const MultiArray& x, const ReductionAxes& axes,
+                const std::optional<DType>& dtype) {
+  if (x.dtype() == DType::boolean()) {
+    throw LogicError("prod: MultiArrays of bool are not reduced (use an int8 or uint8 copy)");
+  }
+  if (axes.keepdims || axes.into) {
+    throw LogicError("prod: the MultiQueue form takes no keepdims or out");
+  }
+  const auto kernel = accumulation_for(Accumulation::prod, x.dtype(), dtype).first;
+  const auto resolved = detail::resolve_axes("prod", x.shape(), axes.axis);
   const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
-  return min_or_max_kernel(x.dtype(), true).launch(queue, values, target);
-}
-
-Array max(const Queue& queue, const Array& x, const ReductionTarget& target) {
-  check_min_or_max("max", x.dtype(), x.shape(), target);
-  const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
-  return min_or_max_kernel(x.dtype(), false).launch(queue, values, target);
-}
-
-MultiArray min(const MultiQueue& queues, const MultiArray& x, const ReductionTarget& target) {
-  check_min_or_max("min", x.dtype(), x.shape(), target);
-  const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
-  return min_or_max_kernel(x.dtype(), true).launch(queues, values, target);
-}
-
-MultiArray max(const MultiQueue& queues, const MultiArray& x, const ReductionTarget& target) {
-  check_min_or_max("max", x.dtype(), x.shape(), target);
-  const std::array<ElementwiseValue, 1> values{ElementwiseValue(x)};
-  return min_or_max_kernel(x.dtype(), false).launch(queues, values, target);
+  return kernel.launch(queues, values, ReductionTarget{.axes = resolved.axes, .out = {}});
 }
 
 Array dot(const Queue& queue, const Array& a, const Array& b, const std::optional<Array>& out) {

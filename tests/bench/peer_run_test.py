@@ -132,7 +132,12 @@ def fake_cupy():
         clip=lambda a, lo, hi: wrap(numpy.clip(a, lo, hi)),
         maximum=lambda a, b: wrap(numpy.maximum(a, b)),
         # Issue 30: CuPy's take wraps out-of-range indices.
-        take=lambda a, i: wrap(numpy.take(a, i, mode="wrap")))
+        take=lambda a, i: wrap(numpy.take(a, i, mode="wrap")),
+        # Issue 30: reductions.
+        prod=lambda a: wrap(numpy.prod(a)),
+        any=lambda a: wrap(numpy.any(a)),
+        mean=lambda a: wrap(numpy.mean(a)),
+        var=lambda a: wrap(numpy.var(a)))
     return cupy
 
 
@@ -157,7 +162,7 @@ class Options(unittest.TestCase):
     def test_defaults_cover_every_workload_and_the_issue_sizes(self):
         args = run.parse_args(["--binary", "/nonexistent"])
         self.assertEqual(args.workloads, run.WORKLOADS)
-        self.assertEqual(len(run.WORKLOADS), 28)
+        self.assertEqual(len(run.WORKLOADS), 32)
         self.assertEqual(run.bytes_of("f16_fma", args), 8 << 28)  # float16: 4 arrays of 2 bytes
         self.assertEqual(args.sort, 1 << 26)
         self.assertEqual(run.bytes_of("argsort_f32", args), 12 << 26)

@@ -228,8 +228,14 @@ TEST_P(ArgReductionTest, MisuseNamesTheArgument) {
   EXPECT_NE(logic_error_message([&] { argmin(queue(), matrix, 1); }).find("'x'"),
             std::string::npos);
   const auto x = Array::from_host(queue(), HostArray::from_values(std::vector<float>{1, 2}));
-  EXPECT_NE(logic_error_message([&] { argmax(queue(), x, 1); }).find("'axis'"), std::string::npos);
-  EXPECT_NE(logic_error_message([&] { argmax(queue(), x, -2); }).find("'axis'"), std::string::npos);
+  EXPECT_NE(logic_error_message([&] {
+              argmax(queue(), x, 1);
+            }).find("is out of bounds for array of dimension"),
+            std::string::npos);
+  EXPECT_NE(logic_error_message([&] {
+              argmax(queue(), x, -2);
+            }).find("is out of bounds for array of dimension"),
+            std::string::npos);
   const auto z = Array::empty(queue(), {4}, DType::complex64());
   EXPECT_NE(logic_error_message([&] { argmin(queue(), z); }).find("complex64"), std::string::npos);
 }

@@ -74,6 +74,28 @@ std::vector<std::int64_t> host_sums(const std::vector<std::int32_t>& m, std::siz
   return sums;
 }
 
+TEST_P(MultiKernelTest, ProdOverTheSplitAxisAndTheOtherAxis) {
+  const auto devices = context().devices();
+  const auto queues = MultiQueue::on_devices(devices);
+  const std::size_t rows = 2 * devices.size() + 3, cols = 5;
+  std::vector<std::int32_t> values(rows * cols);
+  for (std::size_t k = 0; k < values.size(); ++k) values[k] = static_cast<std::int32_t>(k % 5) - 2;
+  const auto host = HostArray::from_values(values, {rows, cols});
+  const auto x = MultiArray::from_host(queues, host);
+  const Queue& single = queues.queues().front();
+  const auto one = Array::from_host(single, host);
+  for (const std::optional<std::vector<std::ptrdiff_t>>& axis :
+       {std::optional<std::vector<std::ptrdiff_t>>{},
+        std::optional<std::vector<std::ptrdiff_t>>{{0}},
+        std::optional<std::vector<std::ptrdiff_t>>{{-1}}}) {
+    const auto got = prod(queues, x, {.axis = axis});
+    EXPECT_EQ(got.get(queues).to_vector<std::int64_t>(),
+              prod(single, one, {.axis = axis}).get(single).to_vector<std::int64_t>());
+  }
+  EXPECT_NE(logic_error_message([&] { prod(queues, x, {.keepdims = true}); }).find("keepdims"),
+            std::string::npos);
+}
+
 TEST_P(MultiKernelTest, SumsOverTheSplitAxisAndTheOtherAxis) {
   const auto devices = context().devices();
   const auto queues = MultiQueue::on_devices(devices);
