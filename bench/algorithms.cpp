@@ -119,7 +119,8 @@ void register_layouts(const std::shared_ptr<Arrays>& arrays,
               "-vs-sum",
           axis_sum_target, bytes, bytes,
           [arrays, matrix, sums, side, axis] {
-            plinth::sum(arrays->queue, matrix(side, side), {.axes = {{axis}}, .out = sums->first});
+            plinth::sum(arrays->queue, matrix(side, side),
+                        plinth::ReductionTarget{.axes = {{axis}}, .out = sums->first});
             arrays->queue.synchronize();
           },
           whole);
@@ -275,7 +276,7 @@ void register_statistics(const std::shared_ptr<Arrays>& arrays, const std::strin
         statistics_target, bytes, bytes,
         [arrays, out, f32, is_var] {
           const auto [x, y] = arrays->arrays(f32);
-          const plinth::ReductionAxes into{.into = *out};
+          const plinth::ReductionAxes into{.out = *out};
           if (is_var)
             plinth::var(arrays->queue, x, into);
           else

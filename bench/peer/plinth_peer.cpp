@@ -453,7 +453,7 @@ void add_creation_workloads(std::vector<Workload>& out, const std::string& name,
       const auto matrix = plinth::reshape(
           q, d.x->view({plinth::Slice(0, used)}),
           {static_cast<std::ptrdiff_t>(rows), static_cast<std::ptrdiff_t>(columns)});
-      return plinth::sum(q, matrix, {.axes = std::vector<std::size_t>{0}});
+      return plinth::sum(q, matrix, {.axis = {{0}}});
     };
     const std::size_t peak_column = d.peak < rows * columns ? d.peak % columns : columns;
     out.push_back({name, "sum(queue, reshape(queue, x, {N/4096, 4096}), axis 0)", "bandwidth",

@@ -114,11 +114,11 @@ MultiArray extreme_of(Extreme extreme, const MultiQueue& queues, const MultiArra
 
 }  // namespace
 
-Array min(const Queue& queue, const Array& x, const ReductionTarget& target) {
+Array detail::min_over_target(const Queue& queue, const Array& x, const ReductionTarget& target) {
   return extreme_of({.is_min = true, .skip_nan = false}, queue, x, target);
 }
 
-Array max(const Queue& queue, const Array& x, const ReductionTarget& target) {
+Array detail::max_over_target(const Queue& queue, const Array& x, const ReductionTarget& target) {
   return extreme_of({.is_min = false, .skip_nan = false}, queue, x, target);
 }
 

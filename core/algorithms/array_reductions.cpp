@@ -127,8 +127,8 @@ DType sum_dtype(const DType& dtype) {
   return dtype;
 }
 
-Array sum(const Queue& queue, const Array& x, const ReductionTarget& target,
-          const std::optional<DType>& dtype) {
+Array detail::sum_over_target(const Queue& queue, const Array& x, const ReductionTarget& target,
+                              const std::optional<DType>& dtype) {
   const auto [kernel, out] = accumulation_for(Accumulation::sum, x.dtype(), dtype);
   const std::array<ElementwiseValue, 1> values{
       ElementwiseValue(detail::retyped(x, kernel_dtype(x.dtype())))};
@@ -165,7 +165,7 @@ MultiArray prod(const MultiQueue& queues, const MultiArray& x, const ReductionAx
   if (x.dtype() == DType::boolean()) {
     throw LogicError("prod: MultiArrays of bool are not reduced (use an int8 or uint8 copy)");
   }
-  if (axes.keepdims || axes.into) {
+  if (axes.keepdims || axes.out) {
     throw LogicError("prod: the MultiQueue form takes no keepdims or out");
   }
   const auto kernel = accumulation_for(Accumulation::prod, x.dtype(), dtype).first;

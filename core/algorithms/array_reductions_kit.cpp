@@ -106,12 +106,12 @@ Array run_reduction(const char* function, const Queue& queue, const ReductionKer
                     std::span<const ElementwiseValue> values, const ResolvedAxes& resolved,
                     const ReductionAxes& axes, const DType& result_dtype) {
   ReductionTarget target{.axes = resolved.axes, .out = std::nullopt};
-  if (axes.into) {
-    target.out = checked_out(function, *axes.into, result_dtype, resolved, axes.keepdims,
+  if (axes.out) {
+    target.out = checked_out(function, *axes.out, result_dtype, resolved, axes.keepdims,
                              kernel.output_dtype());
   }
   const auto result = kernel.launch(queue, values, target);
-  if (axes.into) return *axes.into;
+  if (axes.out) return *axes.out;
   return reshaped(result, result_dtype, axes.keepdims ? resolved.kept_shape : resolved.shape);
 }
 

@@ -100,8 +100,8 @@ Array variance(const char* function, const Queue& queue, const Array& x, const R
   const auto resolved = detail::resolve_axes(function, x.shape(), axes.axis);
   const auto real = var_real_dtype(x.dtype());
   std::optional<Array> out;
-  if (axes.into) {
-    out = detail::checked_out(function, *axes.into, real, resolved, axes.keepdims, real);
+  if (axes.out) {
+    out = detail::checked_out(function, *axes.out, real, resolved, axes.keepdims, real);
   }
   const auto read = detail::kernel_dtype(x.dtype());
   const std::array<ElementwiseValue, 1> values{ElementwiseValue(detail::retyped(x, read))};
@@ -116,7 +116,7 @@ Array variance(const char* function, const Queue& queue, const Array& x, const R
   if (root) result = sqrt(result);
   if (out) {
     assign(queue, *out, result);
-    return *axes.into;
+    return *axes.out;
   }
   return detail::reshaped(evaluate(queue, result), real,
                           axes.keepdims ? resolved.kept_shape : resolved.shape);
@@ -129,14 +129,14 @@ Array mean(const Queue& queue, const Array& x, const ReductionAxes& axes) {
   const auto resolved = detail::resolve_axes("mean", x.shape(), axes.axis);
   const auto dtype = mean_dtype(x.dtype());
   std::optional<Array> out;
-  if (axes.into) {
-    out = detail::checked_out("mean", *axes.into, dtype, resolved, axes.keepdims, dtype);
+  if (axes.out) {
+    out = detail::checked_out("mean", *axes.out, dtype, resolved, axes.keepdims, dtype);
   }
   const auto total = sum(queue, x, ReductionAxes{.axis = axes.axis}, dtype);
   const auto result = ArrayExpression(total) / static_cast<double>(resolved.count);
   if (out) {
     assign(queue, *out, result);
-    return *axes.into;
+    return *axes.out;
   }
   return detail::reshaped(evaluate(queue, result), dtype,
                           axes.keepdims ? resolved.kept_shape : resolved.shape);

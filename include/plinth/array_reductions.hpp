@@ -11,8 +11,10 @@
 ///     double value = sum(queue, x).get(queue).to_vector<double>()[0];
 ///
 /// **Axes.** Every reduction takes numpy's `axis`, `keepdims` and `out` as a ReductionAxes
-/// (signed axes, negative ones counting from the end); sum, min and max also take the
-/// ReductionKernel's ReductionTarget (unsigned axes, no keepdims). An axis out of range is a
+/// (signed axes, negative ones counting from the end): a braced argument (`{}`,
+/// `{.axis = {{0}}}`, `{.out = y}`) is a ReductionAxes. sum, min and max also take the
+/// ReductionKernel's ReductionTarget (unsigned axes, no keepdims) when it is named as such
+/// (`ReductionTarget{.axes = {{1}}}`). An axis out of range is a
 /// LogicError worded as numpy's AxisError ("axis 3 is out of bounds for array of dimension
 /// 2"), an axis given twice too ("duplicate value in 'axis'").
 ///
@@ -36,6 +38,7 @@
 #include <plinth/queue.hpp>
 #include <plinth/reduction.hpp>
 
+#include <concepts>
 #include <cstddef>
 #include <optional>
 
@@ -43,8 +46,7 @@ namespace plinth {
 
 /// numpy's `axis`, `keepdims` and `out` for the reductions of this file (ReductionTarget is
 /// the ReductionKernel's unsigned form). Designated initializers name the members
-/// (`{.axis = {{-1}}, .keepdims = true}`). numpy's `out` is called `into` here so that a
-/// braced `{.out = y}` still means a ReductionTarget for sum, min and max (no ambiguity).
+/// (`{.axis = {{-1}}, .keepdims = true}`).
 struct ReductionAxes {
   /// The axes to reduce, each at most once; negative ones count from the end (-1 the last).
   /// Nothing: all of them. An empty list reduces none (numpy's `axis=()`).
@@ -55,12 +57,23 @@ struct ReductionAxes {
   /// numpy's `out`: the array to write the result into, of the result's dtype and shape
   /// (with keepdims' axes of extent 1 where asked), on the queue's device, contiguous; the
   /// call returns it. Nothing: a new array. Not for the MultiQueue forms.
-  std::optional<Array> into{};
+  std::optional<Array> out{};
 };
 
 /// numpy's result dtype of sum(x) for an array of `dtype` (int32 → int64, uint8 → uint64,
 /// float32 → float32, complex64 → complex64...). Throws LogicError for a struct.
 PLINTH_EXPORT DType sum_dtype(const DType& dtype);
+
+namespace detail {
+/// The ReductionTarget forms of sum, min and max (below).
+PLINTH_EXPORT Array sum_over_target(const Queue& queue, const Array& x,
+                                    const ReductionTarget& target,
+                                    const std::optional<DType>& dtype);
+PLINTH_EXPORT Array min_over_target(const Queue& queue, const Array& x,
+                                    const ReductionTarget& target);
+PLINTH_EXPORT Array max_over_target(const Queue& queue, const Array& x,
+                                    const ReductionTarget& target);
+}  // namespace detail
 
 /// The sum of `x`'s elements over `target.axes` (all of them by default) into `target.out`
 /// or a new array, accumulated in `dtype` (default: sum_dtype(x.dtype())) — each element is
@@ -68,26 +81,37 @@ PLINTH_EXPORT DType sum_dtype(const DType& dtype);
 /// another order than a sequential loop (pairwise over groups), so they round differently.
 /// Throws LogicError also if `dtype` cannot hold `x`'s values (a complex `x` summed as a
 /// real).
-PLINTH_EXPORT Array sum(const Queue& queue, const Array& x, const ReductionTarget& target = {},
-                        const std::optional<DType>& dtype = std::nullopt);
+/// Only a ReductionTarget named as such takes this form (a braced argument is a
+/// ReductionAxes, below), so `sum(queue, x, {}, dtype)` is not ambiguous.
+template <std::same_as<ReductionTarget> Target>
+Array sum(const Queue& queue, const Array& x, const Target& target,
+          const std::optional<DType>& dtype = std::nullopt) {
+  return detail::sum_over_target(queue, x, target, dtype);
+}
 
 /// The smallest element of `x` over `target.axes` (all by default), of x's dtype. A NaN
 /// among the elements gives NaN (numpy's minimum). Throws LogicError for complex or struct
 /// arrays (not ordered), and when an output would reduce no elements (numpy: no identity).
-PLINTH_EXPORT Array min(const Queue& queue, const Array& x, const ReductionTarget& target = {});
+template <std::same_as<ReductionTarget> Target>
+Array min(const Queue& queue, const Array& x, const Target& target) {
+  return detail::min_over_target(queue, x, target);
+}
 
 /// As min, the largest element.
-PLINTH_EXPORT Array max(const Queue& queue, const Array& x, const ReductionTarget& target = {});
+template <std::same_as<ReductionTarget> Target>
+Array max(const Queue& queue, const Array& x, const Target& target) {
+  return detail::max_over_target(queue, x, target);
+}
 
 /// sum, min and max with numpy's axis, keepdims and out (see ReductionAxes). Throw also as
-/// the ReductionTarget forms do, and LogicError for a bad axis or an `into` of another dtype or
+/// the ReductionTarget forms do, and LogicError for a bad axis or an `out` of another dtype or
 /// shape or not contiguous.
-PLINTH_EXPORT Array sum(const Queue& queue, const Array& x, const ReductionAxes& axes,
+PLINTH_EXPORT Array sum(const Queue& queue, const Array& x, const ReductionAxes& axes = {},
                         const std::optional<DType>& dtype = std::nullopt);
 /// As above, min.
-PLINTH_EXPORT Array min(const Queue& queue, const Array& x, const ReductionAxes& axes);
+PLINTH_EXPORT Array min(const Queue& queue, const Array& x, const ReductionAxes& axes = {});
 /// As above, max.
-PLINTH_EXPORT Array max(const Queue& queue, const Array& x, const ReductionAxes& axes);
+PLINTH_EXPORT Array max(const Queue& queue, const Array& x, const ReductionAxes& axes = {});
 
 /// The product of `x`'s elements over `axes` (numpy.prod), accumulated in `dtype` (default:
 /// sum_dtype(x.dtype()): int64 for bool and narrower signed integers, uint64 for unsigned
@@ -188,7 +212,7 @@ PLINTH_EXPORT MultiArray min(const MultiQueue& queues, const MultiArray& x,
 /// As above, the largest element (see the single-queue max).
 PLINTH_EXPORT MultiArray max(const MultiQueue& queues, const MultiArray& x,
                              const ReductionTarget& target = {});
-/// As above, the product (see the single-queue prod; `axes.keepdims` and `axes.into` must be
+/// As above, the product (see the single-queue prod; `axes.keepdims` and `axes.out` must be
 /// unset: LogicError).
 PLINTH_EXPORT MultiArray prod(const MultiQueue& queues, const MultiArray& x,
                               const ReductionAxes& axes = {},

@@ -147,8 +147,8 @@ TEST_P(ArrayViewsTest, FortranArraysWorkEverywhere) {
   assign(queue(), out, f + f + 1);
   EXPECT_EQ(values(queue(), out), expected_twice);
   // Sums over each axis of an F array.
-  const auto rows = sum(queue(), f, {.axes = std::vector<std::size_t>{1}});
-  const auto columns = sum(queue(), f, {.axes = std::vector<std::size_t>{0}});
+  const auto rows = sum(queue(), f, {.axis = {{1}}});
+  const auto columns = sum(queue(), f, {.axis = {{0}}});
   const auto row_sums = rows.get(queue()).to_vector<std::int64_t>();
   const auto column_sums = columns.get(queue()).to_vector<std::int64_t>();
   for (std::size_t r = 0; r < 5; ++r) EXPECT_EQ(row_sums[r], static_cast<std::int64_t>(9 * r + 3));

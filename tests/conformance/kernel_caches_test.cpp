@@ -39,7 +39,7 @@ TEST_P(KernelCachesTest, AContextGoesWithItsLastHandleAfterEveryKernelFamily) {
     // user kernels of each family.
     const auto e = evaluate(queue, 2 * ArrayExpression(m) + 1);
     const auto t = transpose(queue, m);
-    const auto s = sum(queue, m, {.axes = std::vector<std::size_t>{0}});
+    const auto s = sum(queue, m, {.axis = {{0}}});
     const auto mx = max(queue, m);
     const auto c = cumsum(queue, x);
     const auto r = Array::empty(queue, {1000}, f32);

@@ -78,7 +78,7 @@ TEST_P(ReductionAxesTest, KeepdimsAndNegativeAxesForEveryReduction) {
       EXPECT_EQ(bytes_of(queue(), kept), bytes_of(queue(), plain));
       // Into an out array of the keepdims shape.
       const auto out = Array::empty(queue(), c.kept, kept.dtype());
-      const auto returned = reduce(queue(), x, {.axis = c.axis, .keepdims = true, .into = out});
+      const auto returned = reduce(queue(), x, {.axis = c.axis, .keepdims = true, .out = out});
       EXPECT_TRUE(returned.base_buffer().overlaps(out.base_buffer()));
       EXPECT_EQ(bytes_of(queue(), out), bytes_of(queue(), plain));
     }
@@ -104,12 +104,12 @@ TEST_P(ReductionAxesTest, BadAxesAreRefusedAsNumpy) {
               std::string::npos);
     const auto wrong_shape = Array::empty(queue(), {2, 3}, reduce(queue(), x, {}).dtype());
     EXPECT_NE(logic_error_message([&] {
-                reduce(queue(), x, {.axis = {{-1}}, .keepdims = true, .into = wrong_shape});
+                reduce(queue(), x, {.axis = {{-1}}, .keepdims = true, .out = wrong_shape});
               }).find("shape"),
               std::string::npos);
     const auto wrong_dtype = Array::empty(queue(), {2, 3}, DType::int16());
     EXPECT_NE(logic_error_message([&] {
-                reduce(queue(), x, {.axis = {{-1}}, .into = wrong_dtype});
+                reduce(queue(), x, {.axis = {{-1}}, .out = wrong_dtype});
               }).find("int16"),
               std::string::npos);
   }
