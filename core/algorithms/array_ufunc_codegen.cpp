@@ -281,6 +281,13 @@ std::string ufunc_code(Ufunc f, const DType& t, const std::vector<std::string>& 
     case Ufunc::signbit: return predicate(h, f, t, args);
     case Ufunc::arctan2: return call("atan2", args);
     case Ufunc::hypot:
+      // CUDA's double hypot overflows to inf where the result is finite (hypot(1, DBL_MAX)):
+      // such a result is taken again, scaled by the larger operand.
+      return call(function(h, "hypot", t, 2,
+                           "{T} r = hypot(a, b); if (!isinf(r) || isinf(a) || isinf(b)) return r; "
+                           "{T} x = fabs(a), y = fabs(b); {T} m = x > y ? x : y, n = x > y ? y : "
+                           "x; {T} q = n / m; return m * sqrt(({T})1 + q * q);"),
+                  args);
     case Ufunc::copysign: return call(ufunc_name(f), args);
   }
   refuse(f, t);
