@@ -33,13 +33,14 @@ template <class T>
 std::vector<T> bits_of(const Queue& queue, const Array& array) {
   const auto host = array.get(queue);
   std::vector<T> bits(array.size());
-  std::memcpy(bits.data(), host.data(), bits.size() * sizeof(T));
+  if (!bits.empty()) std::memcpy(bits.data(), host.data(), bits.size() * sizeof(T));
   return bits;
 }
 
 template <class T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 /// numpy's arange fill rule for a float dtype T: start, start + step (as a double, converted),

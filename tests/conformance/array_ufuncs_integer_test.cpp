@@ -18,7 +18,8 @@ namespace {
 using namespace ufunc;  // NOLINT(google-build-using-namespace)
 using ArrayUfuncsIntegerTest = DeviceTest;
 
-__extension__ typedef __int128 Wide;  // NOLINT(modernize-use-using)
+__extension__ typedef __int128 Wide;            // NOLINT(modernize-use-using)
+__extension__ typedef unsigned __int128 UWide;  // NOLINT(modernize-use-using)
 
 template <class T>
 bool negative(T a) {
@@ -186,7 +187,11 @@ TEST_P(ArrayUfuncsIntegerTest, UnaryFunctionsKeepTheIntegerDtype) {
         [](T a) { return static_cast<T>(a > 0 ? 1 : (negative(a) ? -1 : 0)); });
     check_unary<T, T>(
         queue(), "square", edges, [](const auto& a) { return square(a); },
-        [](T a) { return wrap<T>(Wide(a) * Wide(a)); });
+        [](T a) {
+          // In unsigned arithmetic, which wraps (uint64 max squared overflows __int128).
+          const auto w = static_cast<UWide>(Wide(a));
+          return wrap<T>(static_cast<Wide>(w * w));
+        });
     check_unary<T, T>(
         queue(), "reciprocal", edges, [](const auto& a) { return reciprocal(a); },
         [](T a) { return a == 0 ? T(0) : static_cast<T>(T(1) / a); });
