@@ -1,5 +1,5 @@
 // A backend whose device is the host and whose kernels are C++ functions, for testing the
-// SDK's versions end to end through the public API. It is built three times (CMakeLists.txt):
+// SDK's versions end to end through the public API. It is built seven times (CMakeLists.txt):
 //   hostv10  against tests/plugins/sdk-1.0/, the SDK exactly as released at ABI 1.0, so its
 //            vtables end where 1.0's did;
 //   hostv11  against the current SDK but exported as ABI 1.1 (HOST_ABI_MINOR=1), implementing
@@ -15,9 +15,11 @@
 //   hostv14  against the current SDK but exported as ABI 1.4, with two devices and no
 //            copy_peer() (1.4's default): the core must copy between the devices through the
 //            host, and its copy() calls between two devices are refused with a LogicError;
-//   hostv15  against the current SDK, answering 1.5's features() and target_features() with
-//            fixed values the tests recognise (the dialect's atomics are not really there:
-//            kernels here are C++ functions).
+//   hostv15  against the current SDK but exported as ABI 1.5, answering 1.5's features() and
+//            target_features() with fixed values the tests recognise (the dialect's atomics
+//            are not really there: kernels here are C++ functions);
+//   hostv16  against the current SDK (ABI 1.6), with two devices, implementing what 1.6
+//            added over host memory.
 // Every device's memory is host memory, so reads and writes through any device's queue work.
 // A program "compiles" by checking that its source declares each kernel it is asked for
 // (`KERNEL void name(`); the kernels themselves are below:
