@@ -222,16 +222,17 @@ Array at_least_3d(const Array& array) {
   }
 }
 
-void require_ndim(const Array& array, std::size_t ndim, const char* what) {
+/// The axis numpy's hsplit/vsplit/dsplit (`what`) split `array` along, after checking that it
+/// has the dimensions they need.
+std::ptrdiff_t split_axis(const Array& array, const char* what) {
+  const std::string_view name(what);
+  const std::size_t ndim = name == "hsplit" ? 1 : name == "vsplit" ? 2 : 3;
   if (array.ndim() < ndim) {
     throw LogicError(fmt::format("{}: needs an array of at least {} dimensions, not shape {}", what,
                                  ndim, shape_text(array.shape())));
   }
-}
-
-std::ptrdiff_t hsplit_axis(const Array& array) {
-  require_ndim(array, 1, "hsplit");
-  return array.ndim() > 1 ? 1 : 0;
+  if (name == "hsplit") return array.ndim() > 1 ? 1 : 0;
+  return name == "vsplit" ? 0 : 2;
 }
 
 }  // namespace
@@ -245,26 +246,22 @@ Array ascontiguousarray(const Queue& queue, const Array& array) {
 }
 
 std::vector<Array> hsplit(const Array& array, std::size_t sections) {
-  return split(array, sections, hsplit_axis(array));
+  return split(array, sections, split_axis(array, "hsplit"));
 }
 std::vector<Array> hsplit(const Array& array, std::span<const std::ptrdiff_t> indices) {
-  return split(array, indices, hsplit_axis(array));
+  return split(array, indices, split_axis(array, "hsplit"));
 }
 std::vector<Array> vsplit(const Array& array, std::size_t sections) {
-  require_ndim(array, 2, "vsplit");
-  return split(array, sections, 0);
+  return split(array, sections, split_axis(array, "vsplit"));
 }
 std::vector<Array> vsplit(const Array& array, std::span<const std::ptrdiff_t> indices) {
-  require_ndim(array, 2, "vsplit");
-  return split(array, indices, 0);
+  return split(array, indices, split_axis(array, "vsplit"));
 }
 std::vector<Array> dsplit(const Array& array, std::size_t sections) {
-  require_ndim(array, 3, "dsplit");
-  return split(array, sections, 2);
+  return split(array, sections, split_axis(array, "dsplit"));
 }
 std::vector<Array> dsplit(const Array& array, std::span<const std::ptrdiff_t> indices) {
-  require_ndim(array, 3, "dsplit");
-  return split(array, indices, 2);
+  return split(array, indices, split_axis(array, "dsplit"));
 }
 
 Array dstack(const Queue& queue, std::span<const Array> arrays) {

@@ -4,6 +4,7 @@
 
 #include <plinth/indexing.hpp>
 
+#include "algorithms/array_expression_rules.hpp"
 #include "algorithms/index_kernel.hpp"
 
 #include <plinth/array_expression.hpp>
@@ -61,26 +62,18 @@ std::size_t normalized_axis(const char* function, std::ptrdiff_t axis, std::size
 }
 
 /// numpy's broadcast shape of `shapes`. Throws LogicError naming them where they do not
-/// broadcast.
+/// broadcast, as numpy's advanced indexing does.
 std::vector<std::size_t> broadcast_shapes(const char* function,
                                           const std::vector<std::vector<std::size_t>>& shapes) {
-  std::size_t ndim = 0;
-  for (const auto& s : shapes) ndim = std::max(ndim, s.size());
-  std::vector<std::size_t> out(ndim, 1);
-  for (const auto& s : shapes) {
-    for (std::size_t k = 0; k < s.size(); ++k) {
-      auto& o = out[ndim - s.size() + k];
-      if (s[k] == o || s[k] == 1) continue;
-      if (o != 1) {
-        std::vector<std::string> texts;
-        for (const auto& t : shapes) texts.push_back(fmt::format("({})", fmt::join(t, ",")));
-        throw LogicError(
-            fmt::format("{}: shape mismatch: arrays could not be broadcast "
-                        "together with shapes {}",
-                        function, fmt::join(texts, " ")));
-      }
-      o = s[k];
-    }
+  std::vector<std::size_t> out;
+  try {
+    for (const auto& s : shapes) out = plinth::detail::broadcast_shapes(out, s);
+  } catch (const LogicError&) {
+    std::vector<std::string> texts;
+    for (const auto& t : shapes) texts.push_back(fmt::format("({})", fmt::join(t, ",")));
+    throw LogicError(
+        fmt::format("{}: shape mismatch: arrays could not be broadcast together with shapes {}",
+                    function, fmt::join(texts, " ")));
   }
   return out;
 }
@@ -90,15 +83,7 @@ std::vector<std::size_t> broadcast_shapes(const char* function,
 Array broadcast_contiguous(const Queue& queue, const Array& a,
                            const std::vector<std::size_t>& shape) {
   if (a.shape() == shape) return contiguous_array(queue, a);
-  std::vector<std::ptrdiff_t> strides(shape.size(), 0);
-  const std::size_t lead = shape.size() - a.ndim();
-  for (std::size_t k = 0; k < a.ndim(); ++k) {
-    strides[lead + k] = a.shape()[k] == 1 ? 0 : a.strides()[k];
-  }
-  const auto& m = a.metadata();
-  return copy(queue, Array::from_buffer(a.base_buffer(),
-                                        ArrayMetadata(shape, a.dtype(), strides,
-                                                      m.first_element_offset(), m.buffer_size())));
+  return copy(queue, broadcast_to(a, shape));
 }
 
 }  // namespace

@@ -32,6 +32,16 @@ std::string index_type(const DType& dtype) {
   }
 }
 
+/// The raise mode's body of `_ix_fix<j>`: `prologue` sets `long v` to the index (negative ones
+/// counted from the end where the dtype is signed); one out of [0, n) is noted in `bad` (its
+/// flag and the offending value) and answered with -1.
+std::string raise_body(std::size_t j, std::string_view prologue) {
+  return fmt::format(
+      "{0}\n    if ((unsigned long)v >= (unsigned long)n) {{ bad[{1}] = 1; bad[{2}] = (long)x; "
+      "return -1; }}\n    return v;",
+      prologue, 2 * j, 2 * j + 1);
+}
+
 /// `_ix_fix<j>(x, n, bad)`: index x of a dimension of extent n (n > 0) under the mode, or -1
 /// (raise: out of range, noted in bad).
 std::string fix_function(std::size_t j, const DType& dtype, IndexMode mode) {
@@ -40,11 +50,7 @@ std::string fix_function(std::size_t j, const DType& dtype, IndexMode mode) {
   if (is_signed) {
     switch (mode) {
       case IndexMode::raise:
-        body = fmt::format(
-            "long v = (long)x;\n    if (v < 0) v += n;\n"
-            "    if (v < 0 || v >= n) {{ bad[{0}] = 1; bad[{1}] = (long)x; return -1; }}\n"
-            "    return v;",
-            2 * j, 2 * j + 1);
+        body = raise_body(j, "long v = (long)x;\n    if (v < 0) v += n;");
         break;
       case IndexMode::wrap:
         body =
@@ -55,12 +61,7 @@ std::string fix_function(std::size_t j, const DType& dtype, IndexMode mode) {
     }
   } else {
     switch (mode) {
-      case IndexMode::raise:
-        body = fmt::format(
-            "if ((unsigned long)x >= (unsigned long)n) {{ bad[{0}] = 1; bad[{1}] = (long)x; "
-            "return -1; }}\n    return (long)x;",
-            2 * j, 2 * j + 1);
-        break;
+      case IndexMode::raise: body = raise_body(j, "long v = (long)x;"); break;
       case IndexMode::wrap:
         body =
             "return (unsigned long)x >= (unsigned long)n ? (long)((unsigned long)x % "

@@ -157,27 +157,29 @@ TEST_P(ArrayUfuncsRealTest, FloatFunctions) {
   for_reals(device(), [&]<class T>() {
     const auto e = real_edges<T>();
     const auto t = tolerance<T>();
-    check_unary<T, T>(
-        queue(), "exp2", e, Unary([](auto& a) { return exp2(a); }),
-        [](T a) { return std::exp2(a); }, t);
-    check_unary<T, T>(
-        queue(), "log2", e, Unary([](auto& a) { return log2(a); }),
-        [](T a) { return std::log2(a); }, t);
-    check_unary<T, T>(
-        queue(), "expm1", e, Unary([](auto& a) { return expm1(a); }),
-        [](T a) { return std::expm1(a); }, t);
-    check_unary<T, T>(
-        queue(), "log1p", e, Unary([](auto& a) { return log1p(a); }),
-        [](T a) { return std::log1p(a); }, t);
-    check_unary<T, T>(
-        queue(), "cbrt", e, Unary([](auto& a) { return cbrt(a); }),
-        [](T a) { return std::cbrt(a); }, t);
-    check_binary<T, T>(
-        queue(), "arctan2", e, e, Binary([](auto& a, auto& b) { return arctan2(a, b); }),
-        [](T a, T b) { return std::atan2(a, b); }, t);
-    check_binary<T, T>(
-        queue(), "hypot", e, e, Binary([](auto& a, auto& b) { return hypot(a, b); }),
-        [](T a, T b) { return std::hypot(a, b); }, t);
+    // Each function against its <cmath> namesake, to the float type's tolerance.
+    const auto unary = [&](const char* name, Unary apply, T (*reference)(T)) {
+      check_unary<T, T>(queue(), name, e, std::move(apply), reference, t);
+    };
+    const auto binary = [&](const char* name, Binary apply, T (*reference)(T, T)) {
+      check_binary<T, T>(queue(), name, e, e, std::move(apply), reference, t);
+    };
+    unary(
+        "exp2", [](auto& a) { return exp2(a); }, [](T a) { return std::exp2(a); });
+    unary(
+        "log2", [](auto& a) { return log2(a); }, [](T a) { return std::log2(a); });
+    unary(
+        "expm1", [](auto& a) { return expm1(a); }, [](T a) { return std::expm1(a); });
+    unary(
+        "log1p", [](auto& a) { return log1p(a); }, [](T a) { return std::log1p(a); });
+    unary(
+        "cbrt", [](auto& a) { return cbrt(a); }, [](T a) { return std::cbrt(a); });
+    binary(
+        "arctan2", [](auto& a, auto& b) { return arctan2(a, b); },
+        [](T a, T b) { return std::atan2(a, b); });
+    binary(
+        "hypot", [](auto& a, auto& b) { return hypot(a, b); },
+        [](T a, T b) { return std::hypot(a, b); });
     check_binary<T, T>(queue(), "copysign", e, e,
                        Binary([](auto& a, auto& b) { return copysign(a, b); }),
                        [](T a, T b) { return std::copysign(a, b); });

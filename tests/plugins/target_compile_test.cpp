@@ -5,6 +5,8 @@
 
 #include <plinth/plinth.hpp>
 
+#include "error_message.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -19,15 +21,7 @@ std::string text_of(const std::vector<std::byte>& bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-template <class E>
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(no exception of the expected type)";
-}
+using plinth::test::message_of;
 
 TEST(TargetCompile, ListsTheBackendsTargetsAndDropsUnusableNames) {
   const auto targets = compile_targets(APIID{"hostv13"});

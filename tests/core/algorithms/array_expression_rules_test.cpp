@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "error_message.hpp"
+
 namespace plinth::detail {
 namespace {
 
@@ -31,14 +33,7 @@ const DType b = DType::boolean(), i8 = DType::int8(), u8 = DType::uint8(), i16 =
 OperandType strong(const DType& dtype) { return {dtype, false}; }
 OperandType weak(const DType& dtype) { return {dtype, true}; }
 
-std::string message_of(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const LogicError& error) {
-    return error.what();
-  }
-  return "(no LogicError)";
-}
+using plinth::test::message_of;
 
 TEST(ArrayExpressionPromotion, ArraysFollowResultType) {
   EXPECT_EQ(promote(strong(i32), strong(f32)).dtype, f64);

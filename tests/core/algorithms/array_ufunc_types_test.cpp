@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "error_message.hpp"
+
 namespace plinth::detail {
 namespace {
 
@@ -49,14 +51,7 @@ DType dtype_of(char c) {
 // A strong (non-weak) expression of `dtype` without a device.
 ArrayExpression of(const DType& dtype) { return astype(ArrayExpression(0), dtype); }
 
-std::string message_of(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const LogicError& error) {
-    return error.what();
-  }
-  return "(no LogicError)";
-}
+using plinth::test::message_of;
 
 // Checks `results` (numpy's characters per column) for `apply` of one strong operand (or two
 // of the same dtype); a refusal must name `name` and the dtype.
