@@ -1,15 +1,17 @@
-// plinth-bench-multi-gpu: what plinth does with two CUDA devices against the raw calls it
-// stands in for, in the same process, on the same primary contexts, streams and buffers:
+// plinth-bench-multi-gpu: what plinth does with N CUDA devices (every device of the CUDA
+// platform, or those PLINTH_DEVICE names: 'cuda:0,1' for two) against the raw calls it stands
+// in for, in the same process, on the same primary contexts, streams and buffers:
 //
-//   peer_copy         Buffer::set from the other device      vs cuMemcpyPeerAsync
-//   all_reduce        Communicator::all_reduce (sum)          vs ncclAllReduce (NCCL, dlopen)
-//   multi_array/saxpy an ElementwiseKernel on a MultiArray   vs the same kernel on one device
-//                     split over both devices                  with half the elements
+//   peer_copy          Buffer::set from device 0 to device 1   vs cuMemcpyPeerAsync
+//   all_reduce/N_gpus  Communicator::all_reduce (sum) over     vs ncclAllReduce on every rank,
+//                      all N, at 1 MiB, 16 MiB, 256 MiB, 1 GiB    grouped (NCCL, dlopen)
+//   multi_array/N_gpus an ElementwiseKernel on a MultiArray    vs the same kernel on one device
+//                      split over the N devices               with 1/N of the elements
 //
-// The first two report bus bandwidth (bytes/s) and must reach 0.95 and 0.98 of the raw call;
-// the third reports elements/s and must reach 1.9 times the one-device rate. Needs two CUDA
-// devices (the first two of PLINTH_DEVICE's selection, or of the CUDA platform) and, for the
-// all_reduce pair, libnccl.so.2.
+// peer_copy reports bytes/s and must reach 0.95 of the raw call; all_reduce reports bus
+// bandwidth as nccl-tests defines it (algorithm bandwidth times 2(N-1)/N) and must reach 0.98
+// of the raw call at every size; multi_array reports elements/s and must reach 0.95 x N times
+// the one-device rate. Needs two CUDA devices or more and, for all_reduce, libnccl.so.2.
 //
 // NVLink multicast (NVLS) stays off: the shared GPU hosts must never create multicast
 // objects, so main() sets NCCL_NVLS_ENABLE=0 before anything can start NCCL.
@@ -25,6 +27,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,7 +92,7 @@ struct RawNccl {
   }
 };
 
-/// The two devices, their queues and native handles.
+/// The devices, their queues and native handles.
 struct Setup {
   plinth::Context context;
   plinth::MultiQueue queues;
@@ -99,7 +102,7 @@ struct Setup {
 
   explicit Setup(const plinth::Context& ctx)
       : context(ctx), queues(plinth::MultiQueue::on_devices(ctx.devices())) {
-    for (std::size_t d = 0; d < 2; ++d) {
+    for (std::size_t d = 0; d < ctx.devices().size(); ++d) {
       cu_contexts.push_back(reinterpret_cast<CUcontext>(context.native_handle(d)));
       streams.push_back(reinterpret_cast<CUstream>(queues.queues()[d].native_handle()));
       ordinals.push_back(static_cast<int>(context.devices()[d].device().native_handle()));
@@ -107,6 +110,9 @@ struct Setup {
     cu_check(cuCtxSetCurrent(cu_contexts[0]), "cuCtxSetCurrent");
   }
   const plinth::Queue& queue(std::size_t d) const { return queues.queues()[d]; }
+  std::size_t size() const { return streams.size(); }
+  /// "4_gpus": the part of a benchmark's name that says over how many devices it ran.
+  std::string gpus() const { return std::to_string(size()) + "_gpus"; }
   void synchronize() const { queues.synchronize(); }
 };
 
@@ -140,13 +146,9 @@ void register_peer_copy(const std::shared_ptr<Setup>& s) {
   configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
 }
 
-void register_all_reduce(const std::shared_ptr<Setup>& s) {
-  const auto support = plinth::collectives_support(s->context.api());
-  if (!support.library) {
-    std::cout << "all_reduce: not benchmarked: " << support.description << std::endl;
-    return;
-  }
-  const std::size_t bytes = gib;
+void register_all_reduce(const std::shared_ptr<Setup>& s,
+                         const std::shared_ptr<plinth::Communicator>& comm,
+                         const std::shared_ptr<RawNccl>& raw, std::size_t bytes) {
   const std::size_t count = bytes / sizeof(float);
   auto array = std::make_shared<plinth::MultiArray>(
       plinth::MultiArray::empty(s->context.devices(), {count}, plinth::DType::float32(), {},
@@ -156,16 +158,13 @@ void register_all_reduce(const std::shared_ptr<Setup>& s) {
       {.name = "zero"});
   fill(s->queues, *array);
   s->synchronize();
-  auto comm = std::make_shared<plinth::Communicator>(s->queues);
-  std::cout << "all_reduce: plinth's communicator runs on " << comm->engine() << std::endl;
-  auto raw = std::make_shared<RawNccl>(s->ordinals);
   // nccl-tests' bus bandwidth: an all_reduce of `bytes` on n ranks moves 2(n-1)/n of them over
   // the slowest link; both sides count the same.
-  const std::size_t ranks = 2;
-  const auto bus_bytes = static_cast<std::size_t>(static_cast<double>(bytes) * 2 *
-                                                  static_cast<double>(ranks - 1) / ranks);
+  const std::size_t ranks = s->size();
+  const auto bus_bytes = static_cast<std::size_t>(
+      static_cast<double>(bytes) * 2 * static_cast<double>(ranks - 1) / static_cast<double>(ranks));
   auto pair = register_pair(
-      {"all_reduce/float32_" + size_name(bytes), Measure::throughput, 0.98, {}},
+      {"all_reduce/" + s->gpus() + "/float32_" + size_name(bytes), Measure::throughput, 0.98, {}},
       [s, comm, array, bus_bytes](benchmark::State& state) {
         time_transfers(state, bus_bytes, [&] {
           comm->all_reduce(*array, plinth::ReduceOp::sum);
@@ -173,13 +172,15 @@ void register_all_reduce(const std::shared_ptr<Setup>& s) {
         });
       },
       [s, raw, array, count, bus_bytes](benchmark::State& state) {
+        // Each rank's part, in the order of the devices (and of raw's communicators).
         std::vector<void*> pointers;
-        for (const auto& [device, part] : array->subarrays()) {
-          pointers.push_back(reinterpret_cast<void*>(part.base_buffer().native_handle()));
+        for (const auto& device : s->context.devices()) {
+          pointers.push_back(
+              reinterpret_cast<void*>((*array)[device].base_buffer().native_handle()));
         }
         time_transfers(state, bus_bytes, [&] {
           raw->check(raw->group_start(), "ncclGroupStart");
-          for (std::size_t d = 0; d < 2; ++d) {
+          for (std::size_t d = 0; d < pointers.size(); ++d) {
             raw->check(
                 raw->all_reduce(pointers[d], pointers[d], count, ncclFloat32, ncclSum,
                                 raw->comms[d], reinterpret_cast<cudaStream_t>(s->streams[d])),
@@ -192,9 +193,29 @@ void register_all_reduce(const std::shared_ptr<Setup>& s) {
   configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
 }
 
+/// all_reduce over every device, from latency-bound sizes to bandwidth-bound ones, 1 GiB the
+/// largest (PyTorch with NCCL was measured at 355 GB/s bus bandwidth there on 4 H100s, 361 on
+/// 8). One communicator of each kind serves every size.
+void register_all_reduces(const std::shared_ptr<Setup>& s) {
+  const auto support = plinth::collectives_support(s->context.api());
+  if (!support.library) {
+    std::cout << "all_reduce: not benchmarked: " << support.description << std::endl;
+    return;
+  }
+  auto comm = std::make_shared<plinth::Communicator>(s->queues);
+  std::cout << "all_reduce: plinth's communicator runs on " << comm->engine() << " over "
+            << s->size() << " devices" << std::endl;
+  auto raw = std::make_shared<RawNccl>(s->ordinals);
+  for (const std::size_t bytes :
+       {std::size_t{1} << 20, std::size_t{16} << 20, std::size_t{256} << 20, gib}) {
+    register_all_reduce(s, comm, raw, bytes);
+  }
+}
+
 void register_multi_array(const std::shared_ptr<Setup>& s) {
-  // y = a * x + y over 2 x 1 GiB of float32 (1 GiB per array per device), against the same
+  // y = a * x + y over N x 1 GiB of float32 (1 GiB per array per device), against the same
   // kernel over 1 GiB on the first device alone: elements per second.
+  const std::size_t n = s->size();
   const std::size_t per_device = gib / sizeof(float);
   const auto f32 = plinth::DType::float32();
   const plinth::ElementwiseKernel saxpy(
@@ -205,9 +226,9 @@ void register_multi_array(const std::shared_ptr<Setup>& s) {
       {plinth::ElementwiseArg::output("x", f32), plinth::ElementwiseArg::output("y", f32)},
       "x[i] = 1.0f; y[i] = 1.0f;", {.name = "ones"});
   auto x = std::make_shared<plinth::MultiArray>(
-      plinth::MultiArray::empty(s->context.devices(), {2 * per_device}, f32));
+      plinth::MultiArray::empty(s->context.devices(), {n * per_device}, f32));
   auto y = std::make_shared<plinth::MultiArray>(
-      plinth::MultiArray::empty(s->context.devices(), {2 * per_device}, f32));
+      plinth::MultiArray::empty(s->context.devices(), {n * per_device}, f32));
   ones(s->queues, *x, *y);
   const auto& device0 = s->context.devices()[0];
   auto x0 = std::make_shared<plinth::Array>(plinth::Array::empty(device0, {per_device}, f32));
@@ -215,11 +236,15 @@ void register_multi_array(const std::shared_ptr<Setup>& s) {
   ones(s->queue(0), *x0, *y0);
   s->synchronize();
   // Counted as bytes of float32 elements processed (4 per element), so that the GB/s-style
-  // rate column compares elements per second.
+  // rate column compares elements per second; the target is 0.95 of perfect scaling.
   auto pair = register_pair(
-      {"multi_array/saxpy_float32_2x" + size_name(gib) + "_vs_1", Measure::throughput, 1.9, {}},
-      [s, saxpy, x, y, per_device](benchmark::State& state) {
-        time_transfers(state, 2 * per_device * sizeof(float), [&] {
+      {"multi_array/" + s->gpus() + "/saxpy_float32_" + std::to_string(n) + "x" + size_name(gib) +
+           "_vs_1",
+       Measure::throughput,
+       0.95 * static_cast<double>(n),
+       {}},
+      [s, saxpy, x, y, n, per_device](benchmark::State& state) {
+        time_transfers(state, n * per_device * sizeof(float), [&] {
           saxpy(s->queues, *y, 0.0f, *x);
           s->synchronize();
         });
@@ -246,13 +271,13 @@ int main(int argc, char** argv) {
   std::shared_ptr<Setup> setup;
   try {
     const auto api = plinth::API::from_api_id(plinth::APIID{"cuda"});
-    const auto platform = api.platforms().at(0);
-    if (platform.devices().size() < 2) {
-      std::cerr << "plinth-bench-multi-gpu: needs two CUDA devices, this machine has "
-                << platform.devices().size() << std::endl;
+    // Every device of the first platform, or those PLINTH_DEVICE names.
+    auto context = plinth::Context::from_criteria(api, false, std::nullopt);
+    if (context.devices().size() < 2) {
+      std::cerr << "plinth-bench-multi-gpu: needs two CUDA devices or more, has "
+                << context.devices().size() << std::endl;
       return 1;
     }
-    auto context = plinth::Context::from_criteria(api, false, 2);
     setup = std::make_shared<Setup>(context);
     std::string description;
     for (const auto& device : context.devices()) {
@@ -261,8 +286,9 @@ int main(int argc, char** argv) {
     std::cout << "plinth-bench-multi-gpu on " << description
               << "; collectives: " << plinth::collectives_support(api).description << std::endl;
     benchmark::AddCustomContext("plinth_devices", description);
+    benchmark::AddCustomContext("plinth_gpus", std::to_string(setup->size()));
     register_peer_copy(setup);
-    register_all_reduce(setup);
+    register_all_reduces(setup);
     register_multi_array(setup);
   } catch (const std::exception& error) {
     std::cerr << "plinth-bench-multi-gpu: " << error.what() << std::endl;

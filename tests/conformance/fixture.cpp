@@ -2,6 +2,12 @@
 
 #include <cctype>
 
+namespace plinth {
+
+void PrintTo(const Device& device, std::ostream* os) { *os << device.full_name(); }
+
+}  // namespace plinth
+
 namespace plinth::conformance {
 
 Selection& selection() {

@@ -9,8 +9,17 @@
 
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
+
+namespace plinth {
+
+/// How gtest prints a Device (a test's parameter, or one of a multi-device test's): its full
+/// name, "opencl:0.1 pthread-...", rather than its bytes.
+void PrintTo(const Device& device, std::ostream* os);
+
+}  // namespace plinth
 
 namespace plinth::conformance {
 
@@ -41,7 +50,9 @@ class DeviceTest : public ::testing::TestWithParam<Device> {
   std::optional<Queue> queue_;
 };
 
-/// A context on every selected device of the parameter's platform (skips with fewer than 2).
+/// A context on every selected device of the parameter's platform, however many (skips with
+/// fewer than 2). Its tests are instantiated as "Platforms/...": `--gtest_filter=Platforms/*`
+/// runs the multi-device tests alone, `--gtest_filter=-Platforms/*` all the others.
 class MultiDeviceTest : public ::testing::TestWithParam<std::vector<Device>> {
  protected:
   void SetUp() override;

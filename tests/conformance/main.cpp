@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   DeviceFilter device_filter;
   bool include_duplicates = false;
   bool include_pure_parallel = false;
+  std::size_t min_devices = 0;
   po::options_description description("Device selection");
   description.add_options()("api", po::value<std::string>(),
                             "run on this API only (a shortcut); default: every available API")(
@@ -37,7 +38,10 @@ int main(int argc, char** argv) {
       "include-duplicate-devices", po::bool_switch(&include_duplicates),
       "run on every device, also those with the same name as another")(
       "include-pure-parallel-devices", po::bool_switch(&include_pure_parallel),
-      "include devices whose max total local size is 1");
+      "include devices whose max total local size is 1")(
+      "min-devices", po::value(&min_devices),
+      "fail before any test unless the multi-device tests get at least this many devices on "
+      "every selected platform (e.g. 4 on a machine of four GPUs)");
   try {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(description).allow_unregistered().run(),
@@ -63,6 +67,14 @@ int main(int argc, char** argv) {
                 << describe_plugins(plugins());
       return 1;
     }
+    for (const auto& devices : chosen.platforms) {
+      if (!devices.empty() && devices.size() < min_devices) {
+        std::cerr << "plinth-conformance: --min-devices " << min_devices << ": platform '"
+                  << devices.front().platform().name() << "' has " << devices.size()
+                  << " selected device(s) for the multi-device tests\n";
+        return 1;
+      }
+    }
     // Not when listing: ctest reads the list of tests from stdout.
     const bool listing = std::any_of(argv, argv + argc, [](const char* arg) {
       return std::string_view(arg) == "--gtest_list_tests";
@@ -70,6 +82,11 @@ int main(int argc, char** argv) {
     if (!listing) {
       std::cout << "plinth-conformance: running on\n";
       for (const auto& device : chosen.devices) std::cout << "  " << device.full_name() << "\n";
+      for (const auto& devices : chosen.platforms) {
+        if (devices.empty()) continue;
+        std::cout << "multi-device tests on " << devices.size() << " device(s) of '"
+                  << devices.front().platform().name() << "'\n";
+      }
     }
   } catch (const std::exception& e) {
     std::cerr << "plinth-conformance: " << e.what() << "\n" << description << "\n";

@@ -363,7 +363,7 @@ TEST_P(MultiKernelTest, ScansOfRowsUnevenPartsAndClones) {
 TEST_P(MultiKernelTest, ScanMisuseIsALogicError) {
   const auto devices = context().devices();
   const auto queues = MultiQueue::on_devices(devices);
-  const std::size_t rows = 4, cols = 4 * devices.size();
+  const std::size_t rows = devices.size() + 2, cols = 4 * devices.size();  // a row for each
   const auto host = HostArray::from_values(scrambled(rows * cols), {rows, cols});
   const ScanKernel scan(i32, "a + b", "0");
   const auto expect_message = [](const std::function<void()>& call, const std::string& part) {

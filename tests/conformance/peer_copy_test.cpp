@@ -1,6 +1,7 @@
-// Copies between devices of one context: Buffer::set and Array::set from another device's
-// memory (the backend's peer copy, or the core's staging through the host), their ordering
-// after work on the source's device, and MultiArray::resplay between splays.
+// Copies between devices of one context, between every ordered pair of them: Buffer::set and
+// Array::set from another device's memory (the backend's peer copy, or the core's staging
+// through the host), their ordering after work on the source's device, and MultiArray::resplay
+// between splays over all the devices.
 
 #include "fixture.hpp"
 
@@ -8,6 +9,8 @@
 #include <cstring>
 #include <functional>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 namespace plinth::conformance {
 namespace {
@@ -44,88 +47,125 @@ std::vector<std::byte> bytes_of(const HostArray& host) {
   return {contiguous.data(), contiguous.data() + contiguous.nbytes()};
 }
 
-TEST_P(PeerCopy, BuffersAreCopiedBetweenDevices) {
-  const auto devices = context().devices();
-  const auto queues = MultiQueue::on_devices(devices);
-  const auto& first = devices[0];
-  const auto& second = devices[1];
-  // One byte, an odd size, and more than the core's 64 MiB staging chunk; both ways.
-  for (const std::size_t size : {std::size_t{1}, std::size_t{4099}, (std::size_t{64} << 20) + 3}) {
-    SCOPED_TRACE(::testing::Message() << size << " bytes");
-    const auto bytes = pattern(size, 3);
-    const auto src = Buffer::allocate(first, size);
-    src.set(queues[first], bytes, true);
-    const auto dst = Buffer::allocate(second, size);
-    dst.set(queues[second], pattern(size, 5), true);
-    dst.set(queues[second], src, true);
-    EXPECT_TRUE(read(queues[second], dst) == bytes);
-    const auto back = Buffer::allocate(first, size);
-    back.set(queues[first], dst);  // asynchronous, then read in the same queue
-    EXPECT_TRUE(read(queues[first], back) == bytes);
+/// Every ordered pair (from, to) of distinct device indices below `n`, in a fixed order.
+std::vector<std::pair<std::size_t, std::size_t>> ordered_pairs(std::size_t n) {
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  for (std::size_t from = 0; from < n; ++from) {
+    for (std::size_t to = 0; to < n; ++to) {
+      if (to != from) pairs.emplace_back(from, to);
+    }
   }
-  // Sub-regions at odd offsets, from the second device to the first: only the region changes.
-  const auto src_bytes = pattern(5000, 1);
-  auto dst_bytes = pattern(5000, 2);
-  const auto src = Buffer::allocate(second, src_bytes.size());
-  src.set(queues[second], src_bytes, true);
-  const auto dst = Buffer::allocate(first, dst_bytes.size());
-  dst.set(queues[first], dst_bytes, true);
-  dst.get_sub_region(7, 1333).set(queues[first], src.get_sub_region(101, 1333), true);
-  dst.get_sub_region(4999, 1).set(queues[first], src.get_sub_region(3, 1), true);
-  std::copy_n(src_bytes.begin() + 101, 1333, dst_bytes.begin() + 7);
-  dst_bytes[4999] = src_bytes[3];
-  EXPECT_TRUE(read(queues[first], dst) == dst_bytes);
-  // Sizes must still match.
-  EXPECT_NE(logic_error_message([&] { dst.set(queues[first], src.get_sub_region(0, 10)); }),
-            "(no LogicError)");
+  return pairs;
 }
 
-TEST_P(PeerCopy, ArraysAreCopiedBetweenDevices) {
+TEST_P(PeerCopy, BuffersAreCopiedBetweenEveryPairOfDevices) {
   const auto devices = context().devices();
   const auto queues = MultiQueue::on_devices(devices);
-  const auto& first = devices[0];
-  const auto& second = devices[1];
-  const auto host = HostArray::from_bytes(pattern(6 * 5 * 8, 7), {6, 5}, DType::complex64());
+  const std::size_t n = devices.size();
+  // One byte, an odd size, and more than the core's 64 MiB staging chunk; every ordered pair,
+  // synchronous one way and asynchronous (then read in the same queue) the other.
+  for (const std::size_t size : {std::size_t{1}, std::size_t{4099}, (std::size_t{64} << 20) + 3}) {
+    // A destination on every device, holding bytes no source has, so that each copy must
+    // write: afterwards each holds the last source copied into it, which the next differs from.
+    std::vector<Buffer> dst;
+    const auto untouched = pattern(size, 1);
+    for (std::size_t d = 0; d < n; ++d) {
+      dst.push_back(Buffer::allocate(devices[d], size));
+      dst.back().set(queues[devices[d]], untouched, true);
+    }
+    for (std::size_t from = 0; from < n; ++from) {
+      const auto bytes = pattern(size, static_cast<unsigned>(3 + from));
+      const auto src = Buffer::allocate(devices[from], size);
+      src.set(queues[devices[from]], bytes, true);
+      for (std::size_t to = 0; to < n; ++to) {
+        if (to == from) continue;
+        SCOPED_TRACE(::testing::Message()
+                     << size << " bytes from device " << from << " to " << to << " of " << n);
+        const auto& queue = queues[devices[to]];
+        dst[to].set(queue, src, /*no_async=*/to > from);
+        EXPECT_TRUE(read(queue, dst[to]) == bytes);
+      }
+    }
+  }
+  // Sub-regions at odd offsets: only the region changes.
+  for (const auto& [from, to] : ordered_pairs(n)) {
+    SCOPED_TRACE(::testing::Message() << "sub-regions from device " << from << " to " << to);
+    const auto src_bytes = pattern(5000, static_cast<unsigned>(1 + from));
+    auto dst_bytes = pattern(5000, static_cast<unsigned>(100 + to));
+    const auto& queue = queues[devices[to]];
+    const auto src = Buffer::allocate(devices[from], src_bytes.size());
+    src.set(queues[devices[from]], src_bytes, true);
+    const auto dst = Buffer::allocate(devices[to], dst_bytes.size());
+    dst.set(queue, dst_bytes, true);
+    const std::size_t at = 7 + from, count = 1333 + to;
+    dst.get_sub_region(at, count).set(queue, src.get_sub_region(101, count), true);
+    dst.get_sub_region(4999, 1).set(queue, src.get_sub_region(3, 1), true);
+    std::copy_n(src_bytes.begin() + 101, count,
+                dst_bytes.begin() + static_cast<std::ptrdiff_t>(at));
+    dst_bytes[4999] = src_bytes[3];
+    EXPECT_TRUE(read(queue, dst) == dst_bytes);
+    // Sizes must still match.
+    EXPECT_NE(logic_error_message([&] { dst.set(queue, src.get_sub_region(0, 10)); }),
+              "(no LogicError)");
+  }
+}
+
+TEST_P(PeerCopy, ArraysAreCopiedBetweenEveryPairOfDevices) {
+  const auto devices = context().devices();
+  const auto queues = MultiQueue::on_devices(devices);
   const auto zeros =
       HostArray::from_bytes(std::vector<std::byte>(6 * 5 * 8), {6, 5}, DType::complex64());
-  const auto src = Array::from_host(queues[first], host);
-  const auto dst = Array::from_host(queues[second], zeros);
-  // Contiguous: rows 2 to 4 into rows 1 to 3 (the device-to-device path).
-  dst.view({Slice(1, 4)}).set(queues[second], src.view({Slice(2, 5)}), true);
-  auto expected = zeros.copy();
-  expected.view({Slice(1, 4)}).assign(host.view({Slice(2, 5)}));
-  EXPECT_TRUE(bytes_of(dst.get(queues[second])) == bytes_of(expected));
-  // Not contiguous (a reversed column into a column): through the host.
-  dst.view({Slice::all(), 0})
-      .set(queues[second], src.view({Slice(std::nullopt, std::nullopt, -1), 3}), true);
-  expected.view({Slice::all(), 0}).assign(host.view({Slice(std::nullopt, std::nullopt, -1), 3}));
-  EXPECT_TRUE(bytes_of(dst.get(queues[second])) == bytes_of(expected));
-  // Shapes must match.
-  EXPECT_NE(logic_error_message([&] {
-              dst.set(queues[second], src.view({Slice(0, 2)}));
-            }).find("shape mismatch"),
-            std::string::npos);
+  for (const auto& [from, to] : ordered_pairs(devices.size())) {
+    SCOPED_TRACE(::testing::Message() << "from device " << from << " to " << to);
+    const auto& queue = queues[devices[to]];
+    const auto host = HostArray::from_bytes(pattern(6 * 5 * 8, static_cast<unsigned>(7 + from)),
+                                            {6, 5}, DType::complex64());
+    const auto src = Array::from_host(queues[devices[from]], host);
+    const auto dst = Array::from_host(queue, zeros);
+    // Contiguous: rows 2 to 4 into rows 1 to 3 (the device-to-device path).
+    dst.view({Slice(1, 4)}).set(queue, src.view({Slice(2, 5)}), true);
+    auto expected = zeros.copy();
+    expected.view({Slice(1, 4)}).assign(host.view({Slice(2, 5)}));
+    EXPECT_TRUE(bytes_of(dst.get(queue)) == bytes_of(expected));
+    // Not contiguous (a reversed column into a column): through the host.
+    dst.view({Slice::all(), 0})
+        .set(queue, src.view({Slice(std::nullopt, std::nullopt, -1), 3}), true);
+    expected.view({Slice::all(), 0}).assign(host.view({Slice(std::nullopt, std::nullopt, -1), 3}));
+    EXPECT_TRUE(bytes_of(dst.get(queue)) == bytes_of(expected));
+    // Shapes must match.
+    EXPECT_NE(logic_error_message([&] {
+                dst.set(queue, src.view({Slice(0, 2)}));
+              }).find("shape mismatch"),
+              std::string::npos);
+  }
 }
 
 TEST_P(PeerCopy, CopiesWaitForTheSourcesWrites) {
   const auto devices = context().devices();
   const auto queues = MultiQueue::on_devices(devices);
-  const auto& first = devices[0];
-  const auto& second = devices[1];
   const Program program(devices, fill_source);
   const unsigned int n = 1 << 20;
-  const auto src = Buffer::allocate(first, n * sizeof(unsigned int));
-  const auto dst = Buffer::allocate(second, n * sizeof(unsigned int));
-  dst.set(queues[second], std::vector<std::byte>(dst.size()), true);
-  for (const unsigned int seed : {1U, 2U, 3U}) {
-    program.kernel("fill")(queues[first], {n}, {}, src, n, seed);
-    queues[second].wait_for(queues[first].record_event());
-    dst.set(queues[second], src);
-    std::vector<unsigned int> values(n);
-    dst.get(queues[second], std::as_writable_bytes(std::span(values)));
-    std::size_t wrong = 0;
-    for (unsigned int i = 0; i < n; ++i) wrong += values[i] != fill_value(i, seed);
-    EXPECT_EQ(wrong, 0U) << "seed " << seed;
+  // Every ordered pair; the first twice (the second copy overwrites the first's results).
+  unsigned int seed = 1;
+  bool first_pair = true;
+  for (const auto& [from, to] : ordered_pairs(devices.size())) {
+    const auto& source_queue = queues[devices[from]];
+    const auto& queue = queues[devices[to]];
+    const auto src = Buffer::allocate(devices[from], n * sizeof(unsigned int));
+    const auto dst = Buffer::allocate(devices[to], n * sizeof(unsigned int));
+    dst.set(queue, std::vector<std::byte>(dst.size()), true);
+    const int rounds = first_pair ? 2 : 1;
+    first_pair = false;
+    for (int round = 0; round < rounds; ++round, ++seed) {
+      program.kernel("fill")(source_queue, {n}, {}, src, n, seed);
+      queue.wait_for(source_queue.record_event());
+      dst.set(queue, src);
+      std::vector<unsigned int> values(n);
+      dst.get(queue, std::as_writable_bytes(std::span(values)));
+      std::size_t wrong = 0;
+      for (unsigned int i = 0; i < n; ++i) wrong += values[i] != fill_value(i, seed);
+      EXPECT_EQ(wrong, 0U) << "from device " << from << " to " << to << ", seed " << seed;
+    }
   }
 }
 
@@ -208,21 +248,24 @@ TEST_P(PeerCopy, ResplayMovesElementsBetweenSplays) {
   const auto equal = std::make_shared<const EqualSplay>();
   const auto clone = std::make_shared<const CloneSplay>();
   const auto last_row = std::make_shared<const LastRowSplay>();
+  // Sizes grow with the number of devices (EqualSplay and MiddleSplay need a row or a
+  // column for each), uneven among them; on two devices, 7, 11, 5 x 4, 4 x 5 and 3.
+  const std::size_t n = context().devices().size();
   for (const auto& dtype : resplay_dtypes()) {
     SCOPED_TRACE(dtype.name());
-    check_resplays(context(), {7, 3}, dtype, {equal, clone, equal, last_row, clone, last_row},
-                   true);
-    check_resplays(context(), {11}, dtype, {equal, clone, equal}, false);
+    check_resplays(context(), {2 * n + 3, 3}, dtype,
+                   {equal, clone, equal, last_row, clone, last_row}, true);
+    check_resplays(context(), {4 * n + 3}, dtype, {equal, clone, equal}, false);
   }
   const auto middle = std::make_shared<const MiddleSplay>();
   const auto step = std::make_shared<const StepSplay>();
-  check_resplays(context(), {5, 4, 3}, DType::float32(),
+  check_resplays(context(), {2 * n + 1, 2 * n, 3}, DType::float32(),
                  {equal, middle, clone, middle, step, equal, step, clone}, true);
-  check_resplays(context(), {4, 5, 6}, DType::int8(), {clone, middle, last_row, middle, equal},
-                 false);
+  check_resplays(context(), {2 * n, 2 * n + 1, 6}, DType::int8(),
+                 {clone, middle, last_row, middle, equal}, false);
   // No dimensions (one element), and no elements.
   check_resplays(context(), {}, DType::int32(), {clone, clone}, true);
-  check_resplays(context(), {0, 3}, DType::int32(), {clone, middle, clone}, false);
+  check_resplays(context(), {0, n + 1}, DType::int32(), {clone, middle, clone}, false);
 }
 
 TEST_P(PeerCopy, ResplayWaitsForWritesToTheOldParts) {
@@ -254,8 +297,9 @@ TEST_P(PeerCopy, ResplayWaitsForWritesToTheOldParts) {
 TEST_P(PeerCopy, ResplayRefusesMissingQueuesAndImpossibleSplays) {
   const auto devices = context().devices();
   const auto queues = MultiQueue::on_devices(devices);
-  const auto array =
-      MultiArray::from_host(queues, HostArray::from_bytes(pattern(3 * 4), {3}, DType::int32()));
+  const std::size_t rows = devices.size() + 1;  // one more than devices: EqualSplay splits it
+  const auto array = MultiArray::from_host(
+      queues, HostArray::from_bytes(pattern(rows * 4), {rows}, DType::int32()));
   const MultiQueue first_only({queues[devices[0]]});
   const auto missing =
       logic_error_message([&] { array.resplay(first_only, std::make_shared<CloneSplay>()); });
@@ -273,7 +317,7 @@ TEST_P(PeerCopy, ResplayRefusesMissingQueuesAndImpossibleSplays) {
   // A null splay means the default, EqualSplay.
   const auto equal = array.resplay(queues, nullptr, true);
   EXPECT_NE(dynamic_cast<const EqualSplay*>(&equal.splay()), nullptr);
-  EXPECT_TRUE(bytes_of(equal.get(queues)) == pattern(3 * 4));
+  EXPECT_TRUE(bytes_of(equal.get(queues)) == pattern(rows * 4));
 }
 
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(PeerCopy);

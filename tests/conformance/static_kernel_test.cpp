@@ -276,8 +276,10 @@ void outer_product_on_devices(const Context& context, std::size_t rows) {
   // Devices with different sizes got different sources, each compiled for its device.
   const auto sources = multiply.sources();
   ASSERT_EQ(sources.size(), devices.size());
-  const bool equal_parts = dest.shapes()[devices[0]] == dest.shapes()[devices[1]];
-  EXPECT_EQ(sources[devices[0]] == sources[devices[1]], equal_parts);
+  for (const auto& device : devices) {
+    const bool equal_parts = dest.shapes()[devices[0]] == dest.shapes()[device];
+    EXPECT_EQ(sources[devices[0]] == sources[device], equal_parts) << "device " << device.index();
+  }
 }
 
 TEST_P(MultiDeviceStaticKernelTest, OuterProductOverDevices) {
@@ -308,14 +310,15 @@ TEST_P(MultiDeviceStaticKernelTest, KeptFilesOfEachPart) {
   StaticKernel multiply(devices, outer_product_source, "multiply", global, {}, options);
   const std::filesystem::path dir = multiply.program().kept_directory();
   ASSERT_FALSE(dir.empty());
-  std::size_t part0 = 0, part1 = 0;
+  // A different size on each device: a part (a source and its files) for every device.
+  std::vector<std::size_t> files(devices.size(), 0);
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     const auto name = entry.path().filename().string();
-    part0 += name.starts_with("part0-") ? 1 : 0;
-    part1 += name.starts_with("part1-") ? 1 : 0;
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      files[d] += name.starts_with("part" + std::to_string(d) + "-") ? 1 : 0;
+    }
   }
-  EXPECT_GT(part0, 0u);
-  EXPECT_GT(part1, 0u);
+  for (std::size_t d = 0; d < devices.size(); ++d) EXPECT_GT(files[d], 0u) << "part " << d;
   std::filesystem::remove_all(dir);
 }
 

@@ -1,7 +1,9 @@
-// One rank of the two-process collectives test (two_processes_test.cpp): joins a communicator
-// of `ranks` ranks as `rank` on CUDA device `rank`, runs every collective and checks the results
-// on the host, and prints "rank R: OK" on success.
+// One rank of the multi-process collectives tests (two_processes_test.cpp): joins a
+// communicator of `ranks` ranks (two, or one per CUDA device) as `rank` on CUDA device `rank`,
+// runs every collective and checks the results on the host, and prints "rank R: OK" on success.
 //   plinth-collective-rank <rank> <ranks> <id file>
+//   plinth-collective-rank --count      prints the number of CUDA devices (CUDA_VISIBLE_DEVICES
+//                                       applies), or exits with 77 saying what is missing
 // Rank 0 creates the communicator id and writes it to <id file> (written to a temporary file and
 // renamed, so that a reader never sees half of it); the others wait for the file: the "a file"
 // way of handing an id to the other ranks. Exit status: 0 done, 1 a failure (printed),
@@ -67,23 +69,42 @@ void expect(const std::vector<T>& got, const std::vector<T>& want, const char* w
   throw std::runtime_error(message.str());
 }
 
-int run(std::size_t rank, std::size_t ranks, const fs::path& id_file) {
+/// The CUDA API if it has devices and a collectives library; otherwise says what is missing.
+std::optional<plinth::API> cuda_with_library() {
   std::optional<plinth::API> found;
   try {
     found = plinth::API::from_api_id(plinth::APIID{"cuda"});
   } catch (const plinth::PluginError& error) {
     std::cout << "no CUDA API: " << error.what() << std::endl;
-    return 77;
+    return std::nullopt;
   }
+  const auto support = plinth::collectives_support(*found);
+  if (!support.library) {
+    std::cout << "no collectives library: " << support.description << std::endl;
+    return std::nullopt;
+  }
+  return found;
+}
+
+/// --count: the number of CUDA devices of the first platform, on a line of its own.
+int count_devices() {
+  const auto api = cuda_with_library();
+  if (!api) return 77;
+  const auto platforms = api->platforms();
+  std::cout << (platforms.empty() ? 0 : platforms.front().devices().size()) << std::endl;
+  return 0;
+}
+
+int run(std::size_t rank, std::size_t ranks, const fs::path& id_file) {
+  if (ranks < 2 || rank >= ranks) {
+    throw std::runtime_error("needs two ranks or more and a rank below their count");
+  }
+  const auto found = cuda_with_library();
+  if (!found) return 77;
   const plinth::API& api = *found;
   const auto devices = api.platforms().at(0).devices();
   if (devices.size() < ranks) {
     std::cout << "needs " << ranks << " CUDA devices, found " << devices.size() << std::endl;
-    return 77;
-  }
-  const auto support = plinth::collectives_support(api);
-  if (!support.library) {
-    std::cout << "no collectives library: " << support.description << std::endl;
     return 77;
   }
   const auto context = plinth::Context::from_devices({devices[rank]});
@@ -126,13 +147,14 @@ int run(std::size_t rank, std::size_t ranks, const fs::path& id_file) {
   expect(product.get(queue).to_vector<std::int64_t>(),
          std::vector<std::int64_t>(7, rank == 1 ? all : -1), "reduce prod int64 to rank 1");
 
-  // broadcast from rank 1, int8 (moved as bytes).
+  // broadcast from the last rank, int8 (moved as bytes).
   const auto bytes =
       plinth::Array::from_host(queue, plinth::HostArray::from_values(std::vector<std::int8_t>(
                                           33, static_cast<std::int8_t>(rank + 5))));
-  comm.broadcast(bytes, 1);
-  expect(bytes.get(queue).to_vector<std::int8_t>(), std::vector<std::int8_t>(33, 6),
-         "broadcast int8 from rank 1");
+  comm.broadcast(bytes, ranks - 1);
+  expect(bytes.get(queue).to_vector<std::int8_t>(),
+         std::vector<std::int8_t>(33, static_cast<std::int8_t>(ranks - 1 + 5)),
+         "broadcast int8 from the last rank");
 
   // all_gather, int32; reduce_scatter (sum), float64.
   const auto mine =
@@ -165,11 +187,15 @@ int run(std::size_t rank, std::size_t ranks, const fs::path& id_file) {
 
 int main(int argc, char** argv) {
   setenv("NCCL_NVLS_ENABLE", "0", 1);  // see the top of this file; not optional
-  if (argc != 4) {
-    std::cerr << "usage: plinth-collective-rank <rank> <ranks> <id file>" << std::endl;
+  const bool count = argc == 2 && std::string(argv[1]) == "--count";
+  if (argc != 4 && !count) {
+    std::cerr << "usage: plinth-collective-rank <rank> <ranks> <id file>\n"
+                 "       plinth-collective-rank --count"
+              << std::endl;
     return 1;
   }
   try {
+    if (count) return count_devices();
     return run(std::stoul(argv[1]), std::stoul(argv[2]), argv[3]);
   } catch (const std::exception& error) {
     std::cout << "rank " << argv[1] << ": " << error.what() << std::endl;
