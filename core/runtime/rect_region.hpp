@@ -28,7 +28,8 @@ PLINTH_EXPORT backend::RectSide rect_side(const RectRegion& region, const RectEx
                                           const char* side);
 
 /// The bytes from a side's first byte to one past its last (its covering range's length).
-std::size_t rect_span(const backend::RectSide& side, const backend::RectShape& shape) noexcept;
+PLINTH_EXPORT std::size_t rect_span(const backend::RectSide& side,
+                                    const backend::RectShape& shape) noexcept;
 
 /// The same side, `planes` slices further on (for copying plane by plane).
 backend::RectSide rect_plane(backend::RectSide side, std::size_t planes) noexcept;
