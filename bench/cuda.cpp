@@ -389,6 +389,80 @@ void register_copy(Setup& s) {
   configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
 }
 
+/// Rectangular copies (rect_copy.hpp) of an 8192 x 8192 float32 sub-matrix at (1000, 1000) of
+/// a 16384 x 16384 one (issue 31's workload; CuPy's `a[1000:9192, 1000:9192]`), against the
+/// raw cuMemcpy2DAsync of the same region: device to device (into a packed buffer), device to
+/// page-locked host (plinth's page-locked memory against cuMemHostAlloc'd memory), and
+/// Array::get of the view into a page-locked HostArray.
+void register_rect(Setup& s) {
+  constexpr std::size_t n = 16384, box = 8192, at = 1000, item = sizeof(float);
+  constexpr std::size_t pitch = n * item, width = box * item, bytes = width * box;
+  const plinth::RectRegion region{at * item, at, 0, pitch, 0};
+  const plinth::RectExtent extent{width, box, 1};
+  // The raw call: the same region into `dst` (device or host) packed, on plinth's stream.
+  auto raw_2d = [&s](CUmemorytype dst_type, CUdeviceptr dst_device, void* dst_host) {
+    CUDA_MEMCPY2D copy{};
+    copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.srcDevice = Setup::pointer(s.buffer(pitch * n, 0)) + at * pitch + at * item;
+    copy.srcPitch = pitch;
+    copy.dstMemoryType = dst_type;
+    copy.dstDevice = dst_device;
+    copy.dstHost = dst_host;
+    copy.dstPitch = width;
+    copy.WidthInBytes = width;
+    copy.Height = box;
+    cu_check(cuMemcpy2DAsync(&copy, s.stream), "cuMemcpy2DAsync");
+    stream_sync(s.stream);
+  };
+  auto long_run = [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); };
+  configure(
+      register_pair(
+          {"rect/d2d/8192x8192_of_16384", Measure::throughput, 0.95, {}},
+          [&s, region, extent](benchmark::State& state) {
+            const auto& src = s.buffer(pitch * n, 0);
+            const auto& dst = s.buffer(bytes, 1);
+            time_transfers(state, 2 * bytes,
+                           [&] { plinth::copy_rect(s.queue, dst, {}, src, region, extent, true); });
+          },
+          [&s, raw_2d](benchmark::State& state) {
+            const CUdeviceptr dst = Setup::pointer(s.buffer(bytes, 1));
+            time_transfers(state, 2 * bytes, [&] { raw_2d(CU_MEMORYTYPE_DEVICE, dst, nullptr); });
+          }),
+      long_run);
+  configure(register_pair(
+                {"rect/d2h_pinned/8192x8192_of_16384", Measure::throughput, 0.95, {}},
+                [&s, region, extent](benchmark::State& state) {
+                  const auto& src = s.buffer(pitch * n, 0);
+                  const std::span<std::byte> host(s.page_locked(bytes), bytes);
+                  time_transfers(state, bytes, [&] {
+                    plinth::read_rect(s.queue, host, {}, src, region, extent);
+                  });
+                },
+                [&s, raw_2d](benchmark::State& state) {
+                  void* host = s.pinned(bytes);
+                  time_transfers(state, bytes, [&] { raw_2d(CU_MEMORYTYPE_HOST, 0, host); });
+                }),
+            long_run);
+  configure(
+      register_pair(
+          {"rect/array_get_pinned/8192x8192_of_16384", Measure::throughput, 0.90, {}},
+          [&s](benchmark::State& state) {
+            const auto whole = plinth::Array::from_buffer(
+                s.buffer(pitch * n, 0), plinth::ArrayMetadata({n, n}, plinth::DType::float32()));
+            const auto lo = static_cast<std::ptrdiff_t>(at);
+            const auto hi = static_cast<std::ptrdiff_t>(at + box);
+            const auto view = whole.view({plinth::Slice(lo, hi), plinth::Slice(lo, hi)});
+            const auto host =
+                plinth::HostArray::page_locked(s.context, {box, box}, plinth::DType::float32());
+            time_transfers(state, bytes, [&] { view.get(s.queue, host); });
+          },
+          [&s, raw_2d](benchmark::State& state) {
+            void* host = s.pinned(bytes);
+            time_transfers(state, bytes, [&] { raw_2d(CU_MEMORYTYPE_HOST, 0, host); });
+          }),
+      long_run);
+}
+
 /// NVRTC's options as plinth's CUDA backend chooses them: a CUBIN for the device's exact
 /// architecture when NVRTC knows it, else PTX for the newest older one it knows.
 struct NvrtcTarget {
@@ -952,6 +1026,7 @@ int main(int argc, char** argv) {
     register_transfers(*setup);
     register_pinned_transfers(*setup);
     register_copy(*setup);
+    register_rect(*setup);
     register_build(*setup);
     register_warm_build([context = setup->context](const std::string& source) {
       const plinth::Program program(context, source);

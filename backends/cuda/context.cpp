@@ -26,7 +26,7 @@ ContextState::~ContextState() {
 }
 
 void ContextState::add(CUdevice device, CUcontext context) {
-  DeviceContext entry{device, context, {}, 0, 0};
+  DeviceContext entry{device, context, {}, 0, 0, 0};
   devices_.push_back(entry);  // owned from here on, even if a query below throws
   std::array<char, 256> name{};
   CU_CHECK(cuDeviceGetName(name.data(), static_cast<int>(name.size()), device));
@@ -36,6 +36,9 @@ void ContextState::add(CUdevice device, CUcontext context) {
       cuDeviceGetAttribute(&added.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
   CU_CHECK(
       cuDeviceGetAttribute(&added.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
+  int max_pitch = 0;
+  CU_CHECK(cuDeviceGetAttribute(&max_pitch, CU_DEVICE_ATTRIBUTE_MAX_PITCH, device));
+  added.max_pitch = static_cast<std::size_t>(std::max(max_pitch, 0));
 }
 
 backend::HostCopier& ContextState::copier() {
@@ -92,6 +95,21 @@ std::unique_ptr<backend::BufferAdapter> Context::allocate(std::size_t device, st
   CUdeviceptr pointer = 0;
   CU_CHECK(cuMemAlloc(&pointer, size));
   return std::make_unique<Buffer>(state_, device, pointer, size, true);
+}
+
+std::unique_ptr<backend::BufferAdapter> Context::allocate_pitched(std::size_t device,
+                                                                  std::size_t width,
+                                                                  std::size_t rows,
+                                                                  std::size_t& pitch) {
+  // cuMemAllocPitch refuses widths beyond the device's largest pitch: the core's default then.
+  if (width > (*state_)[device].max_pitch) return nullptr;
+  ScopedContext current((*state_)[device].context);
+  CUdeviceptr pointer = 0;
+  std::size_t row_pitch = 0;
+  // 16: the widest accesses kernels make (float4, double2), which the pitch keeps aligned.
+  CU_CHECK(cuMemAllocPitch(&pointer, &row_pitch, width, rows, 16));
+  pitch = row_pitch;
+  return std::make_unique<Buffer>(state_, device, pointer, row_pitch * rows, true);
 }
 
 std::unique_ptr<backend::BufferAdapter> Context::wrap_buffer(std::size_t device,

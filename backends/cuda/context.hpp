@@ -24,6 +24,8 @@ struct DeviceContext {
   std::string name;
   int cc_major = 0;
   int cc_minor = 0;
+  /// CU_DEVICE_ATTRIBUTE_MAX_PITCH: the largest pitch cuMemcpy2D/3D and cuMemAllocPitch take.
+  std::size_t max_pitch = 0;
 };
 
 /// What a context's buffers, queues, events and programs share and keep alive: the CUDA
@@ -88,6 +90,10 @@ class Context final : public backend::ContextAdapter {
 
   std::size_t device_count() const override { return state_->size(); }
   std::unique_ptr<backend::BufferAdapter> allocate(std::size_t device, std::size_t size) override;
+  // SDK 1.6: cuMemAllocPitch (see context.cpp).
+  std::unique_ptr<backend::BufferAdapter> allocate_pitched(std::size_t device, std::size_t width,
+                                                           std::size_t rows,
+                                                           std::size_t& pitch) override;
   std::unique_ptr<backend::BufferAdapter> wrap_buffer(std::size_t device,
                                                       backend::NativeHandle memory,
                                                       std::size_t size,

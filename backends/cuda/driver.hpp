@@ -55,11 +55,15 @@ namespace plinth::cuda {
   X(cuLaunchHostFunc)                   \
   X(cuLaunchKernel)                     \
   X(cuMemAlloc)                         \
+  X(cuMemAllocPitch)                    \
   X(cuMemFree)                          \
   X(cuMemFreeHost)                      \
   X(cuMemHostAlloc)                     \
   X(cuMemHostRegister)                  \
   X(cuMemHostUnregister)                \
+  X(cuMemcpy2DAsync)                    \
+  X(cuMemcpy3DAsync)                    \
+  X(cuMemcpy3DPeerAsync)                \
   X(cuMemcpyDtoDAsync)                  \
   X(cuMemcpyDtoHAsync)                  \
   X(cuMemcpyHtoDAsync)                  \

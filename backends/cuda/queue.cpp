@@ -5,7 +5,9 @@
 #include "driver.hpp"
 #include "event.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 
 // Transfers. Page-locked (or managed) host memory goes straight to the DMA engine:
 // cuMemcpy*Async on the stream (+ cuStreamSynchronize when synchronous). Pageable memory goes
@@ -62,6 +64,7 @@ bool dma_capable(const void* pointer) noexcept {
 
 Queue::Queue(std::shared_ptr<ContextState> state, std::size_t device, CUstream stream, bool owned)
     : state_(std::move(state)),
+      device_(device),
       context_((*state_)[device].context),
       stream_(stream),
       owned_(owned) {}
@@ -127,6 +130,138 @@ bool Queue::copy_peer(backend::BufferAdapter& dst, std::size_t dst_device, std::
   CU_CHECK(cuMemcpyPeerAsync(device_pointer(dst) + dst_offset, (*state_)[dst_device].context,
                              device_pointer(src) + src_offset, (*state_)[src_device].context, size,
                              stream_));
+  return true;
+}
+
+// Rectangular copies: cuMemcpy2DAsync for one plane, cuMemcpy3DAsync for more, whose
+// CUDA_MEMCPY3D describes a side's slices by a height in rows (srcHeight), so a slice pitch
+// that is not a multiple of the row pitch makes it refuse (false: the core copies plane by
+// plane); cuMemcpy3DPeerAsync between devices. Pitches beyond CU_DEVICE_ATTRIBUTE_MAX_PITCH
+// are refused by the driver: false too (the core copies row by row). Host memory is read or
+// written in place by the DMA engine where page-locked; pageable memory the driver stages
+// itself (a write's data are out of the caller's memory on return; a read waits for its copy).
+// Synchronous calls then synchronize the stream. The sides' offsets go into the pointers
+// (srcXInBytes, srcY, srcZ stay 0).
+
+namespace {
+
+// A side as CUDA_MEMCPY3D takes it: its slices' height in rows, or 0 where it cannot.
+std::size_t slice_rows(const backend::RectSide& side, const backend::RectShape& shape) {
+  if (shape.depth == 1) return shape.height;
+  return side.slice_pitch % side.row_pitch == 0 ? side.slice_pitch / side.row_pitch : 0;
+}
+
+}  // namespace
+
+bool Queue::rect(const RectEnd& dst, const RectEnd& src, const backend::RectShape& shape) {
+  const std::size_t max_pitch = (*state_)[device_].max_pitch;
+  if (dst.side.row_pitch > max_pitch || src.side.row_pitch > max_pitch) return false;
+  const std::size_t dst_rows = slice_rows(dst.side, shape);
+  const std::size_t src_rows = slice_rows(src.side, shape);
+  if (dst_rows == 0 || src_rows == 0) return false;
+  ScopedContext current(context_);
+  if (shape.depth == 1) {
+    CUDA_MEMCPY2D copy{};
+    if (src.host != nullptr) {
+      copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+      copy.srcHost = static_cast<const std::byte*>(src.host) + src.side.offset;
+    } else {
+      copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+      copy.srcDevice = src.device + src.side.offset;
+    }
+    copy.srcPitch = src.side.row_pitch;
+    if (dst.host != nullptr) {
+      copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+      copy.dstHost =
+          const_cast<std::byte*>(static_cast<const std::byte*>(dst.host)) + dst.side.offset;
+    } else {
+      copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+      copy.dstDevice = dst.device + dst.side.offset;
+    }
+    copy.dstPitch = dst.side.row_pitch;
+    copy.WidthInBytes = shape.width;
+    copy.Height = shape.height;
+    CU_CHECK(cuMemcpy2DAsync(&copy, stream_));
+    return true;
+  }
+  CUDA_MEMCPY3D copy{};
+  if (src.host != nullptr) {
+    copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+    copy.srcHost = static_cast<const std::byte*>(src.host) + src.side.offset;
+  } else {
+    copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.srcDevice = src.device + src.side.offset;
+  }
+  copy.srcPitch = src.side.row_pitch;
+  copy.srcHeight = src_rows;
+  if (dst.host != nullptr) {
+    copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+    copy.dstHost =
+        const_cast<std::byte*>(static_cast<const std::byte*>(dst.host)) + dst.side.offset;
+  } else {
+    copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.dstDevice = dst.device + dst.side.offset;
+  }
+  copy.dstPitch = dst.side.row_pitch;
+  copy.dstHeight = dst_rows;
+  copy.WidthInBytes = shape.width;
+  copy.Height = shape.height;
+  copy.Depth = shape.depth;
+  CU_CHECK(cuMemcpy3DAsync(&copy, stream_));
+  return true;
+}
+
+bool Queue::copy_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                      backend::BufferAdapter& src, const backend::RectSide& src_side,
+                      const backend::RectShape& shape) {
+  return rect({device_pointer(dst), nullptr, dst_side}, {device_pointer(src), nullptr, src_side},
+              shape);
+}
+
+bool Queue::write_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                       const void* src, const backend::RectSide& src_side,
+                       const backend::RectShape& shape, bool async) {
+  if (!rect({device_pointer(dst), nullptr, dst_side}, {0, src, src_side}, shape)) return false;
+  if (!async) CU_CHECK(cuStreamSynchronize(stream_));
+  return true;
+}
+
+bool Queue::read_rect(void* dst, const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                      const backend::RectSide& src_side, const backend::RectShape& shape,
+                      bool async) {
+  if (!rect({0, dst, dst_side}, {device_pointer(src), nullptr, src_side}, shape)) return false;
+  if (!async) CU_CHECK(cuStreamSynchronize(stream_));
+  return true;
+}
+
+bool Queue::copy_rect_peer(backend::BufferAdapter& dst, std::size_t dst_device,
+                           const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                           std::size_t src_device, const backend::RectSide& src_side,
+                           const backend::RectShape& shape) {
+  if (dst_device == src_device) return copy_rect(dst, dst_side, src, src_side, shape);
+  const std::size_t max_pitch =
+      std::min((*state_)[dst_device].max_pitch, (*state_)[src_device].max_pitch);
+  if (dst_side.row_pitch > max_pitch || src_side.row_pitch > max_pitch) return false;
+  const std::size_t dst_rows = slice_rows(dst_side, shape);
+  const std::size_t src_rows = slice_rows(src_side, shape);
+  if (dst_rows == 0 || src_rows == 0) return false;
+  state_->enable_peer_access(dst_device, src_device);  // as copy_peer()
+  ScopedContext current(context_);
+  CUDA_MEMCPY3D_PEER copy{};
+  copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.srcDevice = device_pointer(src) + src_side.offset;
+  copy.srcContext = (*state_)[src_device].context;
+  copy.srcPitch = src_side.row_pitch;
+  copy.srcHeight = src_rows;
+  copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.dstDevice = device_pointer(dst) + dst_side.offset;
+  copy.dstContext = (*state_)[dst_device].context;
+  copy.dstPitch = dst_side.row_pitch;
+  copy.dstHeight = dst_rows;
+  copy.WidthInBytes = shape.width;
+  copy.Height = shape.height;
+  copy.Depth = shape.depth;
+  CU_CHECK(cuMemcpy3DPeerAsync(&copy, stream_));
   return true;
 }
 

@@ -37,6 +37,20 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   bool copy_peer(backend::BufferAdapter& dst, std::size_t dst_device, std::size_t dst_offset,
                  backend::BufferAdapter& src, std::size_t src_device, std::size_t src_offset,
                  std::size_t size) override;
+  // SDK 1.6: cuMemcpy2DAsync, cuMemcpy3DAsync, cuMemcpy3DPeerAsync (see queue.cpp).
+  bool copy_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                 backend::BufferAdapter& src, const backend::RectSide& src_side,
+                 const backend::RectShape& shape) override;
+  bool write_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side, const void* src,
+                  const backend::RectSide& src_side, const backend::RectShape& shape,
+                  bool async) override;
+  bool read_rect(void* dst, const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                 const backend::RectSide& src_side, const backend::RectShape& shape,
+                 bool async) override;
+  bool copy_rect_peer(backend::BufferAdapter& dst, std::size_t dst_device,
+                      const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                      std::size_t src_device, const backend::RectSide& src_side,
+                      const backend::RectShape& shape) override;
 
   CUstream stream() const { return stream_; }
   CUcontext context() const { return context_; }
@@ -56,7 +70,18 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   void poll() override;
   // synchronize() is QueueAdapter's and StagingQueue's alike.
 
+  // One side of a rectangular copy: device memory or host memory.
+  struct RectEnd {
+    CUdeviceptr device = 0;
+    const void* host = nullptr;  // host memory when set
+    backend::RectSide side;
+  };
+  // The rectangular copy between `dst` and `src`, on this queue's device; false where the
+  // driver would refuse it (see queue.cpp).
+  bool rect(const RectEnd& dst, const RectEnd& src, const backend::RectShape& shape);
+
   std::shared_ptr<ContextState> state_;
+  std::size_t device_;
   CUcontext context_;
   CUstream stream_;
   bool owned_;

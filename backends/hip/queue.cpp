@@ -90,6 +90,62 @@ void Queue::copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::B
                                   size, stream_));
 }
 
+// Rectangular copies: hipMemcpy2DAsync for one plane, hipMemcpy3DAsync for more, whose
+// hipPitchedPtr gives a side's slices as a height in rows (ysize): a slice pitch that is not a
+// multiple of the row pitch returns false (the core copies plane by plane). The sides' offsets
+// go into the pointers. Host memory as in write()/read(), but never staged: pageable memory is
+// the runtime's to stage.
+
+bool Queue::rect(void* dst, const backend::RectSide& dst_side, const void* src,
+                 const backend::RectSide& src_side, const backend::RectShape& shape,
+                 hipMemcpyKind kind) {
+  auto* to = static_cast<std::byte*>(dst) + dst_side.offset;
+  auto* from = const_cast<std::byte*>(static_cast<const std::byte*>(src)) + src_side.offset;
+  ScopedDevice current(device_);
+  if (shape.depth == 1) {
+    PLINTH_CHECK(hipMemcpy2DAsync(to, dst_side.row_pitch, from, src_side.row_pitch, shape.width,
+                                  shape.height, kind, stream_));
+    return true;
+  }
+  if (dst_side.slice_pitch % dst_side.row_pitch != 0 ||
+      src_side.slice_pitch % src_side.row_pitch != 0)
+    return false;
+  hipMemcpy3DParms copy{};
+  copy.srcPtr = make_hipPitchedPtr(from, src_side.row_pitch, shape.width,
+                                   src_side.slice_pitch / src_side.row_pitch);
+  copy.dstPtr = make_hipPitchedPtr(to, dst_side.row_pitch, shape.width,
+                                   dst_side.slice_pitch / dst_side.row_pitch);
+  copy.extent = make_hipExtent(shape.width, shape.height, shape.depth);
+  copy.kind = kind;
+  PLINTH_CHECK(hipMemcpy3DAsync(&copy, stream_));
+  return true;
+}
+
+bool Queue::copy_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                      backend::BufferAdapter& src, const backend::RectSide& src_side,
+                      const backend::RectShape& shape) {
+  return rect(device_pointer(dst, 0), dst_side, device_pointer(src, 0), src_side, shape,
+              hipMemcpyDeviceToDevice);
+}
+
+bool Queue::write_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                       const void* src, const backend::RectSide& src_side,
+                       const backend::RectShape& shape, bool async) {
+  if (!rect(device_pointer(dst, 0), dst_side, src, src_side, shape, hipMemcpyHostToDevice))
+    return false;
+  if (!async) PLINTH_CHECK(hipStreamSynchronize(stream_));
+  return true;
+}
+
+bool Queue::read_rect(void* dst, const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                      const backend::RectSide& src_side, const backend::RectShape& shape,
+                      bool async) {
+  if (!rect(dst, dst_side, device_pointer(src, 0), src_side, shape, hipMemcpyDeviceToHost))
+    return false;
+  if (!async) PLINTH_CHECK(hipStreamSynchronize(stream_));
+  return true;
+}
+
 void Queue::synchronize() { PLINTH_CHECK(hipStreamSynchronize(stream_)); }
 
 std::unique_ptr<backend::EventAdapter> Queue::record_event() {

@@ -35,11 +35,27 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   void wait_for(backend::EventAdapter& event) override;
   backend::NativeHandle native_handle() const override;
 
+  // SDK 1.6: hipMemcpy2DAsync, hipMemcpy3DAsync (see queue.cpp).
+  bool copy_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                 backend::BufferAdapter& src, const backend::RectSide& src_side,
+                 const backend::RectShape& shape) override;
+  bool write_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side, const void* src,
+                  const backend::RectSide& src_side, const backend::RectShape& shape,
+                  bool async) override;
+  bool read_rect(void* dst, const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                 const backend::RectSide& src_side, const backend::RectShape& shape,
+                 bool async) override;
+
   hipStream_t stream() const { return stream_; }
   /// The HIP device ordinal of the queue's device.
   int device() const { return device_; }
 
  private:
+  // The rectangular copy between two pointers of the given kind; false where HIP's 3-D copy
+  // cannot describe a side (see queue.cpp).
+  bool rect(void* dst, const backend::RectSide& dst_side, const void* src,
+            const backend::RectSide& src_side, const backend::RectShape& shape, hipMemcpyKind kind);
+
   // StagingQueue: the stream's side of the staging ring. Called inside write()/read(), with
   // the queue's device current.
   backend::HostCopier& host_copier() override;

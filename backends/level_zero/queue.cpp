@@ -6,6 +6,7 @@
 #include "event.hpp"
 #include "event_pool.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -99,6 +100,79 @@ bool Queue::copy_peer(backend::BufferAdapter& dst, std::size_t /*dst_device*/,
   if (!state_->can_access(device_, src_device)) return false;
   copy(dst, dst_offset, src, src_offset, size);
   return true;
+}
+
+// Rectangular copies: zeCommandListAppendMemoryCopyRegion, whose pointers may be device or
+// host memory alike, so one call serves all four directions. The sides' offsets go into the
+// pointers (origins 0); pitches, slice pitches and sizes are 32-bit in the API: a copy with a
+// larger one returns false (the core copies plane by plane, then row by row). A 2-D copy's
+// slice pitch is its plane's bytes.
+
+namespace {
+
+bool fits(std::size_t value) { return value <= std::numeric_limits<std::uint32_t>::max(); }
+
+}  // namespace
+
+bool Queue::rect(void* dst, const backend::RectSide& dst_side, const void* src,
+                 const backend::RectSide& src_side, const backend::RectShape& shape, bool async) {
+  const std::size_t dst_slice =
+      shape.depth == 1 ? dst_side.row_pitch * shape.height : dst_side.slice_pitch;
+  const std::size_t src_slice =
+      shape.depth == 1 ? src_side.row_pitch * shape.height : src_side.slice_pitch;
+  if (!fits(shape.width) || !fits(shape.height) || !fits(shape.depth) ||
+      !fits(dst_side.row_pitch) || !fits(src_side.row_pitch) || !fits(dst_slice) ||
+      !fits(src_slice))
+    return false;
+  const ze_copy_region_t region{0,
+                                0,
+                                0,
+                                static_cast<std::uint32_t>(shape.width),
+                                static_cast<std::uint32_t>(shape.height),
+                                static_cast<std::uint32_t>(shape.depth)};
+  auto* to = static_cast<std::byte*>(dst) + dst_side.offset;
+  const auto* from = static_cast<const std::byte*>(src) + src_side.offset;
+  const auto append = [&](ze_event_handle_t signal) {
+    PLINTH_CHECK(zeCommandListAppendMemoryCopyRegion(
+        list_, to, &region, static_cast<std::uint32_t>(dst_side.row_pitch),
+        static_cast<std::uint32_t>(dst_slice), from, &region,
+        static_cast<std::uint32_t>(src_side.row_pitch), static_cast<std::uint32_t>(src_slice),
+        signal, 0, nullptr));
+  };
+  if (async) {
+    order();
+    append(nullptr);
+  } else {
+    append_and_wait(append);
+  }
+  return true;
+}
+
+bool Queue::copy_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                      backend::BufferAdapter& src, const backend::RectSide& src_side,
+                      const backend::RectShape& shape) {
+  return rect(device_pointer(dst, 0), dst_side, device_pointer(src, 0), src_side, shape, true);
+}
+
+bool Queue::write_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                       const void* src, const backend::RectSide& src_side,
+                       const backend::RectShape& shape, bool async) {
+  return rect(device_pointer(dst, 0), dst_side, src, src_side, shape, async);
+}
+
+bool Queue::read_rect(void* dst, const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                      const backend::RectSide& src_side, const backend::RectShape& shape,
+                      bool async) {
+  return rect(dst, dst_side, device_pointer(src, 0), src_side, shape, async);
+}
+
+bool Queue::copy_rect_peer(backend::BufferAdapter& dst, std::size_t /*dst_device*/,
+                           const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                           std::size_t src_device, const backend::RectSide& src_side,
+                           const backend::RectShape& shape) {
+  // As copy_peer(): this queue's device must reach the source's memory.
+  if (!state_->can_access(device_, src_device)) return false;
+  return copy_rect(dst, dst_side, src, src_side, shape);
 }
 
 void Queue::synchronize() {

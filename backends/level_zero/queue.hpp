@@ -71,6 +71,21 @@ class Queue final : public backend::QueueAdapter {
                  backend::BufferAdapter& src, std::size_t src_device, std::size_t src_offset,
                  std::size_t size) override;
 
+  // SDK 1.6: zeCommandListAppendMemoryCopyRegion (see queue.cpp).
+  bool copy_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                 backend::BufferAdapter& src, const backend::RectSide& src_side,
+                 const backend::RectShape& shape) override;
+  bool write_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side, const void* src,
+                  const backend::RectSide& src_side, const backend::RectShape& shape,
+                  bool async) override;
+  bool read_rect(void* dst, const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                 const backend::RectSide& src_side, const backend::RectShape& shape,
+                 bool async) override;
+  bool copy_rect_peer(backend::BufferAdapter& dst, std::size_t dst_device,
+                      const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                      std::size_t src_device, const backend::RectSide& src_side,
+                      const backend::RectShape& shape) override;
+
   ze_command_list_handle_t list() const { return list_; }
   /// Called before appending a command: on a list not known to be in order, a barrier, so
   /// that the command starts once every earlier one has completed. Throws BackendError.
@@ -78,6 +93,11 @@ class Queue final : public backend::QueueAdapter {
   std::size_t device() const { return device_; }
 
  private:
+  // A rectangular copy between two pointers (device or host memory), asynchronous or waited
+  // for; false where a number does not fit the API's 32 bits.
+  bool rect(void* dst, const backend::RectSide& dst_side, const void* src,
+            const backend::RectSide& src_side, const backend::RectShape& shape, bool async);
+
   /// Appends `append(signal)` with sync_ as its signal event and waits for it on the host.
   template <class Append>
   void append_and_wait(Append append);

@@ -5,7 +5,10 @@
 #include "error.hpp"
 #include "event.hpp"
 
+#include <array>
+#include <cstddef>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 // Transfers. On CPU devices (PoCL) host memory is the device's memory: every transfer is the
@@ -122,6 +125,96 @@ bool Queue::copy_peer(backend::BufferAdapter& dst, std::size_t /*dst_device*/,
   // this queue and not blocking the host, so it is the peer copy.
   copy(dst, dst_offset, src, src_offset, size);
   return true;
+}
+
+// Rectangular copies. OpenCL's rect calls take an origin (x bytes, row, slice) and pitches on
+// each side, and refuse a slice pitch that is not a multiple of the row pitch: such 3-D copies
+// return false (the core copies plane by plane). Buffers are addressed through their root
+// cl_mem, the region's offset plus the buffer's own offset turned into an origin, so
+// sub-regions at any offset work (a sub-buffer would need CL_DEVICE_MEM_BASE_ADDR_ALIGN).
+// Host sides pass the pointer to their first byte and the origin (0, 0, 0). The driver's own
+// paths (no staging ring): blocking unless `async`. Two buffers of one root cl_mem (regions of
+// one allocation, or MemoryPool blocks of one segment) are refused: OpenCL wants equal pitches
+// on both sides of a copy within one memory object, and its overlap check (which PoCL makes on
+// the regions' bounding boxes) can refuse regions that share no byte; the core then copies them
+// row by row with clEnqueueCopyBuffer.
+
+namespace {
+
+struct RectArgs {
+  std::array<std::size_t, 3> origin{};
+  std::size_t row_pitch = 0;
+  std::size_t slice_pitch = 0;
+};
+
+// The side's pitches as OpenCL takes them, or nothing where it refuses them. A 2-D copy's
+// slice pitch is its plane, which OpenCL checks too.
+std::optional<RectArgs> rect_args(std::size_t base, const backend::RectSide& side,
+                                  const backend::RectShape& shape) {
+  RectArgs args;
+  args.row_pitch = side.row_pitch;
+  args.slice_pitch = shape.depth == 1 ? side.row_pitch * shape.height : side.slice_pitch;
+  if (args.slice_pitch % args.row_pitch != 0) return std::nullopt;
+  const std::size_t offset = base + side.offset;
+  args.origin = {offset % args.slice_pitch % args.row_pitch,
+                 offset % args.slice_pitch / args.row_pitch, offset / args.slice_pitch};
+  return args;
+}
+
+}  // namespace
+
+bool Queue::copy_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                      backend::BufferAdapter& src, const backend::RectSide& src_side,
+                      const backend::RectShape& shape) {
+  auto& to = cast(dst);
+  auto& from = cast(src);
+  if (to.root() == from.root()) return false;
+  const auto d = rect_args(to.offset(), dst_side, shape);
+  const auto s = rect_args(from.offset(), src_side, shape);
+  if (!d || !s) return false;
+  const std::array<std::size_t, 3> region{shape.width, shape.height, shape.depth};
+  PLINTH_CHECK(clEnqueueCopyBufferRect(
+      queue_, from.root(), to.root(), s->origin.data(), d->origin.data(), region.data(),
+      s->row_pitch, s->slice_pitch, d->row_pitch, d->slice_pitch, 0, nullptr, nullptr));
+  return true;
+}
+
+bool Queue::write_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                       const void* src, const backend::RectSide& src_side,
+                       const backend::RectShape& shape, bool async) {
+  auto& to = cast(dst);
+  const auto d = rect_args(to.offset(), dst_side, shape);
+  const auto s = rect_args(0, {0, src_side.row_pitch, src_side.slice_pitch}, shape);
+  if (!d || !s) return false;
+  const std::array<std::size_t, 3> region{shape.width, shape.height, shape.depth};
+  PLINTH_CHECK(clEnqueueWriteBufferRect(
+      queue_, to.root(), async ? CL_FALSE : CL_TRUE, d->origin.data(), s->origin.data(),
+      region.data(), d->row_pitch, d->slice_pitch, s->row_pitch, s->slice_pitch,
+      static_cast<const std::byte*>(src) + src_side.offset, 0, nullptr, nullptr));
+  return true;
+}
+
+bool Queue::read_rect(void* dst, const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                      const backend::RectSide& src_side, const backend::RectShape& shape,
+                      bool async) {
+  auto& from = cast(src);
+  const auto s = rect_args(from.offset(), src_side, shape);
+  const auto d = rect_args(0, {0, dst_side.row_pitch, dst_side.slice_pitch}, shape);
+  if (!d || !s) return false;
+  const std::array<std::size_t, 3> region{shape.width, shape.height, shape.depth};
+  PLINTH_CHECK(clEnqueueReadBufferRect(
+      queue_, from.root(), async ? CL_FALSE : CL_TRUE, s->origin.data(), d->origin.data(),
+      region.data(), s->row_pitch, s->slice_pitch, d->row_pitch, d->slice_pitch,
+      static_cast<std::byte*>(dst) + dst_side.offset, 0, nullptr, nullptr));
+  return true;
+}
+
+bool Queue::copy_rect_peer(backend::BufferAdapter& dst, std::size_t /*dst_device*/,
+                           const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                           std::size_t /*src_device*/, const backend::RectSide& src_side,
+                           const backend::RectShape& shape) {
+  // As copy_peer(): the buffers belong to the context, the runtime migrates the source.
+  return copy_rect(dst, dst_side, src, src_side, shape);
 }
 
 void Queue::synchronize() { PLINTH_CHECK(clFinish(queue_)); }

@@ -39,6 +39,20 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   bool copy_peer(backend::BufferAdapter& dst, std::size_t dst_device, std::size_t dst_offset,
                  backend::BufferAdapter& src, std::size_t src_device, std::size_t src_offset,
                  std::size_t size) override;
+  // SDK 1.6: clEnqueue{Copy,Write,Read}BufferRect (see queue.cpp).
+  bool copy_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                 backend::BufferAdapter& src, const backend::RectSide& src_side,
+                 const backend::RectShape& shape) override;
+  bool write_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side, const void* src,
+                  const backend::RectSide& src_side, const backend::RectShape& shape,
+                  bool async) override;
+  bool read_rect(void* dst, const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                 const backend::RectSide& src_side, const backend::RectShape& shape,
+                 bool async) override;
+  bool copy_rect_peer(backend::BufferAdapter& dst, std::size_t dst_device,
+                      const backend::RectSide& dst_side, backend::BufferAdapter& src,
+                      std::size_t src_device, const backend::RectSide& src_side,
+                      const backend::RectShape& shape) override;
   void synchronize() override;
   std::unique_ptr<backend::EventAdapter> record_event() override;
   bool record_event_again(backend::EventAdapter& event) override;

@@ -1,8 +1,10 @@
 #include <plinth/array.hpp>
 
+#include "arrays/box_layout.hpp"
 #include "arrays/strided.hpp"
 #include "runtime/impl.hpp"
 #include "runtime/peer_copy.hpp"
+#include "runtime/rect_copy.hpp"
 
 #include <plinth/errors.hpp>
 #include <plinth/memory_pool.hpp>
@@ -88,6 +90,15 @@ void read(const Queue& queue, const Array& array, const HostArray& dest, bool as
     after_transfer(queue, dest, async);
     return;
   }
+  // A box (a sub-matrix, a sub-volume) in one rectangular read where the backend has one.
+  if (auto box = detail::box_copy(m.shape(), m.strides(), dest.strides(), m.dtype().itemsize())) {
+    box->a.offset = m.first_element_offset();
+    if (detail::try_read_rect(queue, dest.data(), box->b, array.base_buffer(), box->a, box->shape,
+                              async)) {
+      after_transfer(queue, dest, async);
+      return;
+    }
+  }
   const auto covering = staging(m.span());
   queue.adapter().read(covering.get(), buffer, m.min_offset(), m.span(), false);
   detail::copy_strided(dest.data(), dest.strides(),
@@ -106,12 +117,24 @@ void write(const Queue& queue, const Array& array, const HostArray& src, bool as
     after_transfer(queue, src, async);
     return;
   }
+  if (auto box = detail::box_copy(m.shape(), m.strides(), src.strides(), m.dtype().itemsize())) {
+    box->a.offset = m.first_element_offset();
+    if (detail::try_write_rect(queue, array.base_buffer(), box->a, src.data(), box->b, box->shape,
+                               async)) {
+      after_transfer(queue, src, async);
+      return;
+    }
+  }
   const auto covering = staging(m.span());
   // Keep the bytes between the elements (other data of the allocation).
   if (!m.is_dense()) queue.adapter().read(covering.get(), buffer, m.min_offset(), m.span(), false);
   detail::copy_strided(covering.get() + (m.first_element_offset() - m.min_offset()), m.strides(),
                        src.data(), src.strides(), m.shape(), m.dtype().itemsize());
   queue.adapter().write(buffer, m.min_offset(), covering.get(), m.span(), false);
+}
+
+int loaded_minor(const Queue& queue) {
+  return detail::loaded(queue.device().context().api()).abi_minor;
 }
 
 Array allocate_array(const BoundDevice& device, const Queue* queue, const ArrayMetadata& metadata,
@@ -231,6 +254,15 @@ void Array::set(const Queue& queue, const Array& src, bool no_async) const {
   if (is_contiguous() && src.is_contiguous()) {
     detail::copy_buffer_region(queue, base_buffer(), first_element_offset(), src.base_buffer(),
                                src.first_element_offset(), nbytes());
+    if (no_async) queue.synchronize();
+    return;
+  }
+  // Boxes (sub-matrices...) of both: one rectangular copy, on the device or between devices.
+  if (auto box = detail::box_copy(shape(), strides(), src.strides(), dtype().itemsize());
+      box && loaded_minor(queue) >= 6) {
+    box->a.offset = first_element_offset();
+    box->b.offset = src.first_element_offset();
+    detail::copy_rect_sides(queue, base_buffer(), box->a, src.base_buffer(), box->b, box->shape);
     if (no_async) queue.synchronize();
     return;
   }

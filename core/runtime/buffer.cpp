@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace plinth {
 
 namespace {
@@ -52,6 +54,43 @@ Buffer Buffer::from_backend_buffer(const BoundDevice& device, std::uintptr_t nat
                      detail::adapter(device.context())
                          .wrap_buffer(device.index(), native_memory, size, take_ownership),
                      size);
+}
+
+PitchedBuffer Buffer::allocate_pitched(const BoundDevice& device, std::size_t width_bytes,
+                                       std::size_t height, std::size_t depth) {
+  if (width_bytes == 0 || height == 0 || depth == 0) {
+    throw LogicError(fmt::format(
+        "Buffer::allocate_pitched: {} x {} x {} bytes: every size must be greater than 0",
+        width_bytes, height, depth));
+  }
+  std::size_t rows = 0;
+  if (__builtin_mul_overflow(height, depth, &rows)) rows = 0;
+  const auto too_large = [&] {
+    return LogicError(
+        fmt::format("Buffer::allocate_pitched: {} x {} x {} bytes overflow the size of an address",
+                    width_bytes, height, depth));
+  };
+  if (rows == 0) throw too_large();
+  auto& context = detail::adapter(device.context());
+  std::size_t pitch = 0;
+  std::size_t size = 0;
+  if (detail::loaded(device.context().api()).abi_minor >= 6) {
+    if (auto adapter = context.allocate_pitched(device.index(), width_bytes, rows, pitch)) {
+      if (pitch < width_bytes || __builtin_mul_overflow(pitch, rows, &size)) {
+        throw LogicError(fmt::format(
+            "Buffer::allocate_pitched: the backend returned pitch {} for a width of {} bytes",
+            pitch, width_bytes));
+      }
+      return {make_buffer(device, std::move(adapter), size), pitch, pitch * height};
+    }
+  }
+  // The core's default: rows start at the device's sub-buffer alignment (what OpenCL's
+  // sub-buffers and most DMA engines like best).
+  const std::size_t alignment = std::max<std::size_t>(device.params().address_alignment, 1);
+  if (__builtin_add_overflow(width_bytes, alignment - 1, &pitch)) throw too_large();
+  pitch -= pitch % alignment;
+  if (__builtin_mul_overflow(pitch, rows, &size)) throw too_large();
+  return {allocate(device, size), pitch, pitch * height};
 }
 
 void Buffer::get(const Queue& queue, std::span<std::byte> dest, bool async) const {

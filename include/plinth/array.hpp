@@ -57,12 +57,16 @@ struct ArrayImpl;
 ///
 /// **Transfers** check the queue's device, the shape and the dtype (LogicError). Contiguous
 /// arrays (see ArrayMetadata::is_contiguous) to and from contiguous host arrays go in one
-/// call and honour `async`/`no_async`. Any other layout goes through a host staging copy of
-/// the byte range covering the elements: get() reads it and gathers the elements on the
-/// host; set() scatters the elements into it and writes it back, first reading it unless
-/// the elements fill it (ArrayMetadata::is_dense), so that the bytes between elements keep
-/// their values — they must not be written concurrently by other queues. Transfers through
-/// staging block until they are done, whatever `async` says.
+/// call and honour `async`/`no_async`. So do *box* views to and from host arrays laid out as
+/// the same box (a sub-matrix or sub-volume of a C- or F-order array, rows taken with a step:
+/// elements contiguous along the fastest dimension on both sides, at most three dimensions
+/// once those contiguous on both sides are merged, positive strides), as one rectangular copy
+/// (rect_copy.hpp) where the backend has one (SDK 1.6 plugins). Any other layout goes through
+/// a host staging copy of the byte range covering the elements: get() reads it and gathers
+/// the elements on the host; set() scatters the elements into it and writes it back, first
+/// reading it unless the elements fill it (ArrayMetadata::is_dense), so that the bytes
+/// between elements keep their values — they must not be written concurrently by other
+/// queues. Transfers through staging block until they are done, whatever `async` says.
 class PLINTH_EXPORT Array {
  public:
   /// A new array of `shape` and `dtype` on `device` (contents undefined). Without `strides`,
@@ -129,9 +133,10 @@ class PLINTH_EXPORT Array {
   void set(const Queue& queue, const HostArray& src, bool no_async = false) const;
   /// Copies another array of the same shape and dtype and of the same context (possibly on
   /// another device of it) into this one, ordered in `queue` (of this array's device).
-  /// Two contiguous arrays are copied on the device without blocking unless `no_async`;
-  /// other layouts go through the host and block (copy_into() copies any layouts of one device
-  /// with a kernel). The arrays may share memory (views or
+  /// Two contiguous arrays, and two box views of the same box layout (see the class comment)
+  /// on an SDK 1.6 plugin, are copied on the device (or between devices) without blocking
+  /// unless `no_async`; other layouts go through the host and block (copy_into() copies any
+  /// layouts of one device with a kernel). The arrays may share memory (views or
   /// sub-regions of one allocation, overlapping in any way): the copy is then a memmove,
   /// this array getting `src`'s elements as they were before the copy.
   /// Throws LogicError on a queue of another device, another context, or a shape or dtype

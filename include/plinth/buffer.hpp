@@ -19,6 +19,8 @@ namespace detail {
 struct BufferImpl;
 }
 
+struct PitchedBuffer;
+
 /// A block of global memory on one device (or a region of one). Cheap to copy (shared
 /// handle); memory is freed with the last copy of the buffer and of its sub-regions.
 class PLINTH_EXPORT Buffer {
@@ -29,6 +31,15 @@ class PLINTH_EXPORT Buffer {
   /// `take_ownership` it is freed with the last copy.
   static Buffer from_backend_buffer(const BoundDevice& device, std::uintptr_t native_memory,
                                     std::size_t size, bool take_ownership = false);
+  /// Allocates `depth` slices of `height` rows of `width_bytes` bytes on `device`, each row
+  /// starting at a multiple of the pitch the device prefers for 2-D and 3-D copies and
+  /// accesses (PyCUDA's mem_alloc_pitch: CUDA's cuMemAllocPitch; elsewhere the width rounded
+  /// up to DeviceParameters::address_alignment, unless the backend says otherwise). Returns
+  /// the buffer (row_pitch * height * depth bytes, outside the memory pool) and its pitches,
+  /// for rect_copy.hpp's RectRegion. Throws LogicError for a size of 0 or one that does not
+  /// fit std::size_t, OutOfMemoryError.
+  static PitchedBuffer allocate_pitched(const BoundDevice& device, std::size_t width_bytes,
+                                        std::size_t height, std::size_t depth = 1);
 
   /// Copies the buffer into `dest` (of exactly size() bytes). With `async`, returns at once;
   /// `dest` is valid after queue.synchronize(). Throws LogicError on a size mismatch or a
@@ -87,6 +98,15 @@ class PLINTH_EXPORT Buffer {
 
  private:
   std::shared_ptr<detail::BufferImpl> impl_;
+};
+
+/// What Buffer::allocate_pitched() returns: the buffer, the bytes between the starts of
+/// two rows (>= the width asked for) and between the starts of two slices (row_pitch *
+/// height).
+struct PitchedBuffer {
+  Buffer buffer;
+  std::size_t row_pitch = 0;
+  std::size_t slice_pitch = 0;
 };
 
 }  // namespace plinth

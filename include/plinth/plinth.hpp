@@ -42,6 +42,7 @@
 #include <plinth/program_cache.hpp>
 #include <plinth/queue.hpp>
 #include <plinth/random.hpp>
+#include <plinth/rect_copy.hpp>
 #include <plinth/reduction.hpp>
 #include <plinth/render.hpp>
 #include <plinth/scan.hpp>

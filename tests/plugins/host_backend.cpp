@@ -19,7 +19,8 @@
 //            target_features() with fixed values the tests recognise (the dialect's atomics
 //            are not really there: kernels here are C++ functions);
 //   hostv16  against the current SDK (ABI 1.6), with two devices, implementing what 1.6
-//            added over host memory.
+//            added over host memory (rectangular copies, logged in $PLINTH_TEST_HOST_RECT;
+//            pitched allocations with rows 256 bytes apart).
 // Every device's memory is host memory, so reads and writes through any device's queue work.
 // A program "compiles" by checking that its source declares each kernel it is asked for
 // (`KERNEL void name(`); the kernels themselves are below:
@@ -218,6 +219,67 @@ class Queue final : public QueueAdapter {
   void wait_for(EventAdapter&) override {}
   NativeHandle native_handle() const override { return 0; }
 
+#if HOST_SDK_MINOR >= 6
+  // 1.6: rectangular copies over host memory. Each call appends "<method> WxHxD" to
+  // $PLINTH_TEST_HOST_RECT, so the tests see which path the core took. Like CUDA's and
+  // OpenCL's, a 3-D copy needs slice pitches that are multiples of the row pitches (false
+  // otherwise: the core goes plane by plane); a row pitch above $PLINTH_TEST_HOST_MAX_PITCH
+  // is refused too (false: the core goes row by row), as cuMemcpy2D refuses pitches beyond
+  // CU_DEVICE_ATTRIBUTE_MAX_PITCH.
+  bool copy_rect(BufferAdapter& dst, const RectSide& dst_side, BufferAdapter& src,
+                 const RectSide& src_side, const RectShape& shape) override {
+    if (own(dst).device() != own(src).device())
+      throw plinth::LogicError("host: copy_rect() between two devices");
+    return rect("copy_rect", own(dst).data(), dst_side, own(src).data(), src_side, shape);
+  }
+  bool write_rect(BufferAdapter& dst, const RectSide& dst_side, const void* src,
+                  const RectSide& src_side, const RectShape& shape, bool) override {
+    return rect("write_rect", own(dst).data(), dst_side, static_cast<const std::byte*>(src),
+                src_side, shape);
+  }
+  bool read_rect(void* dst, const RectSide& dst_side, BufferAdapter& src, const RectSide& src_side,
+                 const RectShape& shape, bool) override {
+    return rect("read_rect", static_cast<std::byte*>(dst), dst_side, own(src).data(), src_side,
+                shape);
+  }
+  bool copy_rect_peer(BufferAdapter& dst, std::size_t dst_device, const RectSide& dst_side,
+                      BufferAdapter& src, std::size_t src_device, const RectSide& src_side,
+                      const RectShape& shape) override {
+    if (own(dst).device() != dst_device || own(src).device() != src_device)
+      throw plinth::LogicError("host: copy_rect_peer() with the wrong device indices");
+    return rect("copy_rect_peer", own(dst).data(), dst_side, own(src).data(), src_side, shape);
+  }
+
+ private:
+  static bool rect(const char* method, std::byte* dst, const RectSide& dst_side,
+                   const std::byte* src, const RectSide& src_side, const RectShape& shape) {
+    if (shape.width == 0 || shape.height == 0 || shape.depth == 0 ||
+        dst_side.row_pitch < shape.width || src_side.row_pitch < shape.width)
+      throw plinth::LogicError("host: the core passed an unchecked rectangular copy");
+    const char* max_pitch = std::getenv("PLINTH_TEST_HOST_MAX_PITCH");
+    if (max_pitch != nullptr) {
+      const auto limit = static_cast<std::size_t>(std::strtoull(max_pitch, nullptr, 10));
+      if (dst_side.row_pitch > limit || src_side.row_pitch > limit) return false;
+    }
+    if (shape.depth > 1 && (dst_side.slice_pitch % dst_side.row_pitch != 0 ||
+                            src_side.slice_pitch % src_side.row_pitch != 0))
+      return false;
+    for (std::size_t z = 0; z < shape.depth; ++z) {
+      for (std::size_t y = 0; y < shape.height; ++y) {
+        std::memcpy(dst + dst_side.offset + z * dst_side.slice_pitch + y * dst_side.row_pitch,
+                    src + src_side.offset + z * src_side.slice_pitch + y * src_side.row_pitch,
+                    shape.width);
+      }
+    }
+    const char* before = std::getenv("PLINTH_TEST_HOST_RECT");
+    const std::string log = std::string(before ? before : "") + method + " " +
+                            std::to_string(shape.width) + "x" + std::to_string(shape.height) + "x" +
+                            std::to_string(shape.depth) + ";";
+    setenv("PLINTH_TEST_HOST_RECT", log.c_str(), 1);
+    return true;
+  }
+#endif
+
  private:
   Alive context_;
 };
@@ -340,6 +402,15 @@ class Context final : public ContextAdapter {
   std::unique_ptr<BufferAdapter> allocate(std::size_t device, std::size_t size) override {
     return std::make_unique<Buffer>(device_memory(size), 0, size, device);
   }
+#if HOST_SDK_MINOR >= 6
+  // 1.6: rows 256 bytes apart (the core's default here would be the width: the device's
+  // address_alignment is 1).
+  std::unique_ptr<BufferAdapter> allocate_pitched(std::size_t device, std::size_t width,
+                                                  std::size_t rows, std::size_t& pitch) override {
+    pitch = (width + 255) / 256 * 256;
+    return allocate(device, pitch * rows);
+  }
+#endif
   std::unique_ptr<BufferAdapter> wrap_buffer(std::size_t, NativeHandle, std::size_t,
                                              bool) override {
     throw plinth::LogicError("the host test backend cannot wrap native memory");

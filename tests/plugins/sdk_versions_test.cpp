@@ -32,7 +32,7 @@ namespace fs = std::filesystem;
 // (the clean-clone CI run under ASan failed every test here on 77 bytes from PoCL's stack).
 // Set before the first test loads the plugins.
 [[maybe_unused]] const bool only_host_backends = [] {
-  setenv("PLINTH_API", "hostv10,hostv11,hostv12,hostv13,hostv14,hostv15", 1);
+  setenv("PLINTH_API", "hostv10,hostv11,hostv12,hostv13,hostv14,hostv15,hostv16", 1);
   return true;
 }();
 

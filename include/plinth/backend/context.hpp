@@ -100,6 +100,19 @@ class ContextAdapter {
                                                                  std::span<const std::byte> id,
                                                                  std::size_t rank_count,
                                                                  std::size_t rank);
+
+  // ---- SDK 1.6: pitched allocations -------------------------------------------------------
+
+  /// Allocates `rows` rows of at least `width` bytes each on `device` (width, rows > 0; the
+  /// core checks that the product fits), spaced as the device prefers for 2-D and 3-D
+  /// copies and accesses (CUDA: cuMemAllocPitch), and sets `pitch` to that spacing (>=
+  /// width). Called by Buffer::allocate_pitched() only on plugins of ABI 1.6 or later. Returns
+  /// null, having allocated nothing, where the backend has no preference (the default) or
+  /// cannot for these sizes: the core then rounds the width up to the device's
+  /// DeviceParameters::address_alignment and calls allocate(). Throws OutOfMemoryError,
+  /// BackendError.
+  virtual std::unique_ptr<BufferAdapter> allocate_pitched(std::size_t device, std::size_t width,
+                                                          std::size_t rows, std::size_t& pitch);
 };
 
 inline std::unique_ptr<ProgramAdapter> ContextAdapter::build_program(std::span<const std::size_t>,
@@ -139,6 +152,11 @@ inline std::unique_ptr<CommunicatorAdapter> ContextAdapter::create_communicator(
 inline std::unique_ptr<CommunicatorAdapter> ContextAdapter::join_communicator(
     std::size_t, std::span<const std::byte>, std::size_t, std::size_t) {
   throw LogicError("this backend has no collectives library");
+}
+
+inline std::unique_ptr<BufferAdapter> ContextAdapter::allocate_pitched(std::size_t, std::size_t,
+                                                                       std::size_t, std::size_t&) {
+  return nullptr;
 }
 
 }  // namespace plinth::backend

@@ -2,6 +2,7 @@
 
 #include <plinth/backend/buffer.hpp>
 #include <plinth/backend/event.hpp>
+#include <plinth/backend/rect_copy.hpp>
 
 #include <cstddef>
 #include <memory>
@@ -55,12 +56,59 @@ class QueueAdapter {
   virtual bool copy_peer(BufferAdapter& dst, std::size_t dst_device, std::size_t dst_offset,
                          BufferAdapter& src, std::size_t src_device, std::size_t src_offset,
                          std::size_t size);
+
+  // ---- SDK 1.6: rectangular copies --------------------------------------------------------
+  // 2-D and 3-D regions (rect_copy.hpp), called only on plugins of ABI 1.6 or later, on the
+  // thread using the queue. Sides and shapes are checked by the core (RectSide, RectShape).
+  // Each returns false, having done nothing, where the backend cannot make this copy in one
+  // call (the defaults; or a pitch beyond the API's limits): the core then copies plane by
+  // plane through the same method (depth 1), and row by row through write()/read()/copy()
+  // where that is refused too, and says so under PLINTH_DEBUG=transfer. Throw BackendError.
+
+  /// Device to device on this queue's device, as copy() (never blocks the host). The two
+  /// regions share no byte (the core copies overlapping ones through a temporary buffer).
+  virtual bool copy_rect(BufferAdapter& dst, const RectSide& dst_side, BufferAdapter& src,
+                         const RectSide& src_side, const RectShape& shape);
+  /// Host to device, as write(): with `async`, `src` stays valid and unchanged until the
+  /// queue is synchronized; without, the call returns once the data are out of `src`.
+  virtual bool write_rect(BufferAdapter& dst, const RectSide& dst_side, const void* src,
+                          const RectSide& src_side, const RectShape& shape, bool async);
+  /// Device to host, as read(): with `async`, `dst` is valid after synchronize().
+  virtual bool read_rect(void* dst, const RectSide& dst_side, BufferAdapter& src,
+                         const RectSide& src_side, const RectShape& shape, bool async);
+  /// Between buffers of two devices of the context, as copy_peer() (this queue is on
+  /// `dst_device`; the core made it wait for the source's writes). Where it returns false
+  /// the core copies plane by plane, then through the host.
+  virtual bool copy_rect_peer(BufferAdapter& dst, std::size_t dst_device, const RectSide& dst_side,
+                              BufferAdapter& src, std::size_t src_device, const RectSide& src_side,
+                              const RectShape& shape);
 };
 
 inline bool QueueAdapter::record_event_again(EventAdapter&) { return false; }
 
 inline bool QueueAdapter::copy_peer(BufferAdapter&, std::size_t, std::size_t, BufferAdapter&,
                                     std::size_t, std::size_t, std::size_t) {
+  return false;
+}
+
+inline bool QueueAdapter::copy_rect(BufferAdapter&, const RectSide&, BufferAdapter&,
+                                    const RectSide&, const RectShape&) {
+  return false;
+}
+
+inline bool QueueAdapter::write_rect(BufferAdapter&, const RectSide&, const void*, const RectSide&,
+                                     const RectShape&, bool) {
+  return false;
+}
+
+inline bool QueueAdapter::read_rect(void*, const RectSide&, BufferAdapter&, const RectSide&,
+                                    const RectShape&, bool) {
+  return false;
+}
+
+inline bool QueueAdapter::copy_rect_peer(BufferAdapter&, std::size_t, const RectSide&,
+                                         BufferAdapter&, std::size_t, const RectSide&,
+                                         const RectShape&) {
   return false;
 }
 

@@ -18,6 +18,7 @@
 #include <plinth/backend/plugin.hpp>
 #include <plinth/backend/program.hpp>
 #include <plinth/backend/queue.hpp>
+#include <plinth/backend/rect_copy.hpp>
 #include <plinth/backend/staging.hpp>
 #include <plinth/backend/types.hpp>
 #include <plinth/errors.hpp>

@@ -16,6 +16,7 @@ std::vector<std::string> recorded;
 thread_local CUcontext current_context = nullptr;
 std::array<std::array<bool, 4>, 4> can_access{};
 CUresult next_enable = CUDA_SUCCESS;
+int max_pitch = 1 << 20;
 
 // "dev1" for device 1's context, "none" for no context.
 std::string describe(CUcontext context) {
@@ -39,8 +40,91 @@ CUresult CUDAAPI get_name(char* name, int length, CUdevice device) {
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI get_attribute(int* value, CUdevice_attribute /*attribute*/, CUdevice /*device*/) {
-  *value = 9;
+CUresult CUDAAPI get_attribute(int* value, CUdevice_attribute attribute, CUdevice /*device*/) {
+  *value = attribute == CU_DEVICE_ATTRIBUTE_MAX_PITCH ? max_pitch : 9;
+  return CUDA_SUCCESS;
+}
+
+// "dev 0x10020" or "host 0x..." (host pointers printed as offsets from `host_base`).
+std::uintptr_t host_base = 0;
+
+std::string side(CUmemorytype type, CUdeviceptr device, const void* host, std::size_t pitch) {
+  std::ostringstream text;
+  if (type == CU_MEMORYTYPE_DEVICE) {
+    text << "dev=0x" << std::hex << device;
+  } else if (type == CU_MEMORYTYPE_HOST) {
+    text << "host+" << (reinterpret_cast<std::uintptr_t>(host) - host_base);
+  } else {
+    text << "type" << static_cast<int>(type);
+  }
+  text << std::dec << " pitch=" << pitch;
+  return text.str();
+}
+
+CUresult CUDAAPI memcpy_2d(const CUDA_MEMCPY2D* copy, CUstream stream) {
+  std::ostringstream line;
+  line << "cuMemcpy2DAsync "
+       << side(copy->dstMemoryType, copy->dstDevice, copy->dstHost, copy->dstPitch) << " <- "
+       << side(copy->srcMemoryType, copy->srcDevice, copy->srcHost, copy->srcPitch)
+       << " x=" << copy->srcXInBytes << "," << copy->dstXInBytes << " y=" << copy->srcY << ","
+       << copy->dstY << " " << copy->WidthInBytes << "x" << copy->Height << " stream=0x" << std::hex
+       << reinterpret_cast<std::uintptr_t>(stream) << " current=" << describe(current_context);
+  recorded.push_back(line.str());
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI memcpy_3d(const CUDA_MEMCPY3D* copy, CUstream stream) {
+  std::ostringstream line;
+  line << "cuMemcpy3DAsync "
+       << side(copy->dstMemoryType, copy->dstDevice, copy->dstHost, copy->dstPitch)
+       << " height=" << copy->dstHeight << " <- "
+       << side(copy->srcMemoryType, copy->srcDevice, copy->srcHost, copy->srcPitch)
+       << " height=" << copy->srcHeight << " xyz="
+       << copy->srcXInBytes + copy->srcY + copy->srcZ + copy->dstXInBytes + copy->dstY +
+              copy->dstZ + copy->srcLOD + copy->dstLOD
+       << " " << copy->WidthInBytes << "x" << copy->Height << "x" << copy->Depth
+       << " arrays=" << (copy->srcArray != nullptr || copy->dstArray != nullptr) << " stream=0x"
+       << std::hex << reinterpret_cast<std::uintptr_t>(stream)
+       << " current=" << describe(current_context);
+  recorded.push_back(line.str());
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI memcpy_3d_peer(const CUDA_MEMCPY3D_PEER* copy, CUstream stream) {
+  std::ostringstream line;
+  line << "cuMemcpy3DPeerAsync "
+       << side(copy->dstMemoryType, copy->dstDevice, copy->dstHost, copy->dstPitch)
+       << " height=" << copy->dstHeight << " " << describe(copy->dstContext) << " <- "
+       << side(copy->srcMemoryType, copy->srcDevice, copy->srcHost, copy->srcPitch)
+       << " height=" << copy->srcHeight << " " << describe(copy->srcContext) << " "
+       << copy->WidthInBytes << "x" << copy->Height << "x" << copy->Depth << " stream=0x"
+       << std::hex << reinterpret_cast<std::uintptr_t>(stream)
+       << " current=" << describe(current_context);
+  recorded.push_back(line.str());
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI alloc_pitch(CUdeviceptr* pointer, size_t* pitch, size_t width, size_t height,
+                             unsigned element_size) {
+  recorded.push_back("cuMemAllocPitch " + std::to_string(width) + "x" + std::to_string(height) +
+                     " element=" + std::to_string(element_size) +
+                     " current=" + describe(current_context));
+  *pointer = 0x70000;
+  *pitch = (width + 511) / 512 * 512;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI mem_free(CUdeviceptr pointer) {
+  std::ostringstream line;
+  line << "cuMemFree 0x" << std::hex << pointer;
+  recorded.push_back(line.str());
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI synchronize_stream(CUstream stream) {
+  std::ostringstream line;
+  line << "cuStreamSynchronize 0x" << std::hex << reinterpret_cast<std::uintptr_t>(stream);
+  recorded.push_back(line.str());
   return CUDA_SUCCESS;
 }
 
@@ -79,6 +163,8 @@ FakeDriver::FakeDriver() {
   current_context = nullptr;
   for (auto& row : can_access) row.fill(true);
   next_enable = CUDA_SUCCESS;
+  max_pitch = 1 << 20;
+  host_base = 0;
   Driver& table = detail::loaded_driver;
   table = Driver{};
   table.cuCtxGetCurrent = &get_current;
@@ -89,6 +175,12 @@ FakeDriver::FakeDriver() {
   table.cuDeviceCanAccessPeer = &can_access_peer;
   table.cuCtxEnablePeerAccess = &enable_peer_access;
   table.cuMemcpyPeerAsync = &memcpy_peer;
+  table.cuMemcpy2DAsync = &memcpy_2d;
+  table.cuMemcpy3DAsync = &memcpy_3d;
+  table.cuMemcpy3DPeerAsync = &memcpy_3d_peer;
+  table.cuMemAllocPitch = &alloc_pitch;
+  table.cuMemFree = &mem_free;
+  table.cuStreamSynchronize = &synchronize_stream;
 }
 
 FakeDriver::~FakeDriver() { detail::loaded_driver = saved; }
@@ -107,5 +199,11 @@ void FakeDriver::set_can_access(CUdevice from, CUdevice to, bool can) {
 }
 
 void FakeDriver::set_next_enable_result(CUresult result) { next_enable = result; }
+
+void FakeDriver::set_max_pitch(int pitch) { max_pitch = pitch; }
+
+void FakeDriver::set_host_base(const void* base) {
+  host_base = reinterpret_cast<std::uintptr_t>(base);
+}
 
 }  // namespace plinth::cuda::test

@@ -30,6 +30,10 @@ class FakeDriver {
   static void set_can_access(CUdevice from, CUdevice to, bool can);
   /// What the next cuCtxEnablePeerAccess returns (then CUDA_SUCCESS again).
   static void set_next_enable_result(CUresult result);
+  /// What CU_DEVICE_ATTRIBUTE_MAX_PITCH reads (1 MiB unless set) for devices added after.
+  static void set_max_pitch(int pitch);
+  /// Host pointers in recorded rectangular copies are printed as "host+<offset from base>".
+  static void set_host_base(const void* base);
 };
 
 }  // namespace plinth::cuda::test

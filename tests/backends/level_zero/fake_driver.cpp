@@ -474,6 +474,36 @@ ze_result_t ZE_APICALL append_memory_copy(ze_command_list_handle_t, void* destin
   return ZE_RESULT_SUCCESS;
 }
 
+// Rows of `width` bytes, `height` per slice, `depth` slices; origins as the API defines them.
+ze_result_t ZE_APICALL append_memory_copy_region(
+    ze_command_list_handle_t, void* destination, const ze_copy_region_t* destination_region,
+    std::uint32_t destination_pitch, std::uint32_t destination_slice_pitch, const void* source,
+    const ze_copy_region_t* source_region, std::uint32_t source_pitch,
+    std::uint32_t source_slice_pitch, ze_event_handle_t event, std::uint32_t wait_count,
+    ze_event_handle_t* waits) {
+  const std::lock_guard lock(state.mutex);
+  if (const ze_result_t result = check_waits(wait_count, waits)) return result;
+  const auto& d = *destination_region;
+  const auto& s = *source_region;
+  if (d.width != s.width || d.height != s.height || d.depth != s.depth ||
+      destination_pitch < d.width || source_pitch < s.width ||
+      destination_slice_pitch < destination_pitch * d.height ||
+      source_slice_pitch < source_pitch * s.height)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  for (std::size_t z = 0; z < d.depth; ++z) {
+    for (std::size_t y = 0; y < d.height; ++y) {
+      std::memmove(static_cast<std::byte*>(destination) + d.originX +
+                       (d.originY + y) * destination_pitch +
+                       (d.originZ + z) * destination_slice_pitch,
+                   static_cast<const std::byte*>(source) + s.originX +
+                       (s.originY + y) * source_pitch + (s.originZ + z) * source_slice_pitch,
+                   d.width);
+    }
+  }
+  signal(event);
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL append_barrier(ze_command_list_handle_t, ze_event_handle_t event,
                                       std::uint32_t wait_count, ze_event_handle_t* waits) {
   const std::lock_guard lock(state.mutex);
@@ -772,6 +802,7 @@ ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(ze_api_version_t,
   table->pfnCreateImmediate = command_list_create_immediate;
   table->pfnDestroy = command_list_destroy;
   table->pfnAppendMemoryCopy = append_memory_copy;
+  table->pfnAppendMemoryCopyRegion = append_memory_copy_region;
   table->pfnAppendBarrier = append_barrier;
   table->pfnAppendWriteGlobalTimestamp = append_write_global_timestamp;
   table->pfnAppendWaitOnEvents = append_wait_on_events;
