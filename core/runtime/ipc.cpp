@@ -135,7 +135,6 @@ Buffer Buffer::from_ipc_handle(const BoundDevice& device, const IpcMemoryHandle&
     if (auto found = state.roots.find(key); found != state.roots.end()) {
       root = found->second.lock();
     }
-    if (root && root->size < extent) root = nullptr;  // never: one allocation's regions fit it
     if (!root) {
       std::erase_if(state.roots, [](const auto& entry) { return entry.second.expired(); });
       auto adapter = detail::adapter(device.context())
@@ -146,6 +145,8 @@ Buffer Buffer::from_ipc_handle(const BoundDevice& device, const IpcMemoryHandle&
       state.roots[std::move(key)] = root;
     }
   }
+  // The mapping covers the whole allocation, whatever extent its first import asked for: a
+  // region beyond it is still inside the vendor's mapping.
   if (handle.offset() == 0 && handle.size() == root->size) return Buffer(std::move(root));
   auto region = std::make_shared<detail::BufferImpl>(
       detail::BufferImpl{device, root, nullptr, handle.offset(), handle.size(), nullptr, nullptr});

@@ -122,6 +122,20 @@ TEST_F(HostIpc, RegionsOfOneAllocationShareOneMappingThatGoesWithTheLast) {
   EXPECT_EQ(live_mappings(), before + 1);
 }
 
+TEST_F(HostIpc, ALaterRegionBeyondTheFirstImportsExtentSharesItsMapping) {
+  const auto bytes = pattern(2048, 9);
+  auto buffer = Buffer::allocate(device(0), bytes.size());
+  buffer.set(queue(), bytes, true);
+  const int before = live_mappings();
+  const auto head = Buffer::from_ipc_handle(device(0), buffer.get_sub_region(0, 16).ipc_handle());
+  // The first import mapped [0, 16); this region lies beyond, in the same allocation.
+  const auto tail =
+      Buffer::from_ipc_handle(device(0), buffer.get_sub_region(1024, 1024).ipc_handle());
+  EXPECT_EQ(live_mappings(), before + 1);
+  EXPECT_EQ(read(queue(), tail), std::vector<std::byte>(bytes.begin() + 1024, bytes.end()));
+  EXPECT_EQ(read(queue(), head), std::vector<std::byte>(bytes.begin(), bytes.begin() + 16));
+}
+
 TEST_F(HostIpc, AMemoryPoolBlockIsExportedAtItsOffsetInTheSegment) {
   const auto pool = MemoryPool::of(*context_);
   const auto first = pool.allocate(device(0), 256);
