@@ -468,7 +468,7 @@ ze_result_t ZE_APICALL mem_get_ipc_handle(ze_context_handle_t, const void* point
   if (state.allocations.count(pointer) == 0)
     return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
                   "zeMemGetIpcHandle of a pointer that is not an allocation's base");
-  clear(handle);
+  *handle = {};
   const pid_t pid = ::getpid();
   std::memcpy(handle->data, &pointer, sizeof(pointer));
   std::memcpy(handle->data + sizeof(pointer), &pid, sizeof(pid));
