@@ -4,6 +4,8 @@
 
 #include <cuda.h>
 #include <nvrtc.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include "algorithms.hpp"
 #include "common.hpp"
@@ -19,15 +21,21 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
 #include <span>
+#include <sstream>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -461,6 +469,97 @@ void register_rect(Setup& s) {
             time_transfers(state, bytes, [&] { raw_2d(CU_MEMORYTYPE_HOST, 0, host); });
           }),
       long_run);
+}
+
+/// The other process of the IPC benchmark: this program again, run as
+/// `plinth-bench-cuda --plinth-ipc-exporter <bytes> <parent pid>`. It allocates the buffer,
+/// prints its pid and the buffer's IpcMemoryHandle on one line, and stays until the parent
+/// kills it (or is gone). CUDA maps only other processes' memory, hence the second process.
+int ipc_exporter(std::size_t size, pid_t parent) {
+  try {
+    const auto api = plinth::API::from_api_id(plinth::APIID{"cuda"});
+    const auto context = plinth::Context::from_criteria(api);
+    const auto buffer = plinth::Buffer::allocate(context.devices()[0], size);
+    const plinth::Queue queue(context.devices()[0]);
+    buffer.set(queue, std::vector<std::byte>(size, std::byte{3}), true);
+    std::cout << ::getpid() << " " << buffer.ipc_handle().to_string() << std::endl;
+    while (::kill(parent, 0) == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    return 0;
+  } catch (const std::exception& error) {
+    std::cout << "error " << error.what() << std::endl;
+    return 1;
+  }
+}
+
+/// The exporting child of register_ipc() and the buffer imported from it; the child is killed
+/// (after the import is dropped) when this goes.
+struct IpcExporter {
+  FILE* pipe = nullptr;
+  pid_t pid = -1;
+  std::optional<plinth::Buffer> imported;
+
+  IpcExporter() = default;
+  IpcExporter(const IpcExporter&) = delete;
+  IpcExporter& operator=(const IpcExporter&) = delete;
+  ~IpcExporter() {
+    imported.reset();  // unmapped before the exporter frees the memory
+    if (pid > 0) ::kill(pid, SIGTERM);
+    if (pipe != nullptr) ::pclose(pipe);
+  }
+};
+
+/// ipc-d2d: a device-to-device copy from a buffer another process exported
+/// (Buffer::from_ipc_handle) into a local one, against cuMemcpyDtoDAsync between two local
+/// buffers: the imported buffer's copy rate as a fraction of the local one (target 0.98).
+/// Skipped, saying why, where the device has no IPC or the exporter cannot start.
+void register_ipc(Setup& s, IpcExporter& exporter) {
+  const std::size_t size = std::size_t{1} << 30;
+  const auto support = plinth::ipc_support(s.device);
+  if (!support.memory) {
+    std::cout << "ipc-d2d skipped: " << support.reason << std::endl;
+    return;
+  }
+  const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::string command = "'" + self + "' --plinth-ipc-exporter " + std::to_string(size) + " " +
+                              std::to_string(::getpid());
+  exporter.pipe = ::popen(command.c_str(), "r");
+  std::array<char, 8192> line{};
+  if (exporter.pipe == nullptr || std::fgets(line.data(), line.size(), exporter.pipe) == nullptr) {
+    std::cout << "ipc-d2d skipped: the exporting process did not start" << std::endl;
+    return;
+  }
+  std::istringstream words(line.data());
+  std::string pid_text, handle_text;
+  words >> pid_text >> handle_text;
+  if (pid_text == "error") {
+    std::cout << "ipc-d2d skipped: the exporting process failed: " << line.data() << std::flush;
+    return;
+  }
+  exporter.pid = static_cast<pid_t>(std::stol(pid_text));
+  exporter.imported.emplace(
+      plinth::Buffer::from_ipc_handle(s.device, plinth::IpcMemoryHandle::from_string(handle_text)));
+  std::vector<std::byte> first(16);
+  exporter.imported->get_sub_region(0, 16).get(s.queue, first);
+  require(first == std::vector<std::byte>(16, std::byte{3}), "ipc-d2d",
+          "the imported buffer does not hold what the exporter wrote");
+  auto pair = register_pair(
+      {"ipc-d2d/" + size_name(size), Measure::throughput, 0.98, {}},
+      [&s, &exporter, size](benchmark::State& state) {
+        const auto& dst = s.buffer(size, 0);
+        time_transfers(state, 2 * size, [&] {
+          dst.set(s.queue, *exporter.imported);
+          s.queue.synchronize();
+        });
+      },
+      [&s, size](benchmark::State& state) {
+        const CUdeviceptr dst = Setup::pointer(s.buffer(size, 0));
+        const CUdeviceptr src = Setup::pointer(s.buffer(size, 1));
+        time_transfers(state, 2 * size, [&] {
+          cu_check(cuMemcpyDtoDAsync(dst, src, size, s.stream), "cuMemcpyDtoDAsync");
+          stream_sync(s.stream);
+        });
+      });
+  configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
 }
 
 /// NVRTC's options as plinth's CUDA backend chooses them: a CUBIN for the device's exact
@@ -995,12 +1094,16 @@ void register_algorithm_references(Setup& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string_view(argv[1]) == "--plinth-ipc-exporter") {
+    return ipc_exporter(std::stoull(argv[2]), static_cast<pid_t>(std::stol(argv[3])));
+  }
   auto args = with_default_options(argc, argv);
   int count = static_cast<int>(args.size()) - 1;
   benchmark::Initialize(&count, args.data());
   if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
   const TemporaryProgramCache program_cache;  // before the first Program; outlives `setup`
   std::unique_ptr<Setup> setup;
+  IpcExporter ipc_exporter_process;
   try {
     const auto api = plinth::API::from_api_id(plinth::APIID{"cuda"});
     auto context = plinth::Context::from_criteria(api);
@@ -1027,6 +1130,7 @@ int main(int argc, char** argv) {
     register_pinned_transfers(*setup);
     register_copy(*setup);
     register_rect(*setup);
+    register_ipc(*setup, ipc_exporter_process);
     register_build(*setup);
     register_warm_build([context = setup->context](const std::string& source) {
       const plinth::Program program(context, source);

@@ -28,6 +28,9 @@ class Buffer final : public backend::BufferAdapter {
   backend::NativeHandle native_handle() const override { return pointer_; }
 
   CUdeviceptr pointer() const { return pointer_; }
+  /// Keeps `owner` (e.g. an interprocess mapping, which unmaps when destroyed) as long as
+  /// this buffer.
+  void keep(std::shared_ptr<void> owner) { kept_ = std::move(owner); }
 
  private:
   std::shared_ptr<ContextState> state_;
@@ -35,6 +38,7 @@ class Buffer final : public backend::BufferAdapter {
   CUdeviceptr pointer_;
   std::size_t size_;
   bool owned_;
+  std::shared_ptr<void> kept_;
 };
 
 /// The device pointer of a buffer adapter of this backend (the core only hands us ours).

@@ -119,6 +119,17 @@ class Context final : public backend::ContextAdapter {
                                                                   std::span<const std::byte> id,
                                                                   std::size_t rank_count,
                                                                   std::size_t rank) override;
+  // SDK 1.6: interprocess memory and events (ipc.cpp).
+  backend::IpcAvailability ipc_availability(std::size_t device) override;
+  backend::IpcMemoryExport export_memory(std::size_t device,
+                                         backend::BufferAdapter& buffer) override;
+  std::unique_ptr<backend::BufferAdapter> import_memory(std::size_t device,
+                                                        std::span<const std::byte> handle,
+                                                        std::size_t size) override;
+  std::unique_ptr<backend::EventAdapter> create_ipc_event(std::size_t device) override;
+  std::vector<std::byte> export_event(backend::EventAdapter& event) override;
+  std::unique_ptr<backend::EventAdapter> import_event(std::size_t device,
+                                                      std::span<const std::byte> handle) override;
 
  private:
   std::shared_ptr<ContextState> state_;

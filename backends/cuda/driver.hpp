@@ -52,12 +52,18 @@ namespace plinth::cuda {
   X(cuGetErrorName)                     \
   X(cuGetErrorString)                   \
   X(cuInit)                             \
+  X(cuIpcCloseMemHandle)                \
+  X(cuIpcGetEventHandle)                \
+  X(cuIpcGetMemHandle)                  \
+  X(cuIpcOpenEventHandle)               \
+  X(cuIpcOpenMemHandle)                 \
   X(cuLaunchHostFunc)                   \
   X(cuLaunchKernel)                     \
   X(cuMemAlloc)                         \
   X(cuMemAllocPitch)                    \
   X(cuMemFree)                          \
   X(cuMemFreeHost)                      \
+  X(cuMemGetAddressRange)               \
   X(cuMemHostAlloc)                     \
   X(cuMemHostRegister)                  \
   X(cuMemHostUnregister)                \

@@ -32,6 +32,8 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   std::unique_ptr<backend::EventAdapter> record_event() override;
   bool record_event_again(backend::EventAdapter& event) override;
   void wait_for(backend::EventAdapter& event) override;
+  // SDK 1.6 (ipc.cpp).
+  void record_ipc_event(backend::EventAdapter& event) override;
   backend::NativeHandle native_handle() const override;
   // SDK 1.4.
   bool copy_peer(backend::BufferAdapter& dst, std::size_t dst_device, std::size_t dst_offset,

@@ -106,6 +106,17 @@ class Context final : public backend::ContextAdapter {
   void free_host(void* memory) noexcept override;
   void register_host(void* memory, std::size_t size) override;
   void unregister_host(void* memory) noexcept override;
+  // SDK 1.6: interprocess memory and events (ipc.cpp).
+  backend::IpcAvailability ipc_availability(std::size_t device) override;
+  backend::IpcMemoryExport export_memory(std::size_t device,
+                                         backend::BufferAdapter& buffer) override;
+  std::unique_ptr<backend::BufferAdapter> import_memory(std::size_t device,
+                                                        std::span<const std::byte> handle,
+                                                        std::size_t size) override;
+  std::unique_ptr<backend::EventAdapter> create_ipc_event(std::size_t device) override;
+  std::vector<std::byte> export_event(backend::EventAdapter& event) override;
+  std::unique_ptr<backend::EventAdapter> import_event(std::size_t device,
+                                                      std::span<const std::byte> handle) override;
 
  private:
   std::shared_ptr<ContextState> state_;

@@ -100,6 +100,13 @@ class Context final : public backend::ContextAdapter {
   void free_host(void* memory) noexcept override;
   // register_host() keeps the SDK's default (LogicError): Level Zero has no call that
   // page-locks existing host memory (there is no counterpart of cuMemHostRegister).
+  // SDK 1.6: interprocess memory (ipc.cpp); events keep the SDK's defaults.
+  backend::IpcAvailability ipc_availability(std::size_t device) override;
+  backend::IpcMemoryExport export_memory(std::size_t device,
+                                         backend::BufferAdapter& buffer) override;
+  std::unique_ptr<backend::BufferAdapter> import_memory(std::size_t device,
+                                                        std::span<const std::byte> handle,
+                                                        std::size_t size) override;
 
  private:
   std::shared_ptr<ContextState> state_;

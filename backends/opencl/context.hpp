@@ -94,6 +94,12 @@ class Context final : public backend::ContextAdapter {
   void free_host(void* memory) noexcept override;
   void register_host(void* memory, std::size_t size) override;
   void unregister_host(void* memory) noexcept override;
+  // SDK 1.6: no interprocess memory or events; the other IPC methods keep the SDK's defaults.
+  backend::IpcAvailability ipc_availability(std::size_t) override {
+    return {false, false,
+            "OpenCL has no interprocess sharing: no OpenCL call exports a cl_mem or a cl_event "
+            "to another process"};
+  }
 
   /// What the context's queues share with it.
   const std::shared_ptr<ContextState>& state() const noexcept { return state_; }

@@ -20,6 +20,13 @@ double elapsed_ms(const Event& start, const Event& end) {
         "elapsed_ms: {}",
         detail::describe_mismatch("start event", start.device(), "end event", end.device())));
   }
+  if (start.interprocess() || end.interprocess()) {
+    throw LogicError(fmt::format(
+        "elapsed_ms: the {} event is interprocess, and such events cannot time (CUDA makes "
+        "them with CU_EVENT_DISABLE_TIMING, which CU_EVENT_INTERPROCESS requires); time with "
+        "events from Queue::record_event()",
+        start.interprocess() ? "start" : "end"));
+  }
   // Both done, as the SDK promises the backend (start may be on another queue).
   start.wait();
   end.wait();

@@ -107,6 +107,28 @@ void Queue::wait_for(const Event& event) const {
   impl_->adapter->wait_for(event.adapter());
 }
 
+void Queue::record(const Event& event) const {
+  constexpr const char* call = "Queue::record";
+  if (!event.interprocess()) {
+    throw LogicError(fmt::format(
+        "{}: the event is not interprocess (Event::create_interprocess()); Queue::record_event() "
+        "records a new event",
+        call));
+  }
+  if (event.kind() == Event::Kind::imported) {
+    throw LogicError(fmt::format(
+        "{}: the event was opened from another process's handle: only the process that made it "
+        "records it",
+        call));
+  }
+  if (!(event.device() == impl_->device)) {
+    throw LogicError(
+        fmt::format("{}: {}", call,
+                    detail::describe_mismatch("event", event.device(), "queue", impl_->device)));
+  }
+  impl_->adapter->record_ipc_event(event.adapter());
+}
+
 MultiQueue::MultiQueue(std::vector<Queue> queues) : queues_(std::move(queues)) {
   if (queues_.empty()) throw LogicError("a MultiQueue needs at least one queue");
   for (std::size_t i = 0; i < queues_.size(); ++i) {

@@ -20,6 +20,7 @@ struct BufferImpl;
 }
 
 struct PitchedBuffer;
+class IpcMemoryHandle;  // ipc.hpp
 
 /// A block of global memory on one device (or a region of one). Cheap to copy (shared
 /// handle); memory is freed with the last copy of the buffer and of its sub-regions.
@@ -70,6 +71,25 @@ class PLINTH_EXPORT Buffer {
   /// memory it does nothing. plinth's own launches and transfers note their queues
   /// themselves. Throws LogicError if `queue` is of another context.
   void record_queue(const Queue& queue) const;
+
+  /// A handle of this buffer's memory for another process's from_ipc_handle() (ipc.hpp):
+  /// the vendor's handle of the allocation it lies in, its offset there and its size, so a
+  /// sub-region or a MemoryPool block is exported as exactly its bytes. The memory stays
+  /// this process's: keep the buffer (and, for a pool block, keep it from going back to the
+  /// pool) while other processes use it. Throws LogicError where the backend has no
+  /// interprocess memory (OpenCL; plugins of SDK 1.5 and older; see ipc_support()) and for a
+  /// virtual buffer (virtual_alloc.hpp), whose memory pack() may move; BackendError when the
+  /// vendor refuses (e.g. memory wrapped from elsewhere, or itself imported). Any thread.
+  IpcMemoryHandle ipc_handle() const;
+  /// The memory that `handle` (another process's ipc_handle()) names, mapped on `device` (of
+  /// the same API; CUDA maps another device's memory through peer access). The exporter's
+  /// allocation stays mapped in this process until the last copy of the returned buffer and
+  /// of its sub-regions goes; importing regions of one allocation again maps it once. Work on
+  /// it is ordered with the exporter's only by events (Event::from_ipc_handle()). Throws
+  /// LogicError for a handle of another API or where the backend has no interprocess memory,
+  /// BackendError when the vendor refuses the handle (e.g. one exported by this process:
+  /// CUDA maps only other processes' memory). Any thread.
+  static Buffer from_ipc_handle(const BoundDevice& device, const IpcMemoryHandle& handle);
 
   /// The offset from the root allocation (0 for an allocation).
   std::size_t offset() const;

@@ -27,6 +27,7 @@
 #include <plinth/histogram.hpp>
 #include <plinth/host_array.hpp>
 #include <plinth/indexing.hpp>
+#include <plinth/ipc.hpp>
 #include <plinth/kernel_arg.hpp>
 #include <plinth/kernel_caches.hpp>
 #include <plinth/memory_pool.hpp>

@@ -43,6 +43,12 @@ class PLINTH_EXPORT Queue {
   Event record_event() const;
   /// Makes work enqueued later wait for `event` (from any queue of the same context).
   void wait_for(const Event& event) const;
+  /// Records the interprocess event `event` (Event::create_interprocess() on this queue's
+  /// device) at the current end of this queue's work, replacing its previous recording:
+  /// processes that opened its handle and wait for it afterwards wait for this work. Throws
+  /// LogicError for an event that is not interprocess, was opened from a handle (only the
+  /// exporter records), or is of another device; BackendError.
+  void record(const Event& event) const;
   /// cl_command_queue, CUstream, ... as an integer.
   std::uintptr_t native_handle() const;
 

@@ -21,6 +21,8 @@
 //   hostv16  against the current SDK (ABI 1.6), with two devices, implementing what 1.6
 //            added over host memory (rectangular copies, logged in $PLINTH_TEST_HOST_RECT;
 //            pitched allocations with rows 256 bytes apart).
+//            added over host memory. Interprocess memory and events are "exported" within
+//            the process through a table of ids (see "SDK 1.6: interprocess memory" below).
 // Every device's memory is host memory, so reads and writes through any device's queue work.
 // A program "compiles" by checking that its source declares each kernel it is asked for
 // (`KERNEL void name(`); the kernels themselves are below:
@@ -40,8 +42,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <numeric>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -129,6 +134,8 @@ class Buffer final : public BufferAdapter {
         address_(data()) {}
   std::byte* data() const { return memory_->data() + offset_; }
   std::size_t device() const { return device_; }
+  const std::shared_ptr<std::vector<std::byte>>& memory() const { return memory_; }
+  std::size_t offset() const { return offset_; }
   std::size_t size() const override { return size_; }
   std::unique_ptr<BufferAdapter> sub_region(std::size_t origin, std::size_t size) override {
     return std::make_unique<Buffer>(memory_, offset_ + origin, size, device_);
@@ -218,6 +225,9 @@ class Queue final : public QueueAdapter {
 #endif
   void wait_for(EventAdapter&) override {}
   NativeHandle native_handle() const override { return 0; }
+#if HOST_SDK_MINOR >= 6
+  void record_ipc_event(EventAdapter& event) override;
+#endif
 
 #if HOST_SDK_MINOR >= 6
   // 1.6: rectangular copies over host memory. Each call appends "<method> WxHxD" to
@@ -384,6 +394,95 @@ class Program final : public ProgramAdapter {
   std::string source_;
 };
 
+#if HOST_SDK_MINOR >= 6
+// ---- SDK 1.6: interprocess memory ----
+// A process-wide table stands in for the vendor's: export_memory() enters the allocation under
+// a new id (its handle is "hostipc" and the id's 8 bytes), import_memory() looks the id up.
+// Like CUDA, a device of a context maps an allocation once (a second import_memory() of it
+// fails while the first mapping lives), so the core must share one mapping between regions;
+// the number of live mappings is in $PLINTH_TEST_IPC_MAPPINGS. Events: an interprocess event
+// counts its recordings, which every event opened from its handle sees (native_handle()).
+
+constexpr std::string_view ipc_magic = "hostipc";
+
+struct IpcTable {
+  std::mutex mutex;
+  std::uint64_t next = 1;
+  std::map<std::uint64_t, std::weak_ptr<std::vector<std::byte>>> memory;
+  std::map<const std::vector<std::byte>*, std::uint64_t> ids;
+  std::map<std::uint64_t, std::weak_ptr<std::atomic<int>>> events;
+  int mappings = 0;
+};
+
+IpcTable& ipc_table() {
+  static auto* const table = new IpcTable;
+  return *table;
+}
+
+void note_mappings(int delta) {
+  auto& table = ipc_table();
+  table.mappings += delta;
+  setenv("PLINTH_TEST_IPC_MAPPINGS", std::to_string(table.mappings).c_str(), 1);
+}
+
+std::vector<std::byte> ipc_bytes(std::uint64_t id) {
+  std::vector<std::byte> bytes;
+  for (const char c : ipc_magic) bytes.push_back(static_cast<std::byte>(c));
+  for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<std::byte>((id >> (8 * i)) & 0xff));
+  return bytes;
+}
+
+std::uint64_t ipc_id(std::span<const std::byte> bytes) {
+  if (bytes.size() != ipc_magic.size() + 8 ||
+      std::memcmp(bytes.data(), ipc_magic.data(), ipc_magic.size()) != 0) {
+    throw plinth::BackendError("host test", "import", 1, "INVALID_HANDLE",
+                               "not a handle of the host test backend");
+  }
+  std::uint64_t id = 0;
+  for (int i = 7; i >= 0; --i)
+    id = (id << 8) | std::to_integer<std::uint64_t>(bytes[ipc_magic.size() + i]);
+  return id;
+}
+
+/// An allocation mapped by import_memory(): unmapped (its id free to map again in the
+/// context) when the last buffer over it goes.
+struct IpcMapping {
+  IpcMapping(std::shared_ptr<std::vector<std::byte>> m,
+             std::shared_ptr<std::set<std::pair<std::size_t, std::uint64_t>>> s, std::size_t d,
+             std::uint64_t i)
+      : memory(std::move(m)), mapped(std::move(s)), device(d), id(i) {}
+  IpcMapping(const IpcMapping&) = delete;
+  IpcMapping& operator=(const IpcMapping&) = delete;
+  std::shared_ptr<std::vector<std::byte>> memory;
+  std::shared_ptr<std::set<std::pair<std::size_t, std::uint64_t>>> mapped;  // the context's
+  std::size_t device;
+  std::uint64_t id;
+  ~IpcMapping() {
+    std::lock_guard lock(ipc_table().mutex);
+    mapped->erase({device, id});
+    note_mappings(-1);
+  }
+};
+
+/// An interprocess event: the number of its recordings, shared with the events opened from
+/// its handle.
+class IpcEvent final : public EventAdapter {
+ public:
+  IpcEvent(Alive context, std::shared_ptr<std::atomic<int>> recordings)
+      : context_(std::move(context)), recordings_(std::move(recordings)) {}
+  void wait() override {}
+  double elapsed_ms_since(EventAdapter&) override {
+    throw plinth::LogicError("host: the core asked an interprocess event to time");
+  }
+  NativeHandle native_handle() const override { return static_cast<NativeHandle>(*recordings_); }
+  const std::shared_ptr<std::atomic<int>>& recordings() const { return recordings_; }
+
+ private:
+  Alive context_;
+  std::shared_ptr<std::atomic<int>> recordings_;
+};
+#endif
+
 class Context final : public ContextAdapter {
  public:
   explicit Context(std::size_t devices) : devices_(devices) {}
@@ -493,7 +592,90 @@ class Context final : public ContextAdapter {
   HostRanges<int> host_memory_;  // allocated and registered
   HostRanges<int> registered_;
 #endif
+
+#if HOST_SDK_MINOR >= 6
+  // 1.6: interprocess memory and events, within the process (the table above).
+ public:
+  IpcAvailability ipc_availability(std::size_t device) override {
+    // Device 1 shares memory but not events, so that the core's two answers are told apart.
+    if (device == 1) return {true, false, "host device 1 has no interprocess events"};
+    return {true, true, ""};
+  }
+  IpcMemoryExport export_memory(std::size_t, BufferAdapter& buffer) override {
+    const auto& memory = own(buffer).memory();
+    auto& table = ipc_table();
+    std::lock_guard lock(table.mutex);
+    auto [entry, added] = table.ids.try_emplace(memory.get(), table.next);
+    if (added || table.memory[entry->second].expired()) {
+      entry->second = table.next++;
+      table.memory[entry->second] = memory;
+    }
+    return {ipc_bytes(entry->second), own(buffer).offset()};
+  }
+  std::unique_ptr<BufferAdapter> import_memory(std::size_t device,
+                                               std::span<const std::byte> handle,
+                                               std::size_t size) override {
+    const auto id = ipc_id(handle);
+    auto& table = ipc_table();
+    std::lock_guard lock(table.mutex);
+    auto found = table.memory.find(id);
+    auto memory = found == table.memory.end() ? nullptr : found->second.lock();
+    if (!memory) {
+      throw plinth::BackendError("host test", "import_memory", 2, "INVALID_HANDLE",
+                                 "the exported allocation is gone");
+    }
+    if (!mapped_->insert({device, id}).second) {
+      throw plinth::BackendError("host test", "import_memory", 3, "ALREADY_MAPPED",
+                                 "the allocation is mapped in this context already");
+    }
+    if (size > memory->size()) {
+      mapped_->erase({device, id});
+      throw plinth::BackendError("host test", "import_memory", 4, "INVALID_VALUE",
+                                 "the size passes the allocation's end");
+    }
+    auto mapping = std::make_shared<IpcMapping>(memory, mapped_, device, id);
+    note_mappings(1);
+    return std::make_unique<Buffer>(
+        std::shared_ptr<std::vector<std::byte>>(mapping, mapping->memory.get()), 0, size, device);
+  }
+  std::unique_ptr<EventAdapter> create_ipc_event(std::size_t device) override {
+    if (device == 1) throw plinth::LogicError("host: the core made an event on device 1");
+    return std::make_unique<IpcEvent>(alive_, std::make_shared<std::atomic<int>>(0));
+  }
+  std::vector<std::byte> export_event(EventAdapter& event) override {
+    auto& ipc = dynamic_cast<IpcEvent&>(event);
+    auto& table = ipc_table();
+    std::lock_guard lock(table.mutex);
+    const auto id = table.next++;
+    table.events[id] = ipc.recordings();
+    return ipc_bytes(id);
+  }
+  std::unique_ptr<EventAdapter> import_event(std::size_t,
+                                             std::span<const std::byte> handle) override {
+    const auto id = ipc_id(handle);
+    auto& table = ipc_table();
+    std::lock_guard lock(table.mutex);
+    auto found = table.events.find(id);
+    auto recordings = found == table.events.end() ? nullptr : found->second.lock();
+    if (!recordings) {
+      throw plinth::BackendError("host test", "import_event", 2, "INVALID_HANDLE",
+                                 "the exported event is gone");
+    }
+    return std::make_unique<IpcEvent>(alive_, std::move(recordings));
+  }
+
+ private:
+  std::shared_ptr<std::set<std::pair<std::size_t, std::uint64_t>>> mapped_ =
+      std::make_shared<std::set<std::pair<std::size_t, std::uint64_t>>>();
+#endif
 };
+
+#if HOST_SDK_MINOR >= 6
+void Queue::record_ipc_event(EventAdapter& event) {
+  // A plain event here would be the core's mistake: it checks that the event is interprocess.
+  ++*dynamic_cast<IpcEvent&>(event).recordings();
+}
+#endif
 
 class Api final : public ApiAdapter {
  public:

@@ -11,8 +11,24 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace plinth::backend {
+
+// ---- SDK 1.6: interprocess memory and events ----
+
+/// What ContextAdapter::ipc_availability() answers for a device.
+struct IpcAvailability {
+  bool memory = false;  ///< export_memory() and import_memory() work
+  bool events = false;  ///< create_ipc_event(), export_event() and import_event() work
+  std::string reason;   ///< why not, where either is false
+};
+
+/// What ContextAdapter::export_memory() returns.
+struct IpcMemoryExport {
+  std::vector<std::byte> handle;  ///< the vendor's handle of the whole allocation (1 to 4096 bytes)
+  std::size_t offset = 0;         ///< where the exported buffer starts inside that allocation
+};
 
 /// A context over one or more devices of one platform (CUDA: their primary contexts).
 /// Devices are referred to by their index in the list the context was created with.
@@ -113,6 +129,40 @@ class ContextAdapter {
   /// BackendError.
   virtual std::unique_ptr<BufferAdapter> allocate_pitched(std::size_t device, std::size_t width,
                                                           std::size_t rows, std::size_t& pitch);
+
+  // ---- SDK 1.6: interprocess memory and events ----
+  // Sharing device memory and events with other processes of the same API on the same
+  // machine (include/plinth/ipc.hpp). All optional: the defaults say the backend has none.
+
+  /// Whether `device`'s memory and interprocess events can be shared, or why not. Never
+  /// throws. The default: neither, "this backend has no interprocess memory or events".
+  virtual IpcAvailability ipc_availability(std::size_t device);
+  /// The vendor's handle of the allocation that `buffer` (of `device`: an allocation, a
+  /// sub-region, or a region of a MemoryPool segment) lies in, and the buffer's offset inside
+  /// it (CUDA: cuMemGetAddressRange, cuIpcGetMemHandle). Throws BackendError (e.g. wrapped
+  /// memory the vendor cannot export), LogicError (the default).
+  virtual IpcMemoryExport export_memory(std::size_t device, BufferAdapter& buffer);
+  /// Maps the allocation that `handle` (export_memory() of another process, 1 to 4096 bytes,
+  /// the core checks) names on `device`: a buffer of `size` bytes from the allocation's start,
+  /// which unmaps it when destroyed (cuIpcOpenMemHandle, cuIpcCloseMemHandle). The core maps
+  /// one allocation once per context and device (CUDA refuses a second mapping) and cuts
+  /// regions from this buffer with sub_region(). Throws BackendError (a handle the vendor
+  /// refuses, e.g. one of this process), LogicError (the default).
+  virtual std::unique_ptr<BufferAdapter> import_memory(std::size_t device,
+                                                       std::span<const std::byte> handle,
+                                                       std::size_t size);
+  /// A new event on `device` that other processes can open (CUDA: CU_EVENT_INTERPROCESS |
+  /// CU_EVENT_DISABLE_TIMING), not yet recorded; QueueAdapter::record_ipc_event() records
+  /// it. The core never asks it to time. Throws BackendError, LogicError (the default).
+  virtual std::unique_ptr<EventAdapter> create_ipc_event(std::size_t device);
+  /// The vendor's handle (1 to 4096 bytes) of an event from create_ipc_event() of this
+  /// context. Throws BackendError, LogicError (the default).
+  virtual std::vector<std::byte> export_event(EventAdapter& event);
+  /// Opens on `device` the event that `handle` (export_event() of another process) names;
+  /// queues wait for it (QueueAdapter::wait_for()) and the host too (EventAdapter::wait()).
+  /// Throws BackendError, LogicError (the default).
+  virtual std::unique_ptr<EventAdapter> import_event(std::size_t device,
+                                                     std::span<const std::byte> handle);
 };
 
 inline std::unique_ptr<ProgramAdapter> ContextAdapter::build_program(std::span<const std::size_t>,
@@ -157,6 +207,33 @@ inline std::unique_ptr<CommunicatorAdapter> ContextAdapter::join_communicator(
 inline std::unique_ptr<BufferAdapter> ContextAdapter::allocate_pitched(std::size_t, std::size_t,
                                                                        std::size_t, std::size_t&) {
   return nullptr;
+}
+
+inline IpcAvailability ContextAdapter::ipc_availability(std::size_t) {
+  return {false, false, "this backend has no interprocess memory or events"};
+}
+
+inline IpcMemoryExport ContextAdapter::export_memory(std::size_t, BufferAdapter&) {
+  throw LogicError("this backend has no interprocess memory");
+}
+
+inline std::unique_ptr<BufferAdapter> ContextAdapter::import_memory(std::size_t,
+                                                                    std::span<const std::byte>,
+                                                                    std::size_t) {
+  throw LogicError("this backend has no interprocess memory");
+}
+
+inline std::unique_ptr<EventAdapter> ContextAdapter::create_ipc_event(std::size_t) {
+  throw LogicError("this backend has no interprocess events");
+}
+
+inline std::vector<std::byte> ContextAdapter::export_event(EventAdapter&) {
+  throw LogicError("this backend has no interprocess events");
+}
+
+inline std::unique_ptr<EventAdapter> ContextAdapter::import_event(std::size_t,
+                                                                  std::span<const std::byte>) {
+  throw LogicError("this backend has no interprocess events");
 }
 
 }  // namespace plinth::backend

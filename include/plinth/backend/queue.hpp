@@ -3,6 +3,7 @@
 #include <plinth/backend/buffer.hpp>
 #include <plinth/backend/event.hpp>
 #include <plinth/backend/rect_copy.hpp>
+#include <plinth/errors.hpp>
 
 #include <cstddef>
 #include <memory>
@@ -82,6 +83,14 @@ class QueueAdapter {
   virtual bool copy_rect_peer(BufferAdapter& dst, std::size_t dst_device, const RectSide& dst_side,
                               BufferAdapter& src, std::size_t src_device, const RectSide& src_side,
                               const RectShape& shape);
+
+  // ---- SDK 1.6: interprocess events ----
+
+  /// Records `event` (ContextAdapter::create_ipc_event() of this queue's device) at the
+  /// current end of the queue, replacing its previous recording: processes that opened it
+  /// (ContextAdapter::import_event()) and wait for it afterwards wait for this work. Throws
+  /// BackendError, LogicError (the default: the backend has no interprocess events).
+  virtual void record_ipc_event(EventAdapter& event);
 };
 
 inline bool QueueAdapter::record_event_again(EventAdapter&) { return false; }
@@ -110,6 +119,10 @@ inline bool QueueAdapter::copy_rect_peer(BufferAdapter&, std::size_t, const Rect
                                          BufferAdapter&, std::size_t, const RectSide&,
                                          const RectShape&) {
   return false;
+}
+
+inline void QueueAdapter::record_ipc_event(EventAdapter&) {
+  throw LogicError("this backend has no interprocess events");
 }
 
 }  // namespace plinth::backend

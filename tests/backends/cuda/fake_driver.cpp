@@ -40,8 +40,16 @@ CUresult CUDAAPI get_name(char* name, int length, CUdevice device) {
   return CUDA_SUCCESS;
 }
 
+int ipc_attribute = 1;
+
 CUresult CUDAAPI get_attribute(int* value, CUdevice_attribute attribute, CUdevice /*device*/) {
-  *value = attribute == CU_DEVICE_ATTRIBUTE_MAX_PITCH ? max_pitch : 9;
+  if (attribute == CU_DEVICE_ATTRIBUTE_MAX_PITCH) {
+    *value = max_pitch;
+  } else if (attribute == CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED) {
+    *value = ipc_attribute;
+  } else {
+    *value = 9;
+  }
   return CUDA_SUCCESS;
 }
 
@@ -128,6 +136,85 @@ CUresult CUDAAPI synchronize_stream(CUstream stream) {
   return CUDA_SUCCESS;
 }
 
+std::string hex(std::uintptr_t value) {
+  std::ostringstream text;
+  text << "0x" << std::hex << value;
+  return text.str();
+}
+
+// Interprocess memory: allocations are 64 KiB-aligned blocks of 64 KiB, a handle holds its
+// base in its first 8 bytes, and a mapping lies at 0x900000 + base.
+CUresult CUDAAPI get_address_range(CUdeviceptr* base, size_t* size, CUdeviceptr pointer) {
+  recorded.push_back("cuMemGetAddressRange " + hex(pointer) +
+                     " current=" + describe(current_context));
+  *base = pointer & ~CUdeviceptr{0xffff};
+  *size = 0x10000;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI ipc_get_mem_handle(CUipcMemHandle* handle, CUdeviceptr base) {
+  recorded.push_back("cuIpcGetMemHandle " + hex(base) + " current=" + describe(current_context));
+  *handle = CUipcMemHandle{};
+  std::memcpy(handle->reserved, &base, sizeof(base));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI ipc_open_mem_handle(CUdeviceptr* pointer, CUipcMemHandle handle, unsigned flags) {
+  CUdeviceptr base = 0;
+  std::memcpy(&base, handle.reserved, sizeof(base));
+  recorded.push_back("cuIpcOpenMemHandle " + hex(base) + " flags=" + std::to_string(flags) +
+                     " current=" + describe(current_context));
+  if (base == 0) return CUDA_ERROR_INVALID_HANDLE;
+  *pointer = 0x900000 + base;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI ipc_close_mem_handle(CUdeviceptr pointer) {
+  recorded.push_back("cuIpcCloseMemHandle " + hex(pointer) +
+                     " current=" + describe(current_context));
+  return CUDA_SUCCESS;
+}
+
+// Events are numbered from 0x7000 on; a handle holds the event's number.
+std::uintptr_t next_event = 0x7000;
+
+CUresult CUDAAPI event_create(CUevent* event, unsigned flags) {
+  *event = reinterpret_cast<CUevent>(next_event++);
+  recorded.push_back("cuEventCreate " + hex(reinterpret_cast<std::uintptr_t>(*event)) +
+                     " flags=" + std::to_string(flags) + " current=" + describe(current_context));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI event_destroy(CUevent event) {
+  recorded.push_back("cuEventDestroy " + hex(reinterpret_cast<std::uintptr_t>(event)));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI event_record(CUevent event, CUstream stream) {
+  recorded.push_back("cuEventRecord " + hex(reinterpret_cast<std::uintptr_t>(event)) +
+                     " stream=" + hex(reinterpret_cast<std::uintptr_t>(stream)) +
+                     " current=" + describe(current_context));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI ipc_get_event_handle(CUipcEventHandle* handle, CUevent event) {
+  recorded.push_back("cuIpcGetEventHandle " + hex(reinterpret_cast<std::uintptr_t>(event)));
+  *handle = CUipcEventHandle{};
+  const auto number = reinterpret_cast<std::uintptr_t>(event);
+  std::memcpy(handle->reserved, &number, sizeof(number));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI ipc_open_event_handle(CUevent* event, CUipcEventHandle handle) {
+  std::uintptr_t number = 0;
+  std::memcpy(&number, handle.reserved, sizeof(number));
+  *event = reinterpret_cast<CUevent>(next_event++);
+  recorded.push_back("cuIpcOpenEventHandle " + hex(number) + " as " +
+                     hex(reinterpret_cast<std::uintptr_t>(*event)) +
+                     " current=" + describe(current_context));
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI primary_release(CUdevice /*device*/) { return CUDA_SUCCESS; }
 
 CUresult CUDAAPI can_access_peer(int* can, CUdevice from, CUdevice to) {
@@ -165,6 +252,8 @@ FakeDriver::FakeDriver() {
   next_enable = CUDA_SUCCESS;
   max_pitch = 1 << 20;
   host_base = 0;
+  ipc_attribute = 1;
+  next_event = 0x7000;
   Driver& table = detail::loaded_driver;
   table = Driver{};
   table.cuCtxGetCurrent = &get_current;
@@ -181,6 +270,15 @@ FakeDriver::FakeDriver() {
   table.cuMemAllocPitch = &alloc_pitch;
   table.cuMemFree = &mem_free;
   table.cuStreamSynchronize = &synchronize_stream;
+  table.cuMemGetAddressRange = &get_address_range;
+  table.cuIpcGetMemHandle = &ipc_get_mem_handle;
+  table.cuIpcOpenMemHandle = &ipc_open_mem_handle;
+  table.cuIpcCloseMemHandle = &ipc_close_mem_handle;
+  table.cuEventCreate = &event_create;
+  table.cuEventDestroy = &event_destroy;
+  table.cuEventRecord = &event_record;
+  table.cuIpcGetEventHandle = &ipc_get_event_handle;
+  table.cuIpcOpenEventHandle = &ipc_open_event_handle;
 }
 
 FakeDriver::~FakeDriver() { detail::loaded_driver = saved; }
@@ -205,5 +303,7 @@ void FakeDriver::set_max_pitch(int pitch) { max_pitch = pitch; }
 void FakeDriver::set_host_base(const void* base) {
   host_base = reinterpret_cast<std::uintptr_t>(base);
 }
+
+void FakeDriver::set_ipc_supported(bool supported) { ipc_attribute = supported ? 1 : 0; }
 
 }  // namespace plinth::cuda::test

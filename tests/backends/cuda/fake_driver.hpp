@@ -34,6 +34,11 @@ class FakeDriver {
   static void set_max_pitch(int pitch);
   /// Host pointers in recorded rectangular copies are printed as "host+<offset from base>".
   static void set_host_base(const void* base);
+  /// What cuDeviceGetAttribute answers for CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED (1 unless
+  /// set). Interprocess memory: cuMemGetAddressRange gives 64 KiB-aligned allocations of 64
+  /// KiB, a handle holds the allocation's base, cuIpcOpenMemHandle maps it at 0x900000 + base
+  /// (and refuses base 0). Events are numbered from 0x7000, and a handle holds the number.
+  static void set_ipc_supported(bool supported);
 };
 
 }  // namespace plinth::cuda::test

@@ -25,7 +25,8 @@
 //
 // Environment: FAKE_ZE_API_MINOR=<n> makes it a Level Zero 1.<n> driver (default 4, the
 // version of libze-dev 1.8's headers; 7 and later accept ZE_COMMAND_QUEUE_FLAG_IN_ORDER);
-// FAKE_ZE_NO_PEER (any value) denies peer access between the devices.
+// FAKE_ZE_NO_PEER (any value) denies peer access between the devices. Interprocess memory
+// works within one process only (see mem_get_ipc_handle).
 //
 // Thread safety: every entry point takes one lock, so any thread may call any of them.
 
@@ -99,6 +100,7 @@ struct State {
   std::map<const void*, std::size_t> allocations;  // base -> size
   long contexts = 0, lists = 0, pools = 0, events = 0, modules = 0, kernels = 0, logs = 0;
   long launches = 0;
+  std::map<const void*, long> ipc_mappings;  // base -> times opened and not closed
 };
 State state;
 
@@ -110,7 +112,8 @@ struct LeakCheck {
   LeakCheck& operator=(const LeakCheck&) = delete;
   ~LeakCheck() {
     const long alive = static_cast<long>(state.allocations.size()) + state.contexts + state.lists +
-                       state.pools + state.events + state.modules + state.kernels + state.logs;
+                       state.pools + state.events + state.modules + state.kernels + state.logs +
+                       static_cast<long>(state.ipc_mappings.size());
     if (alive == 0) {
       std::fprintf(stderr, "fake-ze: unloaded with no object alive (%ld kernel launches)\n",
                    state.launches);
@@ -118,10 +121,10 @@ struct LeakCheck {
     }
     std::fprintf(stderr,
                  "fake-ze: %zu allocations, %ld contexts, %ld command lists, %ld event pools, %ld "
-                 "events, %ld modules, %ld kernels, %ld build logs alive at unload: the backend "
-                 "leaked them\n",
+                 "events, %ld modules, %ld kernels, %ld build logs, %zu IPC mappings alive at "
+                 "unload: the backend leaked them\n",
                  state.allocations.size(), state.contexts, state.lists, state.pools, state.events,
-                 state.modules, state.kernels, state.logs);
+                 state.modules, state.kernels, state.logs, state.ipc_mappings.size());
     std::fflush(nullptr);
     ::_exit(1);
   }
@@ -430,6 +433,74 @@ ze_result_t ZE_APICALL mem_get_alloc_properties(ze_context_handle_t, const void*
     if (static_cast<const char*>(pointer) < static_cast<const char*>(base) + size)
       properties->type = ZE_MEMORY_TYPE_DEVICE;
   }
+  return ZE_RESULT_SUCCESS;
+}
+
+// Interprocess memory, within this process only (the fake's memory is ordinary heap memory):
+// a handle holds the allocation's base and the exporting process's id; opening a handle of
+// another process fails, saying so. Mappings are counted for the leak check.
+
+// The allocation that `pointer` lies in (base, size), or (nullptr, 0); `state.mutex` held.
+std::pair<const void*, std::size_t> allocation_of(const void* pointer) {
+  const auto after = state.allocations.upper_bound(pointer);
+  if (after == state.allocations.begin()) return {nullptr, 0};
+  const auto& [base, size] = *std::prev(after);
+  if (static_cast<const char*>(pointer) >= static_cast<const char*>(base) + size)
+    return {nullptr, 0};
+  return {base, size};
+}
+
+ze_result_t ZE_APICALL mem_get_address_range(ze_context_handle_t, const void* pointer, void** base,
+                                             std::size_t* size) {
+  const std::lock_guard lock(state.mutex);
+  const auto [found, extent] = allocation_of(pointer);
+  if (found == nullptr)
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                  "zeMemGetAddressRange of memory the driver did not allocate");
+  if (base != nullptr) *base = const_cast<void*>(found);
+  if (size != nullptr) *size = extent;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL mem_get_ipc_handle(ze_context_handle_t, const void* pointer,
+                                          ze_ipc_mem_handle_t* handle) {
+  const std::lock_guard lock(state.mutex);
+  if (state.allocations.count(pointer) == 0)
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                  "zeMemGetIpcHandle of a pointer that is not an allocation's base");
+  *handle = {};
+  const pid_t pid = ::getpid();
+  std::memcpy(handle->data, &pointer, sizeof(pointer));
+  std::memcpy(handle->data + sizeof(pointer), &pid, sizeof(pid));
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL mem_open_ipc_handle(ze_context_handle_t, ze_device_handle_t,
+                                           ze_ipc_mem_handle_t handle, ze_ipc_memory_flags_t,
+                                           void** out) {
+  const void* base = nullptr;
+  pid_t pid = 0;
+  std::memcpy(&base, handle.data, sizeof(base));
+  std::memcpy(&pid, handle.data + sizeof(base), sizeof(pid));
+  const std::lock_guard lock(state.mutex);
+  if (pid != ::getpid())
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                  "zeMemOpenIpcHandle of another process's handle (the fake's memory is its own)");
+  if (state.allocations.count(base) == 0)
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                  "zeMemOpenIpcHandle of an allocation that is gone or never was");
+  ++state.ipc_mappings[base];
+  *out = const_cast<void*>(base);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL mem_close_ipc_handle(ze_context_handle_t, const void* pointer) {
+  const std::lock_guard lock(state.mutex);
+  const auto found = state.ipc_mappings.find(pointer);
+  if (found == state.ipc_mappings.end())
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                  "zeMemCloseIpcHandle of a pointer zeMemOpenIpcHandle did not return");
+  if (--found->second == 0) state.ipc_mappings.erase(found);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -793,6 +864,10 @@ ze_result_t ZE_APICALL zeGetMemProcAddrTable(ze_api_version_t, ze_mem_dditable_t
   table->pfnFree = mem_free;
   table->pfnFreeExt = mem_free_ext;
   table->pfnGetAllocProperties = mem_get_alloc_properties;
+  table->pfnGetAddressRange = mem_get_address_range;
+  table->pfnGetIpcHandle = mem_get_ipc_handle;
+  table->pfnOpenIpcHandle = mem_open_ipc_handle;
+  table->pfnCloseIpcHandle = mem_close_ipc_handle;
   return ZE_RESULT_SUCCESS;
 }
 
