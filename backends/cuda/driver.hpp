@@ -54,10 +54,13 @@ namespace plinth::cuda {
   X(cuInit)                             \
   X(cuLaunchHostFunc)                   \
   X(cuLaunchKernel)                     \
+  X(cuMemAdvise)                        \
   X(cuMemAlloc)                         \
+  X(cuMemAllocManaged)                  \
   X(cuMemAllocPitch)                    \
   X(cuMemFree)                          \
   X(cuMemFreeHost)                      \
+  X(cuMemGetInfo)                       \
   X(cuMemHostAlloc)                     \
   X(cuMemHostRegister)                  \
   X(cuMemHostUnregister)                \
@@ -68,11 +71,13 @@ namespace plinth::cuda {
   X(cuMemcpyDtoHAsync)                  \
   X(cuMemcpyHtoDAsync)                  \
   X(cuMemcpyPeerAsync)                  \
+  X(cuMemPrefetchAsync)                 \
   X(cuModuleGetFunction)                \
   X(cuModuleGetGlobal)                  \
   X(cuModuleLoadDataEx)                 \
   X(cuModuleUnload)                     \
   X(cuPointerGetAttributes)             \
+  X(cuStreamAttachMemAsync)             \
   X(cuStreamCreate)                     \
   X(cuStreamDestroy)                    \
   X(cuStreamQuery)                      \

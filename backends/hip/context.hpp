@@ -106,6 +106,11 @@ class Context final : public backend::ContextAdapter {
   void free_host(void* memory) noexcept override;
   void register_host(void* memory, std::size_t size) override;
   void unregister_host(void* memory) noexcept override;
+  // SDK 1.6: managed memory (hipMallocManaged), where the device has it.
+  std::unique_ptr<backend::BufferAdapter> allocate_managed(std::size_t device, std::size_t size,
+                                                           ManagedAttach attach) override;
+  // SDK 1.6: memory info (hipMemGetInfo with the device current).
+  bool memory_info(std::size_t device, MemoryInfo& info) override;
 
  private:
   std::shared_ptr<ContextState> state_;

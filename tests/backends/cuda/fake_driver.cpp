@@ -5,7 +5,9 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <sstream>
+#include <utility>
 
 namespace plinth::cuda::test {
 
@@ -17,6 +19,7 @@ thread_local CUcontext current_context = nullptr;
 std::array<std::array<bool, 4>, 4> can_access{};
 CUresult next_enable = CUDA_SUCCESS;
 int max_pitch = 1 << 20;
+std::map<std::pair<int, int>, int> attributes;  // (attribute, device) -> value; 9 unless set
 
 // "dev1" for device 1's context, "none" for no context.
 std::string describe(CUcontext context) {
@@ -40,8 +43,12 @@ CUresult CUDAAPI get_name(char* name, int length, CUdevice device) {
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI get_attribute(int* value, CUdevice_attribute attribute, CUdevice /*device*/) {
-  *value = attribute == CU_DEVICE_ATTRIBUTE_MAX_PITCH ? max_pitch : 9;
+CUresult CUDAAPI get_attribute(int* value, CUdevice_attribute attribute, CUdevice device) {
+  const auto found = attributes.find({static_cast<int>(attribute), device});
+  if (found != attributes.end())
+    *value = found->second;
+  else
+    *value = attribute == CU_DEVICE_ATTRIBUTE_MAX_PITCH ? max_pitch : 9;
   return CUDA_SUCCESS;
 }
 
@@ -114,6 +121,25 @@ CUresult CUDAAPI alloc_pitch(CUdeviceptr* pointer, size_t* pitch, size_t width, 
   return CUDA_SUCCESS;
 }
 
+std::string hex(std::uintptr_t value) {
+  std::ostringstream text;
+  text << "0x" << std::hex << value;
+  return text.str();
+}
+
+std::string describe(CUmemLocation location) {
+  if (location.type == CU_MEM_LOCATION_TYPE_HOST) return "host";
+  if (location.type == CU_MEM_LOCATION_TYPE_DEVICE) return "device " + std::to_string(location.id);
+  return "type " + std::to_string(static_cast<int>(location.type));
+}
+
+CUresult CUDAAPI alloc_managed(CUdeviceptr* pointer, size_t size, unsigned flags) {
+  recorded.push_back("cuMemAllocManaged size=" + std::to_string(size) +
+                     " flags=" + std::to_string(flags) + " current=" + describe(current_context));
+  *pointer = 0x70000;
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI mem_free(CUdeviceptr pointer) {
   std::ostringstream line;
   line << "cuMemFree 0x" << std::hex << pointer;
@@ -125,6 +151,37 @@ CUresult CUDAAPI synchronize_stream(CUstream stream) {
   std::ostringstream line;
   line << "cuStreamSynchronize 0x" << std::hex << reinterpret_cast<std::uintptr_t>(stream);
   recorded.push_back(line.str());
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI prefetch(CUdeviceptr pointer, size_t size, CUmemLocation location, unsigned flags,
+                          CUstream stream) {
+  recorded.push_back("cuMemPrefetchAsync " + hex(pointer) + " size=" + std::to_string(size) +
+                     " to=" + describe(location) + " flags=" + std::to_string(flags) +
+                     " stream=" + hex(reinterpret_cast<std::uintptr_t>(stream)) +
+                     " current=" + describe(current_context));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI advise(CUdeviceptr pointer, size_t size, CUmem_advise advice,
+                        CUmemLocation location) {
+  recorded.push_back("cuMemAdvise " + hex(pointer) + " size=" + std::to_string(size) + " advice=" +
+                     std::to_string(static_cast<int>(advice)) + " location=" + describe(location));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI attach_memory(CUstream stream, CUdeviceptr pointer, size_t length,
+                               unsigned flags) {
+  recorded.push_back(
+      "cuStreamAttachMemAsync stream=" + hex(reinterpret_cast<std::uintptr_t>(stream)) + " " +
+      hex(pointer) + " length=" + std::to_string(length) + " flags=" + std::to_string(flags));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI memory_info(size_t* free, size_t* total) {
+  recorded.push_back("cuMemGetInfo current=" + describe(current_context));
+  *free = std::size_t{3} << 30;
+  *total = std::size_t{80} << 30;
   return CUDA_SUCCESS;
 }
 
@@ -165,6 +222,7 @@ FakeDriver::FakeDriver() {
   next_enable = CUDA_SUCCESS;
   max_pitch = 1 << 20;
   host_base = 0;
+  attributes.clear();
   Driver& table = detail::loaded_driver;
   table = Driver{};
   table.cuCtxGetCurrent = &get_current;
@@ -181,6 +239,11 @@ FakeDriver::FakeDriver() {
   table.cuMemAllocPitch = &alloc_pitch;
   table.cuMemFree = &mem_free;
   table.cuStreamSynchronize = &synchronize_stream;
+  table.cuMemAllocManaged = &alloc_managed;
+  table.cuMemPrefetchAsync = &prefetch;
+  table.cuMemAdvise = &advise;
+  table.cuStreamAttachMemAsync = &attach_memory;
+  table.cuMemGetInfo = &memory_info;
 }
 
 FakeDriver::~FakeDriver() { detail::loaded_driver = saved; }
@@ -204,6 +267,10 @@ void FakeDriver::set_max_pitch(int pitch) { max_pitch = pitch; }
 
 void FakeDriver::set_host_base(const void* base) {
   host_base = reinterpret_cast<std::uintptr_t>(base);
+}
+
+void FakeDriver::set_attribute(CUdevice_attribute attribute, CUdevice device, int value) {
+  attributes[{static_cast<int>(attribute), device}] = value;
 }
 
 }  // namespace plinth::cuda::test

@@ -34,6 +34,8 @@ class FakeDriver {
   static void set_max_pitch(int pitch);
   /// Host pointers in recorded rectangular copies are printed as "host+<offset from base>".
   static void set_host_base(const void* base);
+  /// What cuDeviceGetAttribute answers for `attribute` of `device`; 9 unless set.
+  static void set_attribute(CUdevice_attribute attribute, CUdevice device, int value);
 };
 
 }  // namespace plinth::cuda::test
