@@ -6,10 +6,11 @@
 
 #include <plinth/plinth.hpp>
 
+#include "error_message.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <functional>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -28,14 +29,7 @@ const char* const source = R"(
 KERNEL void scale(GLOBAL_MEM float* out, GLOBAL_MEM const float* in, float factor) {}
 )";
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const LogicError& e) {
-    return e.what();
-  }
-  return "(no LogicError)";
-}
+using plinth::test::message_of;
 
 /// What the host backend's queues were asked to do since the last call.
 std::string managed_calls() {
