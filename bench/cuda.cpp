@@ -707,6 +707,95 @@ void register_kernel(Setup& s) {
   });
 }
 
+/// Managed memory (issue 31): saxpy over 64M floats of cuMemAllocManaged memory, prefetched to
+/// the device once, through plinth (Buffer::allocate_managed, Buffer::prefetch, the prepared
+/// kernel) and through the raw calls (cuMemAllocManaged, cuMemPrefetchAsync, cuLaunchKernel).
+/// Both time the kernel alone between events, as kernel/saxpy_64M does over device memory, so
+/// the two rows also show what managed memory costs a kernel once it is resident.
+void register_managed(Setup& s) {
+  if (attribute(s.cu_device, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS) == 0) {
+    std::cout << "managed/ rows left out: the device has no concurrent managed access" << std::endl;
+    return;
+  }
+  const unsigned n = 64u << 20;
+  const std::size_t bytes = std::size_t{n} * sizeof(float);
+  const std::size_t moved = 3 * bytes;
+  auto prepared = s.program.kernel("saxpy").prepare({n}, {saxpy_local_size});
+  CUfunction function = s.function("saxpy");
+  // Filled on the host through the managed pointers, then prefetched: the kernels find the
+  // pages on the device.
+  auto fill = [n](float* values) { std::fill(values, values + n, 1.0f); };
+  auto ours = std::make_shared<std::optional<std::pair<plinth::Buffer, plinth::Buffer>>>();
+  auto plinth_side = [&s, prepared, ours, fill, n, bytes, moved](benchmark::State& state) {
+    if (!*ours) {
+      ours->emplace(plinth::Buffer::allocate_managed(s.device, bytes),
+                    plinth::Buffer::allocate_managed(s.device, bytes));
+      for (const auto* buffer : {&(*ours)->first, &(*ours)->second}) {
+        fill(reinterpret_cast<float*>(buffer->host_pointer()));
+        require(buffer->prefetch(s.queue), "Buffer::prefetch", "no prefetch on this device");
+      }
+      s.queue.synchronize();
+    }
+    const auto& [x, y] = **ours;
+    const float a = 1e-6f;
+    time_on_device(state, moved, [&] {
+      const auto start = s.queue.record_event();
+      prepared(s.queue, y, x, a, n);
+      const auto end = s.queue.record_event();
+      return plinth::elapsed_ms(start, end) / 1e3;
+    });
+  };
+  auto raw_side = [&s, function, fill, n, bytes, moved](benchmark::State& state) {
+    std::array<CUdeviceptr, 2> memory{0, 0};
+    CUevent events[2] = {nullptr, nullptr};
+    auto release = [&] {
+      for (auto event : events)
+        if (event) cuEventDestroy(event);
+      for (auto pointer : memory)
+        if (pointer) cuMemFree(pointer);
+    };
+    try {
+      CUmemLocation device{};
+      device.type = CU_MEM_LOCATION_TYPE_DEVICE;
+      device.id = s.cu_device;
+      for (auto& pointer : memory) {
+        cu_check(cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL), "cuMemAllocManaged");
+        fill(reinterpret_cast<float*>(pointer));
+        cu_check(cuMemPrefetchAsync(pointer, bytes, device, 0, s.stream), "cuMemPrefetchAsync");
+      }
+      stream_sync(s.stream);
+      CUdeviceptr y = memory[1];
+      CUdeviceptr x = memory[0];
+      float a = 1e-6f;
+      unsigned count = n;
+      void* params[] = {&y, &x, &a, &count};
+      for (auto& event : events) cu_check(cuEventCreate(&event, CU_EVENT_DEFAULT), "cuEventCreate");
+      const auto blocks = static_cast<unsigned>(n / saxpy_local_size);
+      const auto threads = static_cast<unsigned>(saxpy_local_size);
+      time_on_device(state, moved, [&] {
+        cu_check(cuEventRecord(events[0], s.stream), "cuEventRecord");
+        cu_check(
+            cuLaunchKernel(function, blocks, 1, 1, threads, 1, 1, 0, s.stream, params, nullptr),
+            "cuLaunchKernel");
+        cu_check(cuEventRecord(events[1], s.stream), "cuEventRecord");
+        cu_check(cuEventSynchronize(events[1]), "cuEventSynchronize");
+        float ms = 0;
+        cu_check(cuEventElapsedTime(&ms, events[0], events[1]), "cuEventElapsedTime");
+        return static_cast<double>(ms) / 1e3;
+      });
+    } catch (...) {
+      release();
+      throw;
+    }
+    release();
+  };
+  auto pair = register_pair({"managed/saxpy_64M_prefetched", Measure::latency, 1.05, {"GB/s"}},
+                            plinth_side, raw_side);
+  configure(pair, [](auto* b) {
+    b->MinTime(long_min_time)->UseManualTime()->Unit(benchmark::kMillisecond);
+  });
+}
+
 /// The device memory pool (issue 26, docs/performance.md): a cached block's allocation and
 /// release against the driver's pairs, an expression into a new result against the same into
 /// an existing array, and a small new result's heap and driver allocations per call.
@@ -1137,6 +1226,7 @@ int main(int argc, char** argv) {
       benchmark::DoNotOptimize(program);
     });
     register_kernel(*setup);
+    register_managed(*setup);
     register_pool(*setup);
     register_algorithm_references(*setup);
   } catch (const std::exception& error) {

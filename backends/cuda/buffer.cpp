@@ -12,7 +12,7 @@ Buffer::~Buffer() {
 }
 
 std::unique_ptr<backend::BufferAdapter> Buffer::sub_region(std::size_t origin, std::size_t size) {
-  return std::make_unique<Buffer>(state_, device_, pointer_ + origin, size, false);
+  return std::make_unique<Buffer>(state_, device_, pointer_ + origin, size, false, managed_);
 }
 
 }  // namespace plinth::cuda

@@ -15,9 +15,16 @@ class ContextState;
 /// origin works, for transfers and as a kernel argument alike.
 class Buffer final : public backend::BufferAdapter {
  public:
+  /// `managed`: memory from cuMemAllocManaged (or a region of it), whose host address is its
+  /// device address.
   Buffer(std::shared_ptr<ContextState> state, std::size_t device, CUdeviceptr pointer,
-         std::size_t size, bool owned)
-      : state_(std::move(state)), device_(device), pointer_(pointer), size_(size), owned_(owned) {}
+         std::size_t size, bool owned, bool managed = false)
+      : state_(std::move(state)),
+        device_(device),
+        pointer_(pointer),
+        size_(size),
+        owned_(owned),
+        managed_(managed) {}
   ~Buffer() override;
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -26,6 +33,11 @@ class Buffer final : public backend::BufferAdapter {
   std::unique_ptr<backend::BufferAdapter> sub_region(std::size_t origin, std::size_t size) override;
   backend::ArgValue kernel_arg() const override { return {&pointer_, sizeof(pointer_)}; }
   backend::NativeHandle native_handle() const override { return pointer_; }
+  // SDK 1.6: managed memory.
+  void* host_pointer() const override {
+    return managed_ ? reinterpret_cast<void*>(pointer_)
+                    : nullptr;  // NOLINT(performance-no-int-to-ptr)
+  }
 
   CUdeviceptr pointer() const { return pointer_; }
   /// Keeps `owner` (e.g. an interprocess mapping, which unmaps when destroyed) as long as
@@ -39,6 +51,7 @@ class Buffer final : public backend::BufferAdapter {
   std::size_t size_;
   bool owned_;
   std::shared_ptr<void> kept_;
+  bool managed_;
 };
 
 /// The device pointer of a buffer adapter of this backend (the core only hands us ours).

@@ -7,9 +7,11 @@
 #include "queue.hpp"
 
 #include <plinth/backend/host_copier.hpp>
+#include <plinth/errors.hpp>
 
 #include <algorithm>
 #include <array>
+#include <string>
 
 namespace plinth::cuda {
 
@@ -174,6 +176,33 @@ void Context::register_host(void* memory, std::size_t size) {
 void Context::unregister_host(void* memory) noexcept {
   ScopedContext current((*state_)[0].context, std::nothrow);
   CU_CHECK_IN_DESTRUCTOR(cuMemHostUnregister(memory));
+}
+
+std::unique_ptr<backend::BufferAdapter> Context::allocate_managed(std::size_t device,
+                                                                  std::size_t size,
+                                                                  ManagedAttach attach) {
+  const auto& entry = (*state_)[device];
+  int managed = 0;
+  CU_CHECK(cuDeviceGetAttribute(&managed, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, entry.device));
+  if (managed == 0) {
+    throw LogicError("CUDA device " + std::to_string(entry.device) + " ('" + entry.name +
+                     "') has no managed memory (CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY is 0)");
+  }
+  ScopedContext current(entry.context);
+  CUdeviceptr pointer = 0;
+  CU_CHECK(cuMemAllocManaged(
+      &pointer, size, attach == ManagedAttach::host ? CU_MEM_ATTACH_HOST : CU_MEM_ATTACH_GLOBAL));
+  return std::make_unique<Buffer>(state_, device, pointer, size, true, true);
+}
+
+bool Context::memory_info(std::size_t device, MemoryInfo& info) {
+  ScopedContext current((*state_)[device].context);
+  std::size_t free = 0;
+  std::size_t total = 0;
+  CU_CHECK(cuMemGetInfo(&free, &total));
+  info.total = total;
+  info.free = free;
+  return true;
 }
 
 std::unique_ptr<backend::CommunicatorAdapter> Context::create_communicator(

@@ -59,11 +59,14 @@ namespace plinth::cuda {
   X(cuIpcOpenMemHandle)                 \
   X(cuLaunchHostFunc)                   \
   X(cuLaunchKernel)                     \
+  X(cuMemAdvise)                        \
   X(cuMemAlloc)                         \
+  X(cuMemAllocManaged)                  \
   X(cuMemAllocPitch)                    \
   X(cuMemFree)                          \
   X(cuMemFreeHost)                      \
   X(cuMemGetAddressRange)               \
+  X(cuMemGetInfo)                       \
   X(cuMemHostAlloc)                     \
   X(cuMemHostRegister)                  \
   X(cuMemHostUnregister)                \
@@ -74,11 +77,13 @@ namespace plinth::cuda {
   X(cuMemcpyDtoHAsync)                  \
   X(cuMemcpyHtoDAsync)                  \
   X(cuMemcpyPeerAsync)                  \
+  X(cuMemPrefetchAsync)                 \
   X(cuModuleGetFunction)                \
   X(cuModuleGetGlobal)                  \
   X(cuModuleLoadDataEx)                 \
   X(cuModuleUnload)                     \
   X(cuPointerGetAttributes)             \
+  X(cuStreamAttachMemAsync)             \
   X(cuStreamCreate)                     \
   X(cuStreamDestroy)                    \
   X(cuStreamQuery)                      \

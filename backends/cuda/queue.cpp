@@ -5,6 +5,8 @@
 #include "driver.hpp"
 #include "event.hpp"
 
+#include <plinth/errors.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -326,6 +328,60 @@ void Queue::poll() {
   // Only a failure matters: the ring waits for its own count of finished host functions.
   if (auto result = driver().cuStreamQuery(stream_); result != CUDA_ERROR_NOT_READY)
     plinth::backend::check(result, "cuStreamQuery");
+}
+
+namespace {
+
+CUmemLocation location_of(ManagedLocation location, CUdevice device) {
+  CUmemLocation result{};
+  result.type =
+      location == ManagedLocation::host ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE;
+  result.id = location == ManagedLocation::host ? 0 : device;
+  return result;
+}
+
+CUmem_advise advice_of(ManagedAdvice advice) {
+  switch (advice) {
+    case ManagedAdvice::set_read_mostly: return CU_MEM_ADVISE_SET_READ_MOSTLY;
+    case ManagedAdvice::unset_read_mostly: return CU_MEM_ADVISE_UNSET_READ_MOSTLY;
+    case ManagedAdvice::set_preferred_location: return CU_MEM_ADVISE_SET_PREFERRED_LOCATION;
+    case ManagedAdvice::unset_preferred_location: return CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION;
+    case ManagedAdvice::set_accessed_by: return CU_MEM_ADVISE_SET_ACCESSED_BY;
+    case ManagedAdvice::unset_accessed_by: return CU_MEM_ADVISE_UNSET_ACCESSED_BY;
+  }
+  throw LogicError("cuda: an advice the backend does not know");
+}
+
+}  // namespace
+
+bool Queue::prefetch(backend::BufferAdapter& buffer, ManagedLocation to) {
+  // Without concurrent managed access (Windows, pre-Pascal GPUs) there is no prefetch: the
+  // driver moves everything at launch.
+  const CUdevice device = (*state_)[device_].device;
+  int concurrent = 0;
+  CU_CHECK(
+      cuDeviceGetAttribute(&concurrent, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, device));
+  if (concurrent == 0) return false;
+  ScopedContext current(context_);
+  CU_CHECK(cuMemPrefetchAsync(device_pointer(buffer), buffer.size(), location_of(to, device), 0,
+                              stream_));
+  return true;
+}
+
+bool Queue::advise(backend::BufferAdapter& buffer, ManagedAdvice advice, ManagedLocation location) {
+  ScopedContext current(context_);
+  CU_CHECK(cuMemAdvise(device_pointer(buffer), buffer.size(), advice_of(advice),
+                       location_of(location, (*state_)[device_].device)));
+  return true;
+}
+
+bool Queue::attach(backend::BufferAdapter& buffer, ManagedAttach attach) {
+  unsigned flags = CU_MEM_ATTACH_GLOBAL;
+  if (attach == ManagedAttach::host) flags = CU_MEM_ATTACH_HOST;
+  if (attach == ManagedAttach::single) flags = CU_MEM_ATTACH_SINGLE;
+  ScopedContext current(context_);
+  CU_CHECK(cuStreamAttachMemAsync(stream_, device_pointer(buffer), 0, flags));
+  return true;
 }
 
 }  // namespace plinth::cuda

@@ -54,6 +54,14 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
                       std::size_t src_device, const backend::RectSide& src_side,
                       const backend::RectShape& shape) override;
 
+  // SDK 1.6: managed memory. Prefetches where the device has concurrent managed access
+  // (cuMemPrefetchAsync); all six pieces of advice (cuMemAdvise, applied at once); attach
+  // kinds (cuStreamAttachMemAsync).
+  bool prefetch(backend::BufferAdapter& buffer, ManagedLocation to) override;
+  bool advise(backend::BufferAdapter& buffer, ManagedAdvice advice,
+              ManagedLocation location) override;
+  bool attach(backend::BufferAdapter& buffer, ManagedAttach attach) override;
+
   CUstream stream() const { return stream_; }
   CUcontext context() const { return context_; }
 

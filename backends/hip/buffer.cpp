@@ -12,7 +12,8 @@ Buffer::~Buffer() {
 }
 
 std::unique_ptr<backend::BufferAdapter> Buffer::sub_region(std::size_t origin, std::size_t size) {
-  return std::make_unique<Buffer>(state_, device_, device_pointer(*this, origin), size, false);
+  return std::make_unique<Buffer>(state_, device_, device_pointer(*this, origin), size, false,
+                                  managed_);
 }
 
 }  // namespace plinth::hip

@@ -15,9 +15,16 @@ class ContextState;
 /// origin works, for transfers and as a kernel argument alike.
 class Buffer final : public backend::BufferAdapter {
  public:
+  /// `managed`: memory from hipMallocManaged (or a region of it), whose host address is its
+  /// device address.
   Buffer(std::shared_ptr<ContextState> state, std::size_t device, hipDeviceptr_t pointer,
-         std::size_t size, bool owned)
-      : state_(std::move(state)), device_(device), pointer_(pointer), size_(size), owned_(owned) {}
+         std::size_t size, bool owned, bool managed = false)
+      : state_(std::move(state)),
+        device_(device),
+        pointer_(pointer),
+        size_(size),
+        owned_(owned),
+        managed_(managed) {}
   ~Buffer() override;
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -28,6 +35,9 @@ class Buffer final : public backend::BufferAdapter {
   backend::NativeHandle native_handle() const override {
     return reinterpret_cast<backend::NativeHandle>(pointer_);
   }
+
+  // SDK 1.6: managed memory.
+  void* host_pointer() const override { return managed_ ? pointer_ : nullptr; }
 
   hipDeviceptr_t pointer() const { return pointer_; }
   /// Keeps `owner` (e.g. an interprocess mapping, which unmaps when destroyed) as long as
@@ -41,6 +51,7 @@ class Buffer final : public backend::BufferAdapter {
   std::size_t size_;
   bool owned_;
   std::shared_ptr<void> kept_;
+  bool managed_;
 };
 
 /// The device pointer of a buffer adapter of this backend (the core only hands us ours), plus

@@ -7,6 +7,9 @@
 #include "queue.hpp"
 
 #include <plinth/backend/host_copier.hpp>
+#include <plinth/errors.hpp>
+
+#include <string>
 
 namespace plinth::hip {
 
@@ -108,6 +111,33 @@ void Context::register_host(void* memory, std::size_t size) {
 void Context::unregister_host(void* memory) noexcept {
   ScopedDevice current((*state_)[0].device, std::nothrow);
   PLINTH_CHECK_IN_DESTRUCTOR(hipHostUnregister(memory));
+}
+
+std::unique_ptr<backend::BufferAdapter> Context::allocate_managed(std::size_t device,
+                                                                  std::size_t size,
+                                                                  ManagedAttach attach) {
+  const auto& entry = (*state_)[device];
+  int managed = 0;
+  PLINTH_CHECK(hipDeviceGetAttribute(&managed, hipDeviceAttributeManagedMemory, entry.device));
+  if (managed == 0) {
+    throw LogicError("HIP device " + std::to_string(entry.device) + " ('" + entry.name +
+                     "') has no managed memory (hipDeviceAttributeManagedMemory is 0)");
+  }
+  ScopedDevice current(entry.device);
+  void* pointer = nullptr;
+  PLINTH_CHECK(hipMallocManaged(
+      &pointer, size, attach == ManagedAttach::host ? hipMemAttachHost : hipMemAttachGlobal));
+  return std::make_unique<Buffer>(state_, device, pointer, size, true, true);
+}
+
+bool Context::memory_info(std::size_t device, MemoryInfo& info) {
+  ScopedDevice current((*state_)[device].device);
+  std::size_t free = 0;
+  std::size_t total = 0;
+  PLINTH_CHECK(hipMemGetInfo(&free, &total));
+  info.total = total;
+  info.free = free;
+  return true;
 }
 
 }  // namespace plinth::hip

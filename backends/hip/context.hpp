@@ -117,6 +117,11 @@ class Context final : public backend::ContextAdapter {
   std::vector<std::byte> export_event(backend::EventAdapter& event) override;
   std::unique_ptr<backend::EventAdapter> import_event(std::size_t device,
                                                       std::span<const std::byte> handle) override;
+  // SDK 1.6: managed memory (hipMallocManaged), where the device has it.
+  std::unique_ptr<backend::BufferAdapter> allocate_managed(std::size_t device, std::size_t size,
+                                                           ManagedAttach attach) override;
+  // SDK 1.6: memory info (hipMemGetInfo with the device current).
+  bool memory_info(std::size_t device, MemoryInfo& info) override;
 
  private:
   std::shared_ptr<ContextState> state_;

@@ -225,4 +225,42 @@ void Queue::poll() {
     plinth::backend::check(result, "hipStreamQuery");
 }
 
+bool Queue::prefetch(backend::BufferAdapter& buffer, ManagedLocation to) {
+  int concurrent = 0;
+  PLINTH_CHECK(
+      hipDeviceGetAttribute(&concurrent, hipDeviceAttributeConcurrentManagedAccess, device_));
+  if (concurrent == 0) return false;
+  ScopedDevice current(device_);
+  PLINTH_CHECK(hipMemPrefetchAsync(device_pointer(buffer), buffer.size(),
+                                   to == ManagedLocation::host ? hipCpuDeviceId : device_,
+                                   stream_));
+  return true;
+}
+
+bool Queue::advise(backend::BufferAdapter& buffer, ManagedAdvice advice, ManagedLocation location) {
+  hipMemoryAdvise native = hipMemAdviseSetReadMostly;
+  switch (advice) {
+    case ManagedAdvice::set_read_mostly: native = hipMemAdviseSetReadMostly; break;
+    case ManagedAdvice::unset_read_mostly: native = hipMemAdviseUnsetReadMostly; break;
+    case ManagedAdvice::set_preferred_location: native = hipMemAdviseSetPreferredLocation; break;
+    case ManagedAdvice::unset_preferred_location:
+      native = hipMemAdviseUnsetPreferredLocation;
+      break;
+    case ManagedAdvice::set_accessed_by: native = hipMemAdviseSetAccessedBy; break;
+    case ManagedAdvice::unset_accessed_by: native = hipMemAdviseUnsetAccessedBy; break;
+  }
+  ScopedDevice current(device_);
+  PLINTH_CHECK(hipMemAdvise(device_pointer(buffer), buffer.size(), native,
+                            location == ManagedLocation::host ? hipCpuDeviceId : device_));
+  return true;
+}
+
+bool Queue::attach(backend::BufferAdapter& buffer, ManagedAttach attach) {
+  unsigned flags = hipMemAttachGlobal;
+  if (attach == ManagedAttach::host) flags = hipMemAttachHost;
+  if (attach == ManagedAttach::single) flags = hipMemAttachSingle;
+  ScopedDevice current(device_);
+  PLINTH_CHECK(hipStreamAttachMemAsync(stream_, device_pointer(buffer), 0, flags));
+  return true;
+}
 }  // namespace plinth::hip

@@ -48,6 +48,14 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
                  const backend::RectSide& src_side, const backend::RectShape& shape,
                  bool async) override;
 
+  // SDK 1.6: managed memory, as the CUDA backend: prefetches where the device has
+  // concurrent managed access (hipMemPrefetchAsync), all six pieces of advice (hipMemAdvise,
+  // applied at once), attach kinds (hipStreamAttachMemAsync).
+  bool prefetch(backend::BufferAdapter& buffer, ManagedLocation to) override;
+  bool advise(backend::BufferAdapter& buffer, ManagedAdvice advice,
+              ManagedLocation location) override;
+  bool attach(backend::BufferAdapter& buffer, ManagedAttach attach) override;
+
   hipStream_t stream() const { return stream_; }
   /// The HIP device ordinal of the queue's device.
   int device() const { return device_; }

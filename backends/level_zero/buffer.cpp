@@ -9,7 +9,7 @@ Buffer::~Buffer() {
 }
 
 std::unique_ptr<backend::BufferAdapter> Buffer::sub_region(std::size_t origin, std::size_t size) {
-  return std::make_unique<Buffer>(state_, device_pointer(*this, origin), size, false);
+  return std::make_unique<Buffer>(state_, device_pointer(*this, origin), size, false, managed_);
 }
 
 }  // namespace plinth::level_zero

@@ -15,8 +15,15 @@ class ContextState;
 /// queued command uses it where the driver can (ContextState::free()).
 class Buffer final : public backend::BufferAdapter {
  public:
-  Buffer(std::shared_ptr<ContextState> state, void* pointer, std::size_t size, bool owned)
-      : state_(std::move(state)), pointer_(pointer), size_(size), owned_(owned) {}
+  /// `managed`: shared memory (zeMemAllocShared, or a region of it), whose host address is
+  /// its device address.
+  Buffer(std::shared_ptr<ContextState> state, void* pointer, std::size_t size, bool owned,
+         bool managed = false)
+      : state_(std::move(state)),
+        pointer_(pointer),
+        size_(size),
+        owned_(owned),
+        managed_(managed) {}
   ~Buffer() override;
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
@@ -27,6 +34,9 @@ class Buffer final : public backend::BufferAdapter {
   backend::NativeHandle native_handle() const override {
     return reinterpret_cast<backend::NativeHandle>(pointer_);
   }
+
+  // SDK 1.6: managed memory.
+  void* host_pointer() const override { return managed_ ? pointer_ : nullptr; }
 
   void* pointer() const { return pointer_; }
   /// Keeps `owner` (e.g. an interprocess mapping, which unmaps when destroyed) as long as
@@ -39,6 +49,7 @@ class Buffer final : public backend::BufferAdapter {
   std::size_t size_;
   bool owned_;
   std::shared_ptr<void> kept_;
+  bool managed_;
 };
 
 /// The device pointer of a buffer adapter of this backend (the core only hands us ours), plus

@@ -9,7 +9,10 @@
 
 #include <plinth/errors.hpp>
 
+#include <level_zero/zes_api.h>
+
 #include <cstring>
+#include <vector>
 
 namespace plinth::level_zero {
 
@@ -184,5 +187,65 @@ void* Context::allocate_host(std::size_t size) {
 }
 
 void Context::free_host(void* memory) noexcept { state_->free(memory); }
+
+std::unique_ptr<backend::BufferAdapter> Context::allocate_managed(std::size_t device,
+                                                                  std::size_t size,
+                                                                  ManagedAttach attach) {
+  const auto& entry = (*state_)[device];
+  ze_device_memory_access_properties_t access{};
+  access.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES;
+  PLINTH_CHECK(zeDeviceGetMemoryAccessProperties(entry.device, &access));
+  if (access.sharedSingleDeviceAllocCapabilities == 0) {
+    throw LogicError("Level Zero device '" + entry.name +
+                     "' has no managed memory (its sharedSingleDeviceAllocCapabilities are 0)");
+  }
+  if (attach != ManagedAttach::global) {
+    throw LogicError("Level Zero device '" + entry.name + "' cannot attach managed memory as '" +
+                     to_string(attach) +
+                     "': Level Zero has no attach kinds (shared memory is always reachable by "
+                     "every command list and the host)");
+  }
+  ze_device_mem_alloc_desc_t device_desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0, 0};
+  ze_host_mem_alloc_desc_t host_desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
+  void* pointer = nullptr;
+  const ze_result_t result = zeMemAllocShared(state_->context(), &device_desc, &host_desc, size,
+                                              256, entry.device, &pointer);
+  if (result == ZE_RESULT_ERROR_UNSUPPORTED_SIZE) {
+    throw OutOfMemoryError("Level Zero", "zeMemAllocShared", result, result_name(result),
+                           std::to_string(size) + " bytes is more than one allocation of '" +
+                               entry.name + "' may have");
+  }
+  backend::check(result, "zeMemAllocShared");
+  return std::make_unique<Buffer>(state_, pointer, size, true, true);
+}
+
+bool Context::memory_info(std::size_t device, MemoryInfo& info) {
+  const ze_device_handle_t handle = (*state_)[device].device;
+  std::uint32_t count = 0;
+  PLINTH_CHECK(zeDeviceGetMemoryProperties(handle, &count, nullptr));
+  std::vector<ze_device_memory_properties_t> memories(count);
+  for (auto& memory : memories) memory.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
+  PLINTH_CHECK(zeDeviceGetMemoryProperties(handle, &count, memories.data()));
+  info.total = 0;
+  for (std::uint32_t i = 0; i < count; ++i) info.total += memories[i].totalSize;
+  // Sysman answers only where it was enabled before zeInit (ZES_ENABLE_SYSMAN=1) and the driver
+  // has it: any failure means the free memory is unknown, not an error.
+  const auto sysman = reinterpret_cast<zes_device_handle_t>(handle);
+  std::uint32_t modules = 0;
+  if (zesDeviceEnumMemoryModules(sysman, &modules, nullptr) != ZE_RESULT_SUCCESS || modules == 0)
+    return true;
+  std::vector<zes_mem_handle_t> handles(modules);
+  if (zesDeviceEnumMemoryModules(sysman, &modules, handles.data()) != ZE_RESULT_SUCCESS)
+    return true;
+  std::size_t free = 0;
+  for (std::uint32_t i = 0; i < modules; ++i) {
+    zes_mem_state_t state{};
+    state.stype = ZES_STRUCTURE_TYPE_MEM_STATE;
+    if (zesMemoryGetState(handles[i], &state) != ZE_RESULT_SUCCESS) return true;
+    free += state.free;
+  }
+  info.free = free;
+  return true;
+}
 
 }  // namespace plinth::level_zero

@@ -98,6 +98,13 @@ class Context final : public backend::ContextAdapter {
   /// zeMemAllocHost: host memory every device of the context reads and writes directly.
   void* allocate_host(std::size_t size) override;
   void free_host(void* memory) noexcept override;
+  // SDK 1.6: managed memory: shared memory (zeMemAllocShared) of the device, where its
+  // memory access properties allow single-device shared allocations; global only.
+  std::unique_ptr<backend::BufferAdapter> allocate_managed(std::size_t device, std::size_t size,
+                                                           ManagedAttach attach) override;
+  // SDK 1.6: memory info: the total of zeDeviceGetMemoryProperties, and the free memory of
+  // Sysman's memory modules (zesMemoryGetState) where Sysman answers (ZES_ENABLE_SYSMAN=1).
+  bool memory_info(std::size_t device, MemoryInfo& info) override;
   // register_host() keeps the SDK's default (LogicError): Level Zero has no call that
   // page-locks existing host memory (there is no counterpart of cuMemHostRegister).
   // SDK 1.6: interprocess memory (ipc.cpp); events keep the SDK's defaults.

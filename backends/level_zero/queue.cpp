@@ -217,4 +217,32 @@ backend::NativeHandle Queue::native_handle() const {
   return reinterpret_cast<backend::NativeHandle>(list_);
 }
 
+bool Queue::prefetch(backend::BufferAdapter& buffer, ManagedLocation to) {
+  if (to != ManagedLocation::device) return false;
+  order();
+  PLINTH_CHECK(zeCommandListAppendMemoryPrefetch(list_, device_pointer(buffer), buffer.size()));
+  return true;
+}
+
+bool Queue::advise(backend::BufferAdapter& buffer, ManagedAdvice advice, ManagedLocation location) {
+  ze_memory_advice_t native = ZE_MEMORY_ADVICE_FORCE_UINT32;
+  switch (advice) {
+    case ManagedAdvice::set_read_mostly: native = ZE_MEMORY_ADVICE_SET_READ_MOSTLY; break;
+    case ManagedAdvice::unset_read_mostly: native = ZE_MEMORY_ADVICE_CLEAR_READ_MOSTLY; break;
+    case ManagedAdvice::set_preferred_location:
+    case ManagedAdvice::unset_preferred_location:
+      // The device only (the system-memory advice came after the headers plinth builds with).
+      if (location != ManagedLocation::device) return false;
+      native = advice == ManagedAdvice::set_preferred_location
+                   ? ZE_MEMORY_ADVICE_SET_PREFERRED_LOCATION
+                   : ZE_MEMORY_ADVICE_CLEAR_PREFERRED_LOCATION;
+      break;
+    case ManagedAdvice::set_accessed_by:
+    case ManagedAdvice::unset_accessed_by: return false;
+  }
+  order();
+  PLINTH_CHECK(zeCommandListAppendMemAdvise(list_, (*state_)[device_].device,
+                                            device_pointer(buffer), buffer.size(), native));
+  return true;
+}
 }  // namespace plinth::level_zero

@@ -86,6 +86,14 @@ class Queue final : public backend::QueueAdapter {
                       std::size_t src_device, const backend::RectSide& src_side,
                       const backend::RectShape& shape) override;
 
+  // SDK 1.6: managed memory, ordered in the command list: prefetches to the device
+  // (zeCommandListAppendMemoryPrefetch; none to the host) and advice
+  // (zeCommandListAppendMemAdvise: read-mostly and a preferred location on the device; no
+  // accessed-by, no host location). No attach kinds: the default says so.
+  bool prefetch(backend::BufferAdapter& buffer, ManagedLocation to) override;
+  bool advise(backend::BufferAdapter& buffer, ManagedAdvice advice,
+              ManagedLocation location) override;
+
   ze_command_list_handle_t list() const { return list_; }
   /// Called before appending a command: on a list not known to be in order, a barrier, so
   /// that the command starts once every earlier one has completed. Throws BackendError.

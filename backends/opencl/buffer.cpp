@@ -6,9 +6,9 @@
 
 namespace plinth::opencl {
 
-Buffer::Buffer(cl_mem root, cl_mem arg, std::size_t offset, std::size_t size,
-               std::size_t alignment) noexcept
-    : root_(root), arg_(arg), offset_(offset), size_(size), alignment_(alignment) {}
+Buffer::Buffer(cl_mem root, cl_mem arg, std::size_t offset, std::size_t size, std::size_t alignment,
+               std::byte* host) noexcept
+    : root_(root), arg_(arg), offset_(offset), size_(size), alignment_(alignment), host_(host) {}
 
 std::unique_ptr<Buffer> Buffer::wrap(cl_mem memory, std::size_t size, std::size_t alignment,
                                      bool take_ownership) {
@@ -56,7 +56,8 @@ std::unique_ptr<backend::BufferAdapter> Buffer::sub_region(std::size_t origin, s
   if (code != CL_SUCCESS && arg != nullptr && arg != root_)
     PLINTH_CHECK_IN_DESTRUCTOR(clReleaseMemObject(arg));
   plinth::backend::check(code, "clRetainMemObject");
-  return std::make_unique<Buffer>(root_, arg, offset, size, alignment_);
+  return std::make_unique<Buffer>(root_, arg, offset, size, alignment_,
+                                  host_ != nullptr ? host_ + origin : nullptr);
 }
 
 backend::ArgValue Buffer::kernel_arg() const {

@@ -16,8 +16,10 @@ class Buffer final : public backend::BufferAdapter {
  public:
   /// Adopts one reference to `root` and, if it is another object, one to `arg`
   /// (null: no cl_mem starts at `offset`, so the buffer cannot be a kernel argument).
-  Buffer(cl_mem root, cl_mem arg, std::size_t offset, std::size_t size,
-         std::size_t alignment) noexcept;
+  /// `host`: for managed memory (fine-grained SVM under the root), the host's address of
+  /// this buffer's first byte; null otherwise.
+  Buffer(cl_mem root, cl_mem arg, std::size_t offset, std::size_t size, std::size_t alignment,
+         std::byte* host = nullptr) noexcept;
   /// Wraps `memory` (a buffer or a sub-buffer); without `take_ownership` it is retained.
   static std::unique_ptr<Buffer> wrap(cl_mem memory, std::size_t size, std::size_t alignment,
                                       bool take_ownership);
@@ -32,6 +34,9 @@ class Buffer final : public backend::BufferAdapter {
   /// The cl_mem a kernel would receive; 0 for an unaligned view, which has none.
   backend::NativeHandle native_handle() const override;
 
+  // SDK 1.6: managed memory.
+  void* host_pointer() const override { return host_; }
+
   cl_mem root() const { return root_; }
   std::size_t offset() const { return offset_; }
 
@@ -41,6 +46,7 @@ class Buffer final : public backend::BufferAdapter {
   std::size_t offset_;
   std::size_t size_;
   std::size_t alignment_;
+  std::byte* host_;
 };
 
 }  // namespace plinth::opencl

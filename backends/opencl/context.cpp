@@ -5,14 +5,24 @@
 #include "error.hpp"
 #include "program.hpp"
 #include "queue.hpp"
+#include "svm.hpp"
 
 #include <plinth/backend/host_copier.hpp>
 #include <plinth/errors.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 namespace plinth::opencl {
+
+namespace {
+
+// CL_DEVICE_GLOBAL_FREE_MEMORY_AMD (cl_ext.h), by number: the 1.2 headers the backend builds
+// with may lack it.
+constexpr cl_device_info amd_global_free_memory = 0x4039;
+
+}  // namespace
 
 ContextState::ContextState(cl_context context, cl_device_id device)
     : context_(context), device_(device) {
@@ -171,6 +181,36 @@ std::unique_ptr<backend::BufferAdapter> Context::allocate(std::size_t device, st
   }
   check_alloc(code, "clCreateBuffer");
   return std::make_unique<Buffer>(memory, memory, 0, size, limits_[device].alignment);
+}
+
+std::unique_ptr<backend::BufferAdapter> Context::allocate_managed(std::size_t device,
+                                                                  std::size_t size,
+                                                                  ManagedAttach attach) {
+  const auto name = [&] {
+    return "OpenCL device '" + device_string(devices_[device], CL_DEVICE_NAME) + "'";
+  };
+  if (const auto problem = fine_grained_svm_problem(devices_[device]); !problem.empty())
+    throw LogicError(name() + " has no managed memory: " + problem);
+  if (attach != ManagedAttach::global)
+    throw LogicError(name() + " cannot attach managed memory as '" + to_string(attach) +
+                     "': fine-grained SVM is always reachable by every queue and the host");
+  void* host = nullptr;
+  cl_mem memory = allocate_fine_grained_svm(context_, size, &host);
+  return std::make_unique<Buffer>(memory, memory, 0, size, limits_[device].alignment,
+                                  static_cast<std::byte*>(host));
+}
+
+bool Context::memory_info(std::size_t device, MemoryInfo& info) {
+  info.total = limits_[device].global_mem;
+  const auto extensions = device_string(devices_[device], CL_DEVICE_EXTENSIONS);
+  if (has_extension(extensions, "cl_amd_device_attribute_query")) {
+    // Kibibytes: the free memory in all, then the largest free block.
+    std::array<std::size_t, 2> free_kib{};
+    if (clGetDeviceInfo(devices_[device], amd_global_free_memory, sizeof(free_kib), free_kib.data(),
+                        nullptr) == CL_SUCCESS)
+      info.free = free_kib[0] * 1024;
+  }
+  return true;
 }
 
 std::unique_ptr<backend::BufferAdapter> Context::wrap_buffer(std::size_t device,

@@ -100,6 +100,12 @@ class Context final : public backend::ContextAdapter {
             "OpenCL has no interprocess sharing: no OpenCL call exports a cl_mem or a cl_event "
             "to another process"};
   }
+  // SDK 1.6: managed memory, where the device has fine-grained buffer SVM (svm.hpp).
+  std::unique_ptr<backend::BufferAdapter> allocate_managed(std::size_t device, std::size_t size,
+                                                           ManagedAttach attach) override;
+  // SDK 1.6: memory info: CL_DEVICE_GLOBAL_MEM_SIZE, and the free memory where
+  // cl_amd_device_attribute_query says it (CL_DEVICE_GLOBAL_FREE_MEMORY_AMD).
+  bool memory_info(std::size_t device, MemoryInfo& info) override;
 
   /// What the context's queues share with it.
   const std::shared_ptr<ContextState>& state() const noexcept { return state_; }

@@ -4,6 +4,7 @@
 #include "context.hpp"
 #include "error.hpp"
 #include "event.hpp"
+#include "svm.hpp"
 
 #include <array>
 #include <cstddef>
@@ -320,5 +321,9 @@ void Queue::launch_host_function(void (*function)(void*) noexcept, void* argumen
 }
 
 void Queue::poll() { PLINTH_CHECK(clFlush(queue_)); }
+
+bool Queue::prefetch(backend::BufferAdapter& buffer, ManagedLocation to) {
+  return migrate_svm(queue_, buffer.host_pointer(), buffer.size(), to == ManagedLocation::host);
+}
 
 }  // namespace plinth::opencl

@@ -58,6 +58,9 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   bool record_event_again(backend::EventAdapter& event) override;
   void wait_for(backend::EventAdapter& event) override;
   backend::NativeHandle native_handle() const override;
+  /// SDK 1.6: clEnqueueSVMMigrateMem on OpenCL 2.1 devices (svm.hpp); false before 2.1.
+  /// OpenCL has no advice and no attach kinds: the defaults say so.
+  bool prefetch(backend::BufferAdapter& buffer, ManagedLocation to) override;
 
  private:
   // StagingQueue: the command queue's side of the staging ring, called inside write()/read().

@@ -39,7 +39,89 @@ Buffer make_buffer(const BoundDevice& device, std::unique_ptr<backend::BufferAda
   return Buffer(std::move(impl));
 }
 
+/// The backend's managed-memory methods exist only from SDK 1.6 on: older vtables end before
+/// them.
+const detail::LoadedApi& require_sdk_1_6(const BoundDevice& device, const char* what) {
+  const auto& api = detail::loaded(device.context().api());
+  if (api.abi_minor < 6) {
+    throw LogicError(fmt::format(
+        "Buffer::{}: {} has no managed memory: its plugin implements SDK 1.{}, and managed "
+        "memory needs SDK 1.6",
+        what, api.name, api.abi_minor));
+  }
+  return api;
+}
+
+/// Refuses buffers that are not managed, and queues of another device.
+void check_managed(const Buffer& buffer, const Queue* queue, const char* what) {
+  if (queue != nullptr) check_queue(buffer, *queue, what);
+  if (!buffer.is_managed()) {
+    throw LogicError(fmt::format(
+        "Buffer::{}: the buffer ({} bytes on device {}, '{}') is not managed memory (see "
+        "Buffer::allocate_managed)",
+        what, buffer.size(), buffer.device().index(), buffer.device().name()));
+  }
+}
+
 }  // namespace
+
+Buffer Buffer::allocate_managed(const BoundDevice& device, std::size_t size, ManagedAttach attach) {
+  if (size == 0) throw LogicError("Buffer::allocate_managed: size must be greater than 0");
+  if (attach == ManagedAttach::single) {
+    throw LogicError(
+        "Buffer::allocate_managed: memory cannot be allocated attached to a single queue; "
+        "allocate it global or host, then call attach(queue, ManagedAttach::single)");
+  }
+  require_sdk_1_6(device, "allocate_managed");
+  auto adapter = detail::adapter(device.context()).allocate_managed(device.index(), size, attach);
+  if (adapter->host_pointer() == nullptr) {
+    throw LogicError(fmt::format(
+        "Buffer::allocate_managed: the {} backend returned managed memory without a host "
+        "pointer",
+        device.context().api().shortcut()));
+  }
+  return make_buffer(device, std::move(adapter), size);
+}
+
+bool Buffer::is_managed() const noexcept {
+  return detail::loaded(device().context().api()).abi_minor >= 6 &&
+         impl_->adapter->host_pointer() != nullptr;
+}
+
+std::byte* Buffer::host_pointer() const {
+  check_managed(*this, nullptr, "host_pointer");
+  return static_cast<std::byte*>(impl_->adapter->host_pointer());
+}
+
+bool Buffer::prefetch(const Queue& queue, ManagedLocation to) const {
+  check_managed(*this, &queue, "prefetch");
+  detail::note_use(*this, queue);
+  return queue.adapter().prefetch(*impl_->adapter, to);
+}
+
+bool Buffer::advise(const Queue& queue, ManagedAdvice advice, ManagedLocation location) const {
+  check_managed(*this, &queue, "advise");
+  detail::note_use(*this, queue);
+  return queue.adapter().advise(*impl_->adapter, advice, location);
+}
+
+void Buffer::attach(const Queue& queue, ManagedAttach attach) const {
+  check_managed(*this, &queue, "attach");
+  if (impl_->parent != nullptr) {
+    throw LogicError(fmt::format(
+        "Buffer::attach: the buffer is a region (bytes [{}, {})) of a managed allocation; "
+        "attach the whole allocation",
+        impl_->offset, impl_->offset + impl_->size));
+  }
+  detail::note_use(*this, queue);
+  // A backend without attach kinds has memory every queue reaches: global already.
+  if (!queue.adapter().attach(*impl_->adapter, attach) && attach != ManagedAttach::global) {
+    throw LogicError(fmt::format(
+        "Buffer::attach: the {} backend has no attach kinds (its managed memory is always "
+        "reachable by every queue), so it cannot attach memory as '{}'",
+        device().context().api().shortcut(), to_string(attach)));
+  }
+}
 
 Buffer Buffer::allocate(const BoundDevice& device, std::size_t size) {
   if (size == 0) throw LogicError("Buffer::allocate: size must be greater than 0");

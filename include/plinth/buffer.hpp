@@ -2,6 +2,7 @@
 
 #include <plinth/context.hpp>
 #include <plinth/export.hpp>
+#include <plinth/managed_memory.hpp>
 #include <plinth/queue.hpp>
 
 #include <cstddef>
@@ -41,6 +42,19 @@ class PLINTH_EXPORT Buffer {
   /// fit std::size_t, OutOfMemoryError.
   static PitchedBuffer allocate_pitched(const BoundDevice& device, std::size_t width_bytes,
                                         std::size_t height, std::size_t depth = 1);
+
+  /// Allocates `size` bytes of managed memory for `device` (cuMemAllocManaged,
+  /// hipMallocManaged, zeMemAllocShared, fine-grained SVM on OpenCL: managed_memory.hpp): one
+  /// address that kernels on the device and the host both use, the memory moving between
+  /// them on demand. The buffer is an ordinary Buffer to transfers, sub-regions, Arrays
+  /// (Array::from_buffer) and kernels; its host side is host_pointer() and
+  /// HostArray::managed_view(). `attach` is global (every queue) or host (the host only,
+  /// until attach()); never single. Never from the memory pool. Throws LogicError for size 0,
+  /// for ManagedAttach::single, where the backend or the device has no managed memory (saying
+  /// why: a plugin before SDK 1.6, a device without it, OpenCL SVM that is only
+  /// coarse-grained) or no such attach kind; OutOfMemoryError; BackendError. Any thread.
+  static Buffer allocate_managed(const BoundDevice& device, std::size_t size,
+                                 ManagedAttach attach = ManagedAttach::global);
 
   /// Copies the buffer into `dest` (of exactly size() bytes). With `async`, returns at once;
   /// `dest` is valid after queue.synchronize(). Throws LogicError on a size mismatch or a
@@ -90,6 +104,42 @@ class PLINTH_EXPORT Buffer {
   /// BackendError when the vendor refuses the handle (e.g. one exported by this process:
   /// CUDA maps only other processes' memory). Any thread.
   static Buffer from_ipc_handle(const BoundDevice& device, const IpcMemoryHandle& handle);
+  /// Whether the memory is managed (allocate_managed(), or a sub-region of such a buffer).
+  /// Throws nothing.
+  bool is_managed() const noexcept;
+  /// The host's address of this buffer's (or region's) first byte, for managed memory. The
+  /// host may read and write through it while no work that uses the buffer is running: after
+  /// a Queue::synchronize() (or an Event::wait()) of every queue that used it, and before
+  /// more is enqueued (unless the device has concurrent managed access, which CUDA reports
+  /// as CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS). Throws LogicError for a buffer that is
+  /// not managed.
+  std::byte* host_pointer() const;
+  /// Enqueues a move of this buffer's (or region's) managed memory to `to` on `queue`
+  /// (cuMemPrefetchAsync and its kin, managed_memory.hpp): a hint that saves the page
+  /// faults of the first accesses there. Returns true if it was enqueued, false (having
+  /// done nothing) where the backend or device has no prefetch to that location, e.g.
+  /// OpenCL before 2.1, Level Zero to the host, CUDA devices without concurrent managed
+  /// access. Throws LogicError for memory that is not managed or a queue of another device;
+  /// BackendError.
+  bool prefetch(const Queue& queue, ManagedLocation to = ManagedLocation::device) const;
+  /// Gives `advice` about this buffer's (or region's) managed memory, naming `location`
+  /// (the buffer's device or the host; ignored by the read-mostly advice): a hint
+  /// (managed_memory.hpp). CUDA and HIP apply it at once; Level Zero orders it in `queue`
+  /// before work enqueued later. Returns true if the backend took it, false (having done
+  /// nothing) where it has no such advice (OpenCL; on Level Zero, accessed-by and a
+  /// preferred location on the host). Throws LogicError for memory that is not managed or a
+  /// queue of another device; BackendError.
+  bool advise(const Queue& queue, ManagedAdvice advice,
+              ManagedLocation location = ManagedLocation::device) const;
+  /// Attaches the whole managed allocation to `queue` as `attach` says
+  /// (cuStreamAttachMemAsync, PyCUDA's ManagedAllocation.attach): single makes it reachable
+  /// by `queue` alone, which lets the host use it while other queues run kernels on devices
+  /// without concurrent managed access; global and host as at allocation. Ordered in
+  /// `queue`. Throws LogicError for memory that is not managed, a sub-region (the attachment
+  /// is the whole allocation's), a queue of another device, or a backend without attach
+  /// kinds (Level Zero, OpenCL: their managed memory is always global, so global is a no-op
+  /// there and single and host are refused); BackendError.
+  void attach(const Queue& queue, ManagedAttach attach) const;
 
   /// The offset from the root allocation (0 for an allocation).
   std::size_t offset() const;

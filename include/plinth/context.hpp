@@ -2,6 +2,7 @@
 
 #include <plinth/device.hpp>
 #include <plinth/export.hpp>
+#include <plinth/memory_info.hpp>
 #include <plinth/selection.hpp>
 
 #include <cstddef>
@@ -86,6 +87,12 @@ class PLINTH_EXPORT BoundDevice {
   const DeviceParameters& params() const { return device().params(); }
   /// The device's features (Device::features()).
   const DeviceFeatures& features() const { return device().features(); }
+  /// The device's global memory now, total and free (cuMemGetInfo, hipMemGetInfo, Level
+  /// Zero's memory properties and Sysman, OpenCL's CL_DEVICE_GLOBAL_MEM_SIZE and, where an
+  /// extension says it, the free memory; PyCUDA's mem_get_info). `free` is absent where the
+  /// backend cannot tell; on plugins before SDK 1.6, `total` is params().global_mem_size and
+  /// `free` is absent. Throws BackendError. Any thread.
+  MemoryInfo memory_info() const;
 
   friend bool operator==(const BoundDevice& a, const BoundDevice& b) {
     return a.context_ == b.context_ && a.index_ == b.index_;

@@ -14,6 +14,8 @@
 
 namespace plinth {
 
+class Array;
+class Buffer;
 class Context;
 class HostRegistration;
 
@@ -59,6 +61,16 @@ class PLINTH_EXPORT HostArray {
                                const DType& dtype);
   /// As above, metadata.buffer_size() bytes laid out as `metadata`.
   static HostArray page_locked(const Context& context, const ArrayMetadata& metadata);
+  /// The host's view of managed memory (Buffer::allocate_managed()): the elements of `buffer`
+  /// (or of its region) laid out as `metadata` (at most buffer.size() bytes), through
+  /// Buffer::host_pointer(); no copy. The view keeps the buffer alive. Read and write it only
+  /// while no work that uses the buffer runs (after Queue::synchronize() of the queues that
+  /// used it; see Buffer::host_pointer()). Throws LogicError if the buffer is not managed or
+  /// too small for `metadata`.
+  static HostArray managed_view(const Buffer& buffer, const ArrayMetadata& metadata);
+  /// As above, the elements of `array` (an Array over managed memory, e.g. through
+  /// Array::from_buffer()) with its layout.
+  static HostArray managed_view(const Array& array);
   /// A new C-order array holding a copy of `bytes` (exactly the array's nbytes).
   /// Throws LogicError on a size mismatch.
   static HostArray from_bytes(std::span<const std::byte> bytes, std::vector<std::size_t> shape,
@@ -119,6 +131,8 @@ class PLINTH_EXPORT HostArray {
   /// behind plinth's back and wrapped with wrap() says false, although transfers may still
   /// detect it (CUDA does).
   bool is_page_locked() const noexcept;
+  /// Whether the elements lie in managed memory (managed_view()); views share the answer.
+  bool is_managed() const noexcept;
 
   /// The first element (the one whose indices are all 0).
   std::byte* data() const noexcept { return block_.get() + metadata_.first_element_offset(); }

@@ -126,6 +126,36 @@ TEST(PlinthInfo, SaysWhatRunsEachApisCollectives) {
   EXPECT_NE(text.output.find("  Collectives: "), std::string::npos) << text.output;
 }
 
+// Every device shows its memory now: the total (and free memory where the backend says it) in
+// the JSON that .ci/gpu-run keeps, and a line of text.
+TEST(PlinthInfo, ShowsEachDevicesMemory) {
+  const auto info = info_json();
+  std::size_t devices = 0;
+  for (const auto& api : info["apis"]) {
+    for (const auto& platform : api["platforms"]) {
+      for (const auto& device : platform["devices"]) {
+        ++devices;
+        const auto& memory = device["memory"];
+        ASSERT_TRUE(memory.is_object()) << device.dump();
+        ASSERT_FALSE(memory.contains("error")) << memory.dump();
+        ASSERT_TRUE(memory["total"].is_number_unsigned()) << memory.dump();
+        EXPECT_GT(memory["total"].get<std::size_t>(), 0U);
+        ASSERT_TRUE(memory.contains("free")) << memory.dump();
+        if (!memory["free"].is_null()) {
+          EXPECT_LE(memory["free"].get<std::size_t>(), memory["total"].get<std::size_t>());
+        }
+        if (api["shortcut"] == "opencl") {
+          EXPECT_EQ(memory["total"], device["parameters"]["global_mem_size"]) << device.dump();
+        }
+      }
+    }
+  }
+  if (devices == 0) GTEST_SKIP() << "no device on this machine";
+  const auto text = run("");
+  EXPECT_NE(text.output.find("      memory: "), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find(" total, "), std::string::npos) << text.output;
+}
+
 TEST(PlinthInfo, NoMatchingDeviceExitsNonZero) {
   const auto result = run("", "--device-include-mask definitely-not-a-device");
   EXPECT_EQ(result.status, 1) << result.output;

@@ -126,27 +126,33 @@ class Platform final : public PlatformAdapter {
 class Buffer final : public BufferAdapter {
  public:
   Buffer(std::shared_ptr<std::vector<std::byte>> memory, std::size_t offset, std::size_t size,
-         std::size_t device)
+         std::size_t device, bool managed = false)
       : memory_(std::move(memory)),
         offset_(offset),
         size_(size),
         device_(device),
-        address_(data()) {}
+        address_(data()),
+        managed_(managed) {}
   std::byte* data() const { return memory_->data() + offset_; }
   std::size_t device() const { return device_; }
   const std::shared_ptr<std::vector<std::byte>>& memory() const { return memory_; }
   std::size_t offset() const { return offset_; }
   std::size_t size() const override { return size_; }
   std::unique_ptr<BufferAdapter> sub_region(std::size_t origin, std::size_t size) override {
-    return std::make_unique<Buffer>(memory_, offset_ + origin, size, device_);
+    return std::make_unique<Buffer>(memory_, offset_ + origin, size, device_, managed_);
   }
   ArgValue kernel_arg() const override { return {&address_, sizeof(address_)}; }
   NativeHandle native_handle() const override { return reinterpret_cast<NativeHandle>(data()); }
+#if HOST_SDK_MINOR >= 6
+  // ---- SDK 1.6: managed memory ----
+  void* host_pointer() const override { return managed_ ? data() : nullptr; }
+#endif
 
  private:
   std::shared_ptr<std::vector<std::byte>> memory_;
   std::size_t offset_, size_, device_;
   std::byte* address_;
+  bool managed_;
 };
 
 Buffer& own(BufferAdapter& b) { return static_cast<Buffer&>(b); }
@@ -227,6 +233,37 @@ class Queue final : public QueueAdapter {
   NativeHandle native_handle() const override { return 0; }
 #if HOST_SDK_MINOR >= 6
   void record_ipc_event(EventAdapter& event) override;
+  // ---- SDK 1.6: managed memory ----
+  // Each call is appended to $PLINTH_TEST_MANAGED ("prefetch host 16+8;"), so that tests see
+  // what the core passed. Accessed-by advice is what this backend lacks.
+  bool prefetch(BufferAdapter& buffer, plinth::ManagedLocation to) override {
+    note("prefetch", plinth::to_string(to), buffer);
+    return true;
+  }
+  bool advise(BufferAdapter& buffer, plinth::ManagedAdvice advice,
+              plinth::ManagedLocation location) override {
+    if (advice == plinth::ManagedAdvice::set_accessed_by ||
+        advice == plinth::ManagedAdvice::unset_accessed_by)
+      return false;
+    note("advise", std::string(plinth::to_string(advice)) + " " + plinth::to_string(location),
+         buffer);
+    return true;
+  }
+  bool attach(BufferAdapter& buffer, plinth::ManagedAttach attach) override {
+    note("attach", plinth::to_string(attach), buffer);
+    return true;
+  }
+
+ private:
+  static void note(const char* what, const std::string& how, BufferAdapter& buffer) {
+    if (buffer.host_pointer() == nullptr)
+      throw plinth::LogicError(std::string(what) + ": the core passed memory that is not managed");
+    const char* before = std::getenv("PLINTH_TEST_MANAGED");
+    const std::string line = std::string(before != nullptr ? before : "") + what + " " + how + " " +
+                             std::to_string(own(buffer).offset()) + "+" +
+                             std::to_string(buffer.size()) + ";";
+    setenv("PLINTH_TEST_MANAGED", line.c_str(), 1);
+  }
 #endif
 
 #if HOST_SDK_MINOR >= 6
@@ -523,6 +560,26 @@ class Context final : public ContextAdapter {
   void activate() override {}
   void deactivate() override {}
   NativeHandle native_handle(std::size_t) const override { return 0; }
+#if HOST_SDK_MINOR >= 6
+  // ---- SDK 1.6: managed memory ----
+  // Host memory is managed memory here; device 1 of two has none, so that the core's
+  // refusal is seen.
+  std::unique_ptr<BufferAdapter> allocate_managed(std::size_t device, std::size_t size,
+                                                  plinth::ManagedAttach attach) override {
+    if (attach == plinth::ManagedAttach::single)
+      throw plinth::LogicError("allocate_managed: the core passed ManagedAttach::single");
+    if (device == 1) throw plinth::LogicError("host test device 1 has no managed memory");
+    return std::make_unique<Buffer>(device_memory(size), 0, size, device, true);
+  }
+  // ---- SDK 1.6: memory info ----
+  // 1 GiB per device, less what is allocated (on any device); device 1 cannot tell its free
+  // memory.
+  bool memory_info(std::size_t device, plinth::MemoryInfo& info) override {
+    info.total = std::size_t{1} << 30;
+    if (device == 0) info.free = info.total - live_device_bytes.load();
+    return true;
+  }
+#endif
 
  private:
   std::size_t devices_;

@@ -69,6 +69,22 @@ std::string features_line(const nlohmann::json& f) {
   return line;
 }
 
+/// The device's memory now (BoundDevice::memory_info(), through a context of its own): total
+/// and free bytes, free null where the backend cannot tell; or why it could not be asked.
+nlohmann::json memory_json(const plinth::Device& device) {
+  try {
+    const auto context = plinth::Context::from_devices({device});
+    const auto info = context.devices()[0].memory_info();
+    return {{"total", info.total},
+            {"free", info.free ? nlohmann::json(*info.free) : nlohmann::json(nullptr)}};
+  } catch (const plinth::Error& e) {
+    return {{"error", e.what()}};
+  }
+}
+
+/// "80.0 GiB total, 79.3 GiB free" (or "free not reported"), or the error.
+std::string memory_line(const nlohmann::json& memory);
+
 nlohmann::json plugins_json() {
   auto list = nlohmann::json::array();
   for (const auto& info : plinth::plugins()) {
@@ -108,7 +124,8 @@ nlohmann::json apis_json(const Options& options) {
                                {"name", device.name()},
                                {"compiler_identity", device.compiler_identity()},
                                {"parameters", to_json(device.params())},
-                               {"features", to_json(device.features())}});
+                               {"features", to_json(device.features())},
+                               {"memory", memory_json(device)}});
       }
       platforms.push_back({{"index", platform.index()},
                            {"name", platform.name()},
@@ -134,6 +151,16 @@ std::string human_size(std::size_t bytes) {
   if (bytes >= (1ULL << 10))
     return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / (1ULL << 10));
   return fmt::format("{} B", bytes);
+}
+
+std::string memory_line(const nlohmann::json& memory) {
+  if (memory.contains("error")) {
+    return "memory: unknown (" + plinth::printable(memory["error"].get<std::string>()) + ")";
+  }
+  return fmt::format("memory: {} total, {}", human_size(memory["total"].get<std::size_t>()),
+                     memory["free"].is_null()
+                         ? std::string("free not reported by the backend")
+                         : human_size(memory["free"].get<std::size_t>()) + " free");
 }
 
 void print_text(const nlohmann::json& apis) {
@@ -186,6 +213,7 @@ void print_text(const nlohmann::json& apis) {
         if (const auto compiler = device["compiler_identity"].get<std::string>(); !compiler.empty())
           fmt::print("      compiler {}\n", compiler);
         fmt::print("      {}\n", features_line(device["features"]));
+        fmt::print("      {}\n", memory_line(device["memory"]));
       }
     }
   }

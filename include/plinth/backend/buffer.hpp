@@ -23,6 +23,13 @@ class BufferAdapter {
   virtual ArgValue kernel_arg() const = 0;
   /// cl_mem, CUdeviceptr, hipDeviceptr_t, or a Level Zero pointer.
   virtual NativeHandle native_handle() const = 0;
+
+  // ---- SDK 1.6: managed memory ----------------------------------------------------------
+
+  /// For managed memory (ContextAdapter::allocate_managed() and its sub-regions): the host's
+  /// address of this buffer's first byte. Optional: the default, nullptr, means the memory
+  /// is not managed (as for every buffer of a backend without managed memory).
+  virtual void* host_pointer() const { return nullptr; }
 };
 
 }  // namespace plinth::backend

@@ -5,6 +5,8 @@
 #include <plinth/backend/program.hpp>
 #include <plinth/backend/queue.hpp>
 #include <plinth/errors.hpp>
+#include <plinth/managed_memory.hpp>
+#include <plinth/memory_info.hpp>
 
 #include <cstddef>
 #include <memory>
@@ -163,6 +165,23 @@ class ContextAdapter {
   /// Throws BackendError, LogicError (the default).
   virtual std::unique_ptr<EventAdapter> import_event(std::size_t device,
                                                      std::span<const std::byte> handle);
+  // ---- SDK 1.6: managed memory ----------------------------------------------------------
+
+  /// Allocates `size` (> 0) bytes of managed memory for `device`, attached as `attach`
+  /// (global or host; the core never passes single): one address for the device's kernels
+  /// and the host, whose BufferAdapter::host_pointer() says it. Throws LogicError naming the
+  /// reason where the device has no managed memory or no such attach kind (the default: the
+  /// backend has none), OutOfMemoryError, BackendError. Any thread.
+  virtual std::unique_ptr<BufferAdapter> allocate_managed(std::size_t device, std::size_t size,
+                                                          ManagedAttach attach);
+
+  // ---- SDK 1.6: memory info -------------------------------------------------------------
+
+  /// Fills `info` with `device`'s global memory, total and (where the backend can tell) free
+  /// (cuMemGetInfo). Returns false, leaving `info` alone, where the backend cannot say (the
+  /// default): the core then reports DeviceParameters::global_mem_size with no free memory.
+  /// Throws BackendError. Any thread.
+  virtual bool memory_info(std::size_t device, MemoryInfo& info);
 };
 
 inline std::unique_ptr<ProgramAdapter> ContextAdapter::build_program(std::span<const std::size_t>,
@@ -235,5 +254,11 @@ inline std::unique_ptr<EventAdapter> ContextAdapter::import_event(std::size_t,
                                                                   std::span<const std::byte>) {
   throw LogicError("this backend has no interprocess events");
 }
+inline std::unique_ptr<BufferAdapter> ContextAdapter::allocate_managed(std::size_t, std::size_t,
+                                                                       ManagedAttach) {
+  throw LogicError("this backend has no managed memory");
+}
+
+inline bool ContextAdapter::memory_info(std::size_t, MemoryInfo&) { return false; }
 
 }  // namespace plinth::backend

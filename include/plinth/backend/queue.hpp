@@ -4,6 +4,7 @@
 #include <plinth/backend/event.hpp>
 #include <plinth/backend/rect_copy.hpp>
 #include <plinth/errors.hpp>
+#include <plinth/managed_memory.hpp>
 
 #include <cstddef>
 #include <memory>
@@ -91,6 +92,23 @@ class QueueAdapter {
   /// (ContextAdapter::import_event()) and wait for it afterwards wait for this work. Throws
   /// BackendError, LogicError (the default: the backend has no interprocess events).
   virtual void record_ipc_event(EventAdapter& event);
+  // ---- SDK 1.6: managed memory ----------------------------------------------------------
+  // `buffer` is managed memory of this queue's device (host_pointer() is not null; the core
+  // checks). All three are hints or attachments the backend may lack: the defaults return
+  // false, having done nothing, and the core says so to the user.
+
+  /// Enqueues a move of `buffer`'s memory to `to` (this queue's device or the host)
+  /// (cuMemPrefetchAsync). Returns false where the backend or device cannot prefetch there.
+  /// Throws BackendError.
+  virtual bool prefetch(BufferAdapter& buffer, ManagedLocation to);
+  /// Gives `advice` about `buffer`'s memory naming `location` (cuMemAdvise), at once or
+  /// ordered in this queue where the API orders it. Returns false where the backend has no
+  /// such advice. Throws BackendError.
+  virtual bool advise(BufferAdapter& buffer, ManagedAdvice advice, ManagedLocation location);
+  /// Attaches the whole managed allocation `buffer` (a root, never a sub-region) to this
+  /// queue as `attach` says (cuStreamAttachMemAsync), ordered in the queue. Returns false
+  /// where the backend has no attach kinds. Throws BackendError.
+  virtual bool attach(BufferAdapter& buffer, ManagedAttach attach);
 };
 
 inline bool QueueAdapter::record_event_again(EventAdapter&) { return false; }
@@ -124,5 +142,10 @@ inline bool QueueAdapter::copy_rect_peer(BufferAdapter&, std::size_t, const Rect
 inline void QueueAdapter::record_ipc_event(EventAdapter&) {
   throw LogicError("this backend has no interprocess events");
 }
+inline bool QueueAdapter::prefetch(BufferAdapter&, ManagedLocation) { return false; }
+
+inline bool QueueAdapter::advise(BufferAdapter&, ManagedAdvice, ManagedLocation) { return false; }
+
+inline bool QueueAdapter::attach(BufferAdapter&, ManagedAttach) { return false; }
 
 }  // namespace plinth::backend

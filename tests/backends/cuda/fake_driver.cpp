@@ -5,7 +5,9 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <sstream>
+#include <utility>
 
 namespace plinth::cuda::test {
 
@@ -17,6 +19,7 @@ thread_local CUcontext current_context = nullptr;
 std::array<std::array<bool, 4>, 4> can_access{};
 CUresult next_enable = CUDA_SUCCESS;
 int max_pitch = 1 << 20;
+std::map<std::pair<int, int>, int> attributes;  // (attribute, device) -> value; 9 unless set
 
 // "dev1" for device 1's context, "none" for no context.
 std::string describe(CUcontext context) {
@@ -42,8 +45,11 @@ CUresult CUDAAPI get_name(char* name, int length, CUdevice device) {
 
 int ipc_attribute = 1;
 
-CUresult CUDAAPI get_attribute(int* value, CUdevice_attribute attribute, CUdevice /*device*/) {
-  if (attribute == CU_DEVICE_ATTRIBUTE_MAX_PITCH) {
+CUresult CUDAAPI get_attribute(int* value, CUdevice_attribute attribute, CUdevice device) {
+  const auto found = attributes.find({static_cast<int>(attribute), device});
+  if (found != attributes.end()) {
+    *value = found->second;
+  } else if (attribute == CU_DEVICE_ATTRIBUTE_MAX_PITCH) {
     *value = max_pitch;
   } else if (attribute == CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED) {
     *value = ipc_attribute;
@@ -122,6 +128,25 @@ CUresult CUDAAPI alloc_pitch(CUdeviceptr* pointer, size_t* pitch, size_t width, 
   return CUDA_SUCCESS;
 }
 
+std::string hex(std::uintptr_t value) {
+  std::ostringstream text;
+  text << "0x" << std::hex << value;
+  return text.str();
+}
+
+std::string describe(CUmemLocation location) {
+  if (location.type == CU_MEM_LOCATION_TYPE_HOST) return "host";
+  if (location.type == CU_MEM_LOCATION_TYPE_DEVICE) return "device " + std::to_string(location.id);
+  return "type " + std::to_string(static_cast<int>(location.type));
+}
+
+CUresult CUDAAPI alloc_managed(CUdeviceptr* pointer, size_t size, unsigned flags) {
+  recorded.push_back("cuMemAllocManaged size=" + std::to_string(size) +
+                     " flags=" + std::to_string(flags) + " current=" + describe(current_context));
+  *pointer = 0x70000;
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI mem_free(CUdeviceptr pointer) {
   std::ostringstream line;
   line << "cuMemFree 0x" << std::hex << pointer;
@@ -192,6 +217,10 @@ CUresult CUDAAPI event_destroy(CUevent event) {
 
 CUresult CUDAAPI event_record(CUevent event, CUstream stream) {
   recorded.push_back("cuEventRecord " + hex(reinterpret_cast<std::uintptr_t>(event)) +
+CUresult CUDAAPI prefetch(CUdeviceptr pointer, size_t size, CUmemLocation location, unsigned flags,
+                          CUstream stream) {
+  recorded.push_back("cuMemPrefetchAsync " + hex(pointer) + " size=" + std::to_string(size) +
+                     " to=" + describe(location) + " flags=" + std::to_string(flags) +
                      " stream=" + hex(reinterpret_cast<std::uintptr_t>(stream)) +
                      " current=" + describe(current_context));
   return CUDA_SUCCESS;
@@ -212,6 +241,25 @@ CUresult CUDAAPI ipc_open_event_handle(CUevent* event, CUipcEventHandle handle) 
   recorded.push_back("cuIpcOpenEventHandle " + hex(number) + " as " +
                      hex(reinterpret_cast<std::uintptr_t>(*event)) +
                      " current=" + describe(current_context));
+CUresult CUDAAPI advise(CUdeviceptr pointer, size_t size, CUmem_advise advice,
+                        CUmemLocation location) {
+  recorded.push_back("cuMemAdvise " + hex(pointer) + " size=" + std::to_string(size) + " advice=" +
+                     std::to_string(static_cast<int>(advice)) + " location=" + describe(location));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI attach_memory(CUstream stream, CUdeviceptr pointer, size_t length,
+                               unsigned flags) {
+  recorded.push_back(
+      "cuStreamAttachMemAsync stream=" + hex(reinterpret_cast<std::uintptr_t>(stream)) + " " +
+      hex(pointer) + " length=" + std::to_string(length) + " flags=" + std::to_string(flags));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI memory_info(size_t* free, size_t* total) {
+  recorded.push_back("cuMemGetInfo current=" + describe(current_context));
+  *free = std::size_t{3} << 30;
+  *total = std::size_t{80} << 30;
   return CUDA_SUCCESS;
 }
 
@@ -254,6 +302,7 @@ FakeDriver::FakeDriver() {
   host_base = 0;
   ipc_attribute = 1;
   next_event = 0x7000;
+  attributes.clear();
   Driver& table = detail::loaded_driver;
   table = Driver{};
   table.cuCtxGetCurrent = &get_current;
@@ -279,6 +328,11 @@ FakeDriver::FakeDriver() {
   table.cuEventRecord = &event_record;
   table.cuIpcGetEventHandle = &ipc_get_event_handle;
   table.cuIpcOpenEventHandle = &ipc_open_event_handle;
+  table.cuMemAllocManaged = &alloc_managed;
+  table.cuMemPrefetchAsync = &prefetch;
+  table.cuMemAdvise = &advise;
+  table.cuStreamAttachMemAsync = &attach_memory;
+  table.cuMemGetInfo = &memory_info;
 }
 
 FakeDriver::~FakeDriver() { detail::loaded_driver = saved; }
@@ -305,5 +359,8 @@ void FakeDriver::set_host_base(const void* base) {
 }
 
 void FakeDriver::set_ipc_supported(bool supported) { ipc_attribute = supported ? 1 : 0; }
+void FakeDriver::set_attribute(CUdevice_attribute attribute, CUdevice device, int value) {
+  attributes[{static_cast<int>(attribute), device}] = value;
+}
 
 }  // namespace plinth::cuda::test

@@ -39,6 +39,8 @@ class FakeDriver {
   /// KiB, a handle holds the allocation's base, cuIpcOpenMemHandle maps it at 0x900000 + base
   /// (and refuses base 0). Events are numbered from 0x7000, and a handle holds the number.
   static void set_ipc_supported(bool supported);
+  /// What cuDeviceGetAttribute answers for `attribute` of `device`; 9 unless set.
+  static void set_attribute(CUdevice_attribute attribute, CUdevice device, int value);
 };
 
 }  // namespace plinth::cuda::test

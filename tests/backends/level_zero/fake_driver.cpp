@@ -27,6 +27,9 @@
 // version of libze-dev 1.8's headers; 7 and later accept ZE_COMMAND_QUEUE_FLAG_IN_ORDER);
 // FAKE_ZE_NO_PEER (any value) denies peer access between the devices. Interprocess memory
 // works within one process only (see mem_get_ipc_handle).
+// FAKE_ZE_NO_PEER (any value) denies peer access between the devices; FAKE_ZE_NO_SHARED (any
+// value) gives the devices no shared (managed) memory. Shared allocations are host memory too;
+// prefetches and memory advice check that they name one and do nothing else.
 //
 // Thread safety: every entry point takes one lock, so any thread may call any of them.
 
@@ -98,6 +101,7 @@ struct State {
   Driver driver;
   Device devices[device_count] = {{0}, {1}};
   std::map<const void*, std::size_t> allocations;  // base -> size
+  std::map<const void*, std::size_t> shared;       // the shared ones among them
   long contexts = 0, lists = 0, pools = 0, events = 0, modules = 0, kernels = 0, logs = 0;
   long launches = 0;
   std::map<const void*, long> ipc_mappings;  // base -> times opened and not closed
@@ -406,8 +410,41 @@ ze_result_t ZE_APICALL mem_alloc_host(ze_context_handle_t, const ze_host_mem_all
   return allocate(size, alignment, out);
 }
 
+ze_result_t ZE_APICALL mem_alloc_shared(ze_context_handle_t, const ze_device_mem_alloc_desc_t*,
+                                        const ze_host_mem_alloc_desc_t*, std::size_t size,
+                                        std::size_t alignment, ze_device_handle_t, void** out) {
+  if (std::getenv("FAKE_ZE_NO_SHARED") != nullptr)
+    return refuse(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "zeMemAllocShared on a device without it");
+  const ze_result_t result = allocate(size, alignment, out);
+  if (result != ZE_RESULT_SUCCESS) return result;
+  const std::lock_guard lock(state.mutex);
+  state.shared[*out] = size;
+  return ZE_RESULT_SUCCESS;
+}
+
+// Whether [pointer, pointer + size) lies inside one shared allocation (the caller holds the lock).
+bool in_shared(const void* pointer, std::size_t size) {
+  const auto after = state.shared.upper_bound(pointer);
+  if (after == state.shared.begin()) return false;
+  const auto& [base, length] = *std::prev(after);
+  const auto* begin = static_cast<const char*>(base);
+  const auto* first = static_cast<const char*>(pointer);
+  return first + size <= begin + length;
+}
+
+ze_result_t ZE_APICALL device_get_memory_access_properties(
+    ze_device_handle_t, ze_device_memory_access_properties_t* properties) {
+  clear(properties);
+  properties->hostAllocCapabilities = ZE_MEMORY_ACCESS_CAP_FLAG_RW;
+  properties->deviceAllocCapabilities = ZE_MEMORY_ACCESS_CAP_FLAG_RW;
+  properties->sharedSingleDeviceAllocCapabilities =
+      std::getenv("FAKE_ZE_NO_SHARED") != nullptr ? 0 : ZE_MEMORY_ACCESS_CAP_FLAG_RW;
+  return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t ZE_APICALL mem_free(ze_context_handle_t, void* pointer) {
   const std::lock_guard lock(state.mutex);
+  state.shared.erase(pointer);
   if (state.allocations.erase(pointer) == 0)
     return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
                   "zeMemFree of memory the driver did not allocate");
@@ -572,6 +609,26 @@ ze_result_t ZE_APICALL append_memory_copy_region(
     }
   }
   signal(event);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL append_memory_prefetch(ze_command_list_handle_t, const void* pointer,
+                                              std::size_t size) {
+  const std::lock_guard lock(state.mutex);
+  if (!in_shared(pointer, size))
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT, "a prefetch of memory that is not shared");
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL append_mem_advise(ze_command_list_handle_t, ze_device_handle_t device,
+                                         const void* pointer, std::size_t size,
+                                         ze_memory_advice_t advice) {
+  const std::lock_guard lock(state.mutex);
+  if (device == nullptr || advice > ZE_MEMORY_ADVICE_BIAS_UNCACHED)
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                  "memory advice without a device or known advice");
+  if (!in_shared(pointer, size))
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT, "memory advice on memory that is not shared");
   return ZE_RESULT_SUCCESS;
 }
 
@@ -847,6 +904,7 @@ ze_result_t ZE_APICALL zeGetDeviceProcAddrTable(ze_api_version_t, ze_device_ddit
   table->pfnGetCommandQueueGroupProperties = device_get_command_queue_group_properties;
   table->pfnGetMemoryProperties = device_get_memory_properties;
   table->pfnCanAccessPeer = device_can_access_peer;
+  table->pfnGetMemoryAccessProperties = device_get_memory_access_properties;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -861,6 +919,7 @@ ze_result_t ZE_APICALL zeGetMemProcAddrTable(ze_api_version_t, ze_mem_dditable_t
   *table = {};
   table->pfnAllocDevice = mem_alloc_device;
   table->pfnAllocHost = mem_alloc_host;
+  table->pfnAllocShared = mem_alloc_shared;
   table->pfnFree = mem_free;
   table->pfnFreeExt = mem_free_ext;
   table->pfnGetAllocProperties = mem_get_alloc_properties;
@@ -878,6 +937,8 @@ ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(ze_api_version_t,
   table->pfnDestroy = command_list_destroy;
   table->pfnAppendMemoryCopy = append_memory_copy;
   table->pfnAppendMemoryCopyRegion = append_memory_copy_region;
+  table->pfnAppendMemoryPrefetch = append_memory_prefetch;
+  table->pfnAppendMemAdvise = append_mem_advise;
   table->pfnAppendBarrier = append_barrier;
   table->pfnAppendWriteGlobalTimestamp = append_write_global_timestamp;
   table->pfnAppendWaitOnEvents = append_wait_on_events;
