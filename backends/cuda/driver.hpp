@@ -68,6 +68,9 @@ namespace plinth::cuda {
   X(cuMemcpyDtoHAsync)                  \
   X(cuMemcpyHtoDAsync)                  \
   X(cuMemcpyPeerAsync)                  \
+  X(cuMemsetD16Async)                   \
+  X(cuMemsetD32Async)                   \
+  X(cuMemsetD8Async)                    \
   X(cuModuleGetFunction)                \
   X(cuModuleGetGlobal)                  \
   X(cuModuleLoadDataEx)                 \

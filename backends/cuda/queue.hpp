@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <span>
 
 namespace plinth::cuda {
 
@@ -51,6 +52,11 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
                       const backend::RectSide& dst_side, backend::BufferAdapter& src,
                       std::size_t src_device, const backend::RectSide& src_side,
                       const backend::RectShape& shape) override;
+
+  // SDK 1.6: cuMemsetD32/D16/D8Async, the widest the address, size and pattern allow
+  // (backend::fill_by_words). Patterns of 1, 2 or 4 bytes; false for longer ones.
+  bool fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t size,
+            std::span<const std::byte> pattern) override;
 
   CUstream stream() const { return stream_; }
   CUcontext context() const { return context_; }

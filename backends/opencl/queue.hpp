@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <span>
 
 namespace plinth::opencl {
 
@@ -58,6 +59,10 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   bool record_event_again(backend::EventAdapter& event) override;
   void wait_for(backend::EventAdapter& event) override;
   backend::NativeHandle native_handle() const override;
+  /// SDK 1.6: clEnqueueFillBuffer (any pattern of 1 to 128 bytes, a power of two, at an
+  /// offset of the root cl_mem that is a multiple of it); false elsewhere.
+  bool fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t size,
+            std::span<const std::byte> pattern) override;
 
  private:
   // StagingQueue: the command queue's side of the staging ring, called inside write()/read().
