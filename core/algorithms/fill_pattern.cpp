@@ -114,8 +114,11 @@ void fill_with_kernel(const Queue& queue, const Buffer& buffer, std::size_t offs
   const std::size_t per_pattern = period / unit;
   std::vector<std::size_t> shape{count};
   if (per_pattern > 1) shape.push_back(per_pattern);
-  const auto out = Array::from_buffer(
-      buffer, ArrayMetadata(shape, dtype, std::nullopt, offset + head, buffer.size()));
+  // Over the root allocation: a kernel may receive the array's base buffer (with the first
+  // element's offset), which for a region at an unaligned origin could not be an argument.
+  const Buffer root = buffer.impl()->parent ? Buffer(buffer.impl()->parent) : buffer;
+  const auto out =
+      Array::from_buffer(root, ArrayMetadata(shape, dtype, std::nullopt, start, root.size()));
   if (per_pattern == 1) {
     std::uint64_t value = 0;
     std::memcpy(&value, rotated.data(), unit);  // little-endian
