@@ -461,577 +461,579 @@ void register_rect(Setup& s) {
             time_transfers(state, bytes, [&] { raw_2d(CU_MEMORYTYPE_HOST, 0, host); });
           }),
       long_run);
-  /// Fills of 1 GiB against cuMemsetD32Async of the same bytes: Buffer::fill with a 4-byte
-  /// pattern that repeats no shorter one (so it is the D32 call), and full() of a float32 array
-  /// (the array's creation from the pool and the fill), both targeted at 0.95. Bytes processed:
-  /// the bytes written.
-  void register_fill(Setup & s) {
-    const std::size_t size = std::size_t{1} << 30;
-    const std::uint32_t word = 0x3f800001;  // bytes 01 00 80 3f
-    const auto raw = [&s, size, word](benchmark::State& state) {
-      const CUdeviceptr dst = Setup::pointer(s.buffer(size, 0));
-      time_transfers(state, size, [&] {
-        cu_check(cuMemsetD32Async(dst, word, size / 4, s.stream), "cuMemsetD32Async");
-        stream_sync(s.stream);
-      });
-    };
-    auto pair = register_pair(
-        {"fill/" + size_name(size) + "/pattern4", Measure::throughput, 0.95},
-        [&s, size, word](benchmark::State& state) {
-          const auto& dst = s.buffer(size, 0);
-          time_transfers(state, size, [&] {
-            dst.fill(s.queue, word);
-            s.queue.synchronize();
-          });
-        },
-        raw);
-    configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
-    pair = register_pair(
-        {"full/float32/" + size_name(size), Measure::throughput, 0.95},
-        [&s, size](benchmark::State& state) {
-          time_transfers(state, size, [&] {
-            const auto array = plinth::full(s.queue, {size / 4}, 1.0f, plinth::DType::float32());
-            s.queue.synchronize();
-          });
-        },
-        [&s, size](benchmark::State& state) {
-          const CUdeviceptr dst = Setup::pointer(s.buffer(size, 0));
-          time_transfers(state, size, [&] {
-            cu_check(cuMemsetD32Async(dst, 0x3f800000u, size / 4, s.stream), "cuMemsetD32Async");
-            stream_sync(s.stream);
-          });
-        });
-    configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
-  }
+}
 
-  /// NVRTC's options as plinth's CUDA backend chooses them: a CUBIN for the device's exact
-  /// architecture when NVRTC knows it, else PTX for the newest older one it knows.
-  struct NvrtcTarget {
-    std::vector<std::string> options;
-    bool ptx = false;
+/// Fills of 1 GiB against cuMemsetD32Async of the same bytes: Buffer::fill with a 4-byte
+/// pattern that repeats no shorter one (so it is the D32 call), and full() of a float32 array
+/// (the array's creation from the pool and the fill), both targeted at 0.95. Bytes processed:
+/// the bytes written.
+void register_fill(Setup& s) {
+  const std::size_t size = std::size_t{1} << 30;
+  const std::uint32_t word = 0x3f800001;  // bytes 01 00 80 3f
+  const auto raw = [&s, size, word](benchmark::State& state) {
+    const CUdeviceptr dst = Setup::pointer(s.buffer(size, 0));
+    time_transfers(state, size, [&] {
+      cu_check(cuMemsetD32Async(dst, word, size / 4, s.stream), "cuMemsetD32Async");
+      stream_sync(s.stream);
+    });
   };
-
-  NvrtcTarget nvrtc_target(CUdevice device) {
-    const int arch = attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
-                     attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-    int count = 0;
-    nvrtc_check(nvrtcGetNumSupportedArchs(&count), "nvrtcGetNumSupportedArchs");
-    std::vector<int> archs(static_cast<std::size_t>(count));
-    nvrtc_check(nvrtcGetSupportedArchs(archs.data()), "nvrtcGetSupportedArchs");
-    NvrtcTarget target;
-    target.options.emplace_back("--std=c++17");
-    if (std::find(archs.begin(), archs.end(), arch) != archs.end()) {
-      target.options.push_back("--gpu-architecture=sm_" + std::to_string(arch));
-    } else {
-      int best = 0;
-      for (int known : archs)
-        if (known <= arch) best = std::max(best, known);
-      require(best > 0, "nvrtcGetSupportedArchs", "no architecture for sm_" + std::to_string(arch));
-      target.options.push_back("--gpu-architecture=compute_" + std::to_string(best));
-      target.ptx = true;
-    }
-    return target;
-  }
-
-  void register_build(Setup & s) {
-    const std::string prelude = prelude_of(s.program.source(), kernels_source);
-    require(!prelude.empty(), "Program::source", "does not end with the program's source");
-    const NvrtcTarget target = nvrtc_target(s.cu_device);
-    auto pair = register_pair(
-        {"build/program", Measure::latency, 0, {}},
-        [&s](benchmark::State& state) {
-          for (auto _ : state) {
-            plinth::Program program(s.context, build_source(unique_token()));
-            benchmark::DoNotOptimize(program);
-          }
-        },
-        // NVRTC to a CUBIN (as plinth does, with its options), then cuModuleLoadData; the module
-        // is unloaded, as plinth's program is destroyed, within the iteration.
-        [prelude, target](benchmark::State& state) {
-          std::vector<const char*> options;
-          for (const auto& option : target.options) options.push_back(option.c_str());
-          for (auto _ : state) {
-            const std::string source = prelude + build_source(unique_token());
-            nvrtcProgram program = nullptr;
-            nvrtc_check(
-                nvrtcCreateProgram(&program, source.c_str(), "program.cu", 0, nullptr, nullptr),
-                "nvrtcCreateProgram");
-            std::vector<char> image;
-            const nvrtcResult compiled =
-                nvrtcCompileProgram(program, static_cast<int>(options.size()), options.data());
-            std::size_t size = 0;
-            if (compiled == NVRTC_SUCCESS) {
-              if (target.ptx) {
-                nvrtc_check(nvrtcGetPTXSize(program, &size), "nvrtcGetPTXSize");
-                image.resize(size);
-                nvrtc_check(nvrtcGetPTX(program, image.data()), "nvrtcGetPTX");
-              } else {
-                nvrtc_check(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
-                image.resize(size);
-                nvrtc_check(nvrtcGetCUBIN(program, image.data()), "nvrtcGetCUBIN");
-              }
-            }
-            nvrtcDestroyProgram(&program);
-            nvrtc_check(compiled, "nvrtcCompileProgram");
-            CUmodule module = nullptr;
-            cu_check(cuModuleLoadData(&module, image.data()), "cuModuleLoadData");
-            cu_check(cuModuleUnload(module), "cuModuleUnload");
-          }
-        });
-    configure(pair, [](auto* b) {
-      b->Iterations(build_iterations)->UseRealTime()->Unit(benchmark::kMillisecond);
-    });
-  }
-
-  void register_kernel(Setup & s) {
-    const unsigned n = 64u << 20;  // 64M floats: 256 MiB per array
-    const std::size_t bytes = std::size_t{n} * sizeof(float);
-    const std::size_t moved = 3 * bytes;  // read x, read y, write y
-    auto prepared = s.program.kernel("saxpy").prepare({n}, {saxpy_local_size});
-    CUfunction function = s.function("saxpy");
-    // x and y have buffers of their own (slots 2 and 3), filled once: other benchmarks' data
-    // could make denormal numbers, slow on some CPUs.
-    auto init = [&s, n, bytes] {
-      if (s.saxpy_ready) return;
-      std::vector<float> values(n, 1.0f);
-      s.buffer(bytes, 2).set(s.queue, std::as_bytes(std::span(values)), true);
-      s.buffer(bytes, 3).set(s.queue, std::as_bytes(std::span(values)), true);
-      s.saxpy_ready = true;
-    };
-    // Both time the kernel between two events recorded on the stream around the launch;
-    // the same CUfunction, the same grid (n / 256 blocks of 256 threads).
-    auto pair = register_pair(
-        {"kernel/saxpy_64M", Measure::latency, 1.05, {"GB/s"}},
-        [&s, prepared, init, n, bytes, moved](benchmark::State& state) {
-          init();
-          const auto& x = s.buffer(bytes, 2);
-          const auto& y = s.buffer(bytes, 3);
-          const float a = 1e-6f;
-          time_on_device(state, moved, [&] {
-            const auto start = s.queue.record_event();
-            prepared(s.queue, y, x, a, n);
-            const auto end = s.queue.record_event();
-            return plinth::elapsed_ms(start, end) / 1e3;
-          });
-        },
-        [&s, function, init, n, bytes, moved](benchmark::State& state) {
-          init();
-          CUdeviceptr x = Setup::pointer(s.buffer(bytes, 2));
-          CUdeviceptr y = Setup::pointer(s.buffer(bytes, 3));
-          float a = 1e-6f;
-          unsigned count = n;
-          void* params[] = {&y, &x, &a, &count};
-          CUevent events[2] = {nullptr, nullptr};
-          for (auto& event : events)
-            cu_check(cuEventCreate(&event, CU_EVENT_DEFAULT), "cuEventCreate");
-          const auto blocks = static_cast<unsigned>(n / saxpy_local_size);
-          const auto threads = static_cast<unsigned>(saxpy_local_size);
-          try {
-            time_on_device(state, moved, [&] {
-              cu_check(cuEventRecord(events[0], s.stream), "cuEventRecord");
-              cu_check(cuLaunchKernel(function, blocks, 1, 1, threads, 1, 1, 0, s.stream, params,
-                                      nullptr),
-                       "cuLaunchKernel");
-              cu_check(cuEventRecord(events[1], s.stream), "cuEventRecord");
-              cu_check(cuEventSynchronize(events[1]), "cuEventSynchronize");
-              float ms = 0;
-              cu_check(cuEventElapsedTime(&ms, events[0], events[1]), "cuEventElapsedTime");
-              return static_cast<double>(ms) / 1e3;
-            });
-          } catch (...) {
-            for (auto event : events) cuEventDestroy(event);
-            throw;
-          }
-          for (auto event : events) cuEventDestroy(event);
-        });
-    configure(pair, [](auto* b) {
-      b->MinTime(long_min_time)->UseManualTime()->Unit(benchmark::kMillisecond);
-    });
-  }
-
-  /// The device memory pool (issue 26, docs/performance.md): a cached block's allocation and
-  /// release against the driver's pairs, an expression into a new result against the same into
-  /// an existing array, and a small new result's heap and driver allocations per call.
-  void register_pool(Setup & s) {
-    const plinth::MemoryPool pool = plinth::MemoryPool::of(s.context);
-    const std::size_t block = std::size_t{1} << 20;
-
-    // MemoryPool::allocate(queue, 1 MiB) and the Buffer's release, against the driver's pair
-    // (cuMemAlloc + cuMemFree, which synchronises the device) and CUDA's own stream-ordered
-    // pool (cuMemAllocAsync + cuMemFreeAsync on plinth's stream). Host time per pair.
-    auto pooled = [&s, pool, block](benchmark::State& state) {
-      warm_up([&] {
-        plinth::Buffer buffer = pool.allocate(s.queue, block);
-        benchmark::DoNotOptimize(buffer);
-      });
-      const PoolMissCounter misses(pool, s.device);
-      AllocationCounter allocs;
-      for (auto _ : state) {
-        plinth::Buffer buffer = pool.allocate(s.queue, block);
-        benchmark::DoNotOptimize(buffer);
-      }
-      allocs.report(state);
-      misses.report(state);
-    };
-    for (const bool async : {false, true}) {
-      auto raw = [&s, block, async](benchmark::State& state) {
-        auto alloc_free = [&] {
-          CUdeviceptr pointer = 0;
-          if (async) {
-            cu_check(cuMemAllocAsync(&pointer, block, s.stream), "cuMemAllocAsync");
-            cu_check(cuMemFreeAsync(pointer, s.stream), "cuMemFreeAsync");
-          } else {
-            cu_check(cuMemAlloc(&pointer, block), "cuMemAlloc");
-            cu_check(cuMemFree(pointer), "cuMemFree");
-          }
-        };
-        warm_up(alloc_free);
-        AllocationCounter allocs;
-        for (auto _ : state) alloc_free();
-        allocs.report(state);
-        stream_sync(s.stream);
-        // cuMemAlloc is a driver allocation every time; the stream-ordered pool's are not
-        // counted (the driver does not say).
-        if (!async) state.counters["misses/iter"] = 1;
-      };
-      auto pair = register_pair({async ? "pool/alloc_free_1MiB_vs_async" : "pool/alloc_free_1MiB",
-                                 Measure::latency,
-                                 0,
-                                 {"misses/iter", "allocs/iter"},
-                                 0.5e-6,
-                                 {"misses/iter"}},
-                                pooled, raw);
-      configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
-    }
-
-    // HostArray::page_locked(context, 1 MiB) and its release, the block cached by the warm-up
-    // (PageLockedMemoryPool; a reused block is zero-filled again, as every page_locked() array
-    // is), against the driver's pair cuMemHostAlloc + cuMemFreeHost. Host time per pair.
-    {
-      const plinth::PageLockedMemoryPool host_pool = plinth::PageLockedMemoryPool::of(s.context);
-      auto pooled_host = [&s, host_pool, block](benchmark::State& state) {
-        const auto make = [&] {
-          const auto array =
-              plinth::HostArray::page_locked(s.context, {block}, plinth::DType::uint8());
-          benchmark::DoNotOptimize(array.data());
-        };
-        warm_up(make);
-        const auto misses_before = host_pool.stats().misses;
-        AllocationCounter allocs;
-        for (auto _ : state) make();
-        allocs.report(state);
-        if (host_pool.enabled() && state.iterations() > 0)
-          state.counters["misses/iter"] =
-              static_cast<double>(host_pool.stats().misses - misses_before) /
-              static_cast<double>(state.iterations());
-      };
-      auto raw_host = [block](benchmark::State& state) {
-        const auto alloc_free = [&] {
-          void* memory = nullptr;
-          cu_check(cuMemHostAlloc(&memory, block, CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc");
-          std::memset(memory, 0, block);  // as page_locked() zero-fills
-          benchmark::DoNotOptimize(memory);
-          cu_check(cuMemFreeHost(memory), "cuMemFreeHost");
-        };
-        warm_up(alloc_free);
-        AllocationCounter allocs;
-        for (auto _ : state) alloc_free();
-        allocs.report(state);
-        state.counters["misses/iter"] = 1;
-      };
-      auto pair = register_pair({"pool/page_locked_1MiB",
-                                 Measure::latency,
-                                 0,
-                                 {"misses/iter", "allocs/iter"},
-                                 0,
-                                 {"misses/iter"}},
-                                pooled_host, raw_host);
-      configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
-    }
-
-    // z = 2.5*x + y on 2^28 float32 (1 GiB per array; 3 x 1 GiB moved per call) into a new
-    // result (evaluate(), dropped at once: its block goes back to the pool) against the same
-    // expression into an existing array (assign()). Both are complete calls (real time of the
-    // call and a synchronize()), so every allocation cost counts. "raw" is plinth's own
-    // assign() here: no vendor call makes a new array.
-    {
-      const std::size_t n = std::size_t{1} << 28;
-      const std::size_t moved = 3 * n * sizeof(float);
-      struct Arrays {
-        plinth::Array x, y, z;
-      };
-      auto arrays = std::make_shared<std::optional<Arrays>>();
-      auto init = [&s, arrays, n]() -> const Arrays& {
-        if (!*arrays) {
-          const auto f32 = plinth::DType::float32();
-          Arrays made{plinth::Array::empty(s.queue, {n}, f32),
-                      plinth::Array::empty(s.queue, {n}, f32),
-                      plinth::Array::empty(s.queue, {n}, f32)};
-          plinth::fill(s.queue, made.x, 1.0f);
-          plinth::fill(s.queue, made.y, 1.0f);
-          plinth::fill(s.queue, made.z, 0.0f);
+  auto pair = register_pair(
+      {"fill/" + size_name(size) + "/pattern4", Measure::throughput, 0.95},
+      [&s, size, word](benchmark::State& state) {
+        const auto& dst = s.buffer(size, 0);
+        time_transfers(state, size, [&] {
+          dst.fill(s.queue, word);
           s.queue.synchronize();
-          *arrays = std::move(made);
-        }
-        return **arrays;
-      };
-      // Real time per complete call, as bytes/s of `moved` per call and as the counter "GB/s"
-      // (10^9 bytes), and "allocs/iter"; the warm-up first.
-      auto time_calls = [moved](benchmark::State& state, const std::function<void()>& call) {
-        warm_up(call);
-        AllocationCounter allocs;
-        const auto start = std::chrono::steady_clock::now();
-        for (auto _ : state) call();
-        const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
-        allocs.report(state);
-        state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(moved));
-        state.counters["GB/s"] = static_cast<double>(state.iterations()) *
-                                 static_cast<double>(moved) / seconds.count() / 1e9;
-      };
-      auto pair = register_pair(
-          {"pool/axpy_float32_1GiB_new-vs-existing",
-           Measure::throughput,
-           0.95,
-           {"GB/s", "misses/iter", "allocs/iter"},
-           0,
-           {"misses/iter"}},
-          [&s, pool, init, time_calls](benchmark::State& state) {
-            const auto& a = init();
-            auto call = [&] {
-              {
-                plinth::Array z = plinth::evaluate(s.queue, 2.5 * a.x + a.y);
-                benchmark::DoNotOptimize(z);
-              }
-              s.queue.synchronize();
-            };
-            warm_up(call);  // fills the pool before its misses are counted
-            const PoolMissCounter misses(pool, s.device);
-            time_calls(state, call);
-            misses.report(state);
-          },
-          [&s, init, time_calls](benchmark::State& state) {
-            const auto& a = init();
-            time_calls(state, [&] {
-              plinth::assign(s.queue, a.z, 2.5 * a.x + a.y);
-              s.queue.synchronize();
-            });
-          });
-      configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
-    }
-
-    // x*2 + 1 on 4096 float32 into a new result, the expression built on every call as a user
-    // writes it: host time per call (the queue synchronized, untimed, every 256 calls), heap
-    // allocations per call, and driver allocations per call on a warm pool (0: every result
-    // reuses a cached block). Against the raw way to a new result with CUDA's stream-ordered
-    // pool: cuMemAllocAsync, the launch of a hand-written kernel of the same work, cuMemFreeAsync.
-    {
-      const unsigned n = 4096;
-      auto x = std::make_shared<plinth::Array>(
-          plinth::Array::empty(s.queue, {n}, plinth::DType::float32()));
-      plinth::fill(s.queue, *x, 1.0f);
-      s.queue.synchronize();
-      const plinth::Program program(s.context, scale_shift_source);
-      CUfunction function = nullptr;
-      cu_check(cuModuleGetFunction(&function,
-                                   reinterpret_cast<CUmodule>(program.native_handle(s.device)),
-                                   "scale_shift"),
-               "cuModuleGetFunction");
-      auto pair = register_pair(
-          {"pool/small_new_result_4096",
-           Measure::latency,
-           0,
-           {"misses/iter", "allocs/iter", "launches"},
-           0,
-           {"misses/iter"}},
-          [&s, pool, x](benchmark::State& state) {
-            auto call = [&] {
-              plinth::Array z = plinth::evaluate(s.queue, *x * 2 + 1);
-              benchmark::DoNotOptimize(z);
-            };
-            warm_up([&] {
-              call();
-              s.queue.synchronize();
-            });
-            const PoolMissCounter misses(pool, s.device);
-            time_launches(state, call, [&] { s.queue.synchronize(); });
-            misses.report(state);
-          },
-          [&s, program, function, x, n](benchmark::State& state) {
-            CUdeviceptr in = Setup::pointer(x->base_buffer());
-            const std::size_t bytes = std::size_t{n} * sizeof(float);
-            const unsigned blocks =
-                static_cast<unsigned>((n + saxpy_local_size - 1) / saxpy_local_size);
-            const unsigned threads = static_cast<unsigned>(saxpy_local_size);
-            time_launches(
-                state,
-                [&] {
-                  CUdeviceptr out = 0;
-                  cu_check(cuMemAllocAsync(&out, bytes, s.stream), "cuMemAllocAsync");
-                  float a = 2.0f, b = 1.0f;
-                  unsigned count = n;
-                  void* params[] = {&out, &in, &a, &b, &count};
-                  cu_check(cuLaunchKernel(function, blocks, 1, 1, threads, 1, 1, 0, s.stream,
-                                          params, nullptr),
-                           "cuLaunchKernel");
-                  cu_check(cuMemFreeAsync(out, s.stream), "cuMemFreeAsync");
-                },
-                [&] { stream_sync(s.stream); });
-          });
-      configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
-    }
-  }
-
-  /// The sorting benchmarks (sorting.hpp): against CUB's DeviceRadixSort where nvcc built the
-  /// CUB references, else against cuMemcpyDtoDAsync of the keys.
-  void register_sorting_references(Setup & s) {
-    SortReferences refs;
-    refs.copy = [&s](const plinth::Buffer& dst, const plinth::Buffer& src, std::size_t bytes) {
-      cu_check(cuMemcpyDtoDAsync(Setup::pointer(dst), Setup::pointer(src), bytes, s.stream),
-               "cuMemcpyDtoDAsync");
-      stream_sync(s.stream);
-    };
-#if PLINTH_BENCH_CUB
-    auto temp = std::make_shared<std::optional<plinth::Buffer>>();
-    auto storage = [&s, temp](std::size_t bytes) -> void* {
-      if (!*temp || (*temp)->size() < bytes)
-        *temp = plinth::Buffer::allocate(s.device, std::max<std::size_t>(bytes, 1));
-      return reinterpret_cast<void*>(Setup::pointer(**temp));
-    };
-    auto cuda_check = [](int code, const char* call) {
-      require(code == 0, call, "cudaError_t " + std::to_string(code));
-    };
-    refs.sort_keys_float32 = [&s, storage, cuda_check](const plinth::Buffer& in,
-                                                       const plinth::Buffer& out, std::size_t n) {
-      const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
-      auto* y = reinterpret_cast<float*>(Setup::pointer(out));
-      std::size_t bytes = 0;
-      cuda_check(plinth_bench_cub_sort_keys_float32(x, y, n, nullptr, &bytes, s.stream),
-                 "cub::DeviceRadixSort::SortKeys");
-      cuda_check(plinth_bench_cub_sort_keys_float32(x, y, n, storage(bytes), &bytes, s.stream),
-                 "cub::DeviceRadixSort::SortKeys");
-      stream_sync(s.stream);
-    };
-    refs.sort_keys_int32 = [&s, storage, cuda_check](const plinth::Buffer& in,
-                                                     const plinth::Buffer& out, std::size_t n) {
-      const auto* x = reinterpret_cast<const int*>(Setup::pointer(in));
-      auto* y = reinterpret_cast<int*>(Setup::pointer(out));
-      std::size_t bytes = 0;
-      cuda_check(plinth_bench_cub_sort_keys_int32(x, y, n, nullptr, &bytes, s.stream),
-                 "cub::DeviceRadixSort::SortKeys");
-      cuda_check(plinth_bench_cub_sort_keys_int32(x, y, n, storage(bytes), &bytes, s.stream),
-                 "cub::DeviceRadixSort::SortKeys");
-      stream_sync(s.stream);
-    };
-    refs.sort_pairs_float32_int64 =
-        [&s, storage, cuda_check](const plinth::Buffer& keys_in, const plinth::Buffer& keys_out,
-                                  const plinth::Buffer& values_in, const plinth::Buffer& values_out,
-                                  std::size_t n) {
-          const auto* k = reinterpret_cast<const float*>(Setup::pointer(keys_in));
-          auto* ko = reinterpret_cast<float*>(Setup::pointer(keys_out));
-          const auto* v = reinterpret_cast<const long long*>(Setup::pointer(values_in));
-          auto* vo = reinterpret_cast<long long*>(Setup::pointer(values_out));
-          std::size_t bytes = 0;
-          cuda_check(
-              plinth_bench_cub_sort_pairs_float32_int64(k, ko, v, vo, n, nullptr, &bytes, s.stream),
-              "cub::DeviceRadixSort::SortPairs");
-          cuda_check(plinth_bench_cub_sort_pairs_float32_int64(k, ko, v, vo, n, storage(bytes),
-                                                               &bytes, s.stream),
-                     "cub::DeviceRadixSort::SortPairs");
+        });
+      },
+      raw);
+  configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
+  pair = register_pair(
+      {"full/float32/" + size_name(size), Measure::throughput, 0.95},
+      [&s, size](benchmark::State& state) {
+        time_transfers(state, size, [&] {
+          const auto array = plinth::full(s.queue, {size / 4}, 1.0f, plinth::DType::float32());
+          s.queue.synchronize();
+        });
+      },
+      [&s, size](benchmark::State& state) {
+        const CUdeviceptr dst = Setup::pointer(s.buffer(size, 0));
+        time_transfers(state, size, [&] {
+          cu_check(cuMemsetD32Async(dst, 0x3f800000u, size / 4, s.stream), "cuMemsetD32Async");
           stream_sync(s.stream);
-        };
-#endif
-    register_sorting(s.queue, std::size_t{1} << 26, std::move(refs));
+        });
+      });
+  configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
+}
+
+/// NVRTC's options as plinth's CUDA backend chooses them: a CUBIN for the device's exact
+/// architecture when NVRTC knows it, else PTX for the newest older one it knows.
+struct NvrtcTarget {
+  std::vector<std::string> options;
+  bool ptx = false;
+};
+
+NvrtcTarget nvrtc_target(CUdevice device) {
+  const int arch = attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
+                   attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  int count = 0;
+  nvrtc_check(nvrtcGetNumSupportedArchs(&count), "nvrtcGetNumSupportedArchs");
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  nvrtc_check(nvrtcGetSupportedArchs(archs.data()), "nvrtcGetSupportedArchs");
+  NvrtcTarget target;
+  target.options.emplace_back("--std=c++17");
+  if (std::find(archs.begin(), archs.end(), arch) != archs.end()) {
+    target.options.push_back("--gpu-architecture=sm_" + std::to_string(arch));
+  } else {
+    int best = 0;
+    for (int known : archs)
+      if (known <= arch) best = std::max(best, known);
+    require(best > 0, "nvrtcGetSupportedArchs", "no architecture for sm_" + std::to_string(arch));
+    target.options.push_back("--gpu-architecture=compute_" + std::to_string(best));
+    target.ptx = true;
+  }
+  return target;
+}
+
+void register_build(Setup& s) {
+  const std::string prelude = prelude_of(s.program.source(), kernels_source);
+  require(!prelude.empty(), "Program::source", "does not end with the program's source");
+  const NvrtcTarget target = nvrtc_target(s.cu_device);
+  auto pair = register_pair(
+      {"build/program", Measure::latency, 0, {}},
+      [&s](benchmark::State& state) {
+        for (auto _ : state) {
+          plinth::Program program(s.context, build_source(unique_token()));
+          benchmark::DoNotOptimize(program);
+        }
+      },
+      // NVRTC to a CUBIN (as plinth does, with its options), then cuModuleLoadData; the module
+      // is unloaded, as plinth's program is destroyed, within the iteration.
+      [prelude, target](benchmark::State& state) {
+        std::vector<const char*> options;
+        for (const auto& option : target.options) options.push_back(option.c_str());
+        for (auto _ : state) {
+          const std::string source = prelude + build_source(unique_token());
+          nvrtcProgram program = nullptr;
+          nvrtc_check(
+              nvrtcCreateProgram(&program, source.c_str(), "program.cu", 0, nullptr, nullptr),
+              "nvrtcCreateProgram");
+          std::vector<char> image;
+          const nvrtcResult compiled =
+              nvrtcCompileProgram(program, static_cast<int>(options.size()), options.data());
+          std::size_t size = 0;
+          if (compiled == NVRTC_SUCCESS) {
+            if (target.ptx) {
+              nvrtc_check(nvrtcGetPTXSize(program, &size), "nvrtcGetPTXSize");
+              image.resize(size);
+              nvrtc_check(nvrtcGetPTX(program, image.data()), "nvrtcGetPTX");
+            } else {
+              nvrtc_check(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
+              image.resize(size);
+              nvrtc_check(nvrtcGetCUBIN(program, image.data()), "nvrtcGetCUBIN");
+            }
+          }
+          nvrtcDestroyProgram(&program);
+          nvrtc_check(compiled, "nvrtcCompileProgram");
+          CUmodule module = nullptr;
+          cu_check(cuModuleLoadData(&module, image.data()), "cuModuleLoadData");
+          cu_check(cuModuleUnload(module), "cuModuleUnload");
+        }
+      });
+  configure(pair, [](auto* b) {
+    b->Iterations(build_iterations)->UseRealTime()->Unit(benchmark::kMillisecond);
+  });
+}
+
+void register_kernel(Setup& s) {
+  const unsigned n = 64u << 20;  // 64M floats: 256 MiB per array
+  const std::size_t bytes = std::size_t{n} * sizeof(float);
+  const std::size_t moved = 3 * bytes;  // read x, read y, write y
+  auto prepared = s.program.kernel("saxpy").prepare({n}, {saxpy_local_size});
+  CUfunction function = s.function("saxpy");
+  // x and y have buffers of their own (slots 2 and 3), filled once: other benchmarks' data
+  // could make denormal numbers, slow on some CPUs.
+  auto init = [&s, n, bytes] {
+    if (s.saxpy_ready) return;
+    std::vector<float> values(n, 1.0f);
+    s.buffer(bytes, 2).set(s.queue, std::as_bytes(std::span(values)), true);
+    s.buffer(bytes, 3).set(s.queue, std::as_bytes(std::span(values)), true);
+    s.saxpy_ready = true;
+  };
+  // Both time the kernel between two events recorded on the stream around the launch;
+  // the same CUfunction, the same grid (n / 256 blocks of 256 threads).
+  auto pair = register_pair(
+      {"kernel/saxpy_64M", Measure::latency, 1.05, {"GB/s"}},
+      [&s, prepared, init, n, bytes, moved](benchmark::State& state) {
+        init();
+        const auto& x = s.buffer(bytes, 2);
+        const auto& y = s.buffer(bytes, 3);
+        const float a = 1e-6f;
+        time_on_device(state, moved, [&] {
+          const auto start = s.queue.record_event();
+          prepared(s.queue, y, x, a, n);
+          const auto end = s.queue.record_event();
+          return plinth::elapsed_ms(start, end) / 1e3;
+        });
+      },
+      [&s, function, init, n, bytes, moved](benchmark::State& state) {
+        init();
+        CUdeviceptr x = Setup::pointer(s.buffer(bytes, 2));
+        CUdeviceptr y = Setup::pointer(s.buffer(bytes, 3));
+        float a = 1e-6f;
+        unsigned count = n;
+        void* params[] = {&y, &x, &a, &count};
+        CUevent events[2] = {nullptr, nullptr};
+        for (auto& event : events)
+          cu_check(cuEventCreate(&event, CU_EVENT_DEFAULT), "cuEventCreate");
+        const auto blocks = static_cast<unsigned>(n / saxpy_local_size);
+        const auto threads = static_cast<unsigned>(saxpy_local_size);
+        try {
+          time_on_device(state, moved, [&] {
+            cu_check(cuEventRecord(events[0], s.stream), "cuEventRecord");
+            cu_check(
+                cuLaunchKernel(function, blocks, 1, 1, threads, 1, 1, 0, s.stream, params, nullptr),
+                "cuLaunchKernel");
+            cu_check(cuEventRecord(events[1], s.stream), "cuEventRecord");
+            cu_check(cuEventSynchronize(events[1]), "cuEventSynchronize");
+            float ms = 0;
+            cu_check(cuEventElapsedTime(&ms, events[0], events[1]), "cuEventElapsedTime");
+            return static_cast<double>(ms) / 1e3;
+          });
+        } catch (...) {
+          for (auto event : events) cuEventDestroy(event);
+          throw;
+        }
+        for (auto event : events) cuEventDestroy(event);
+      });
+  configure(pair, [](auto* b) {
+    b->MinTime(long_min_time)->UseManualTime()->Unit(benchmark::kMillisecond);
+  });
+}
+
+/// The device memory pool (issue 26, docs/performance.md): a cached block's allocation and
+/// release against the driver's pairs, an expression into a new result against the same into
+/// an existing array, and a small new result's heap and driver allocations per call.
+void register_pool(Setup& s) {
+  const plinth::MemoryPool pool = plinth::MemoryPool::of(s.context);
+  const std::size_t block = std::size_t{1} << 20;
+
+  // MemoryPool::allocate(queue, 1 MiB) and the Buffer's release, against the driver's pair
+  // (cuMemAlloc + cuMemFree, which synchronises the device) and CUDA's own stream-ordered
+  // pool (cuMemAllocAsync + cuMemFreeAsync on plinth's stream). Host time per pair.
+  auto pooled = [&s, pool, block](benchmark::State& state) {
+    warm_up([&] {
+      plinth::Buffer buffer = pool.allocate(s.queue, block);
+      benchmark::DoNotOptimize(buffer);
+    });
+    const PoolMissCounter misses(pool, s.device);
+    AllocationCounter allocs;
+    for (auto _ : state) {
+      plinth::Buffer buffer = pool.allocate(s.queue, block);
+      benchmark::DoNotOptimize(buffer);
+    }
+    allocs.report(state);
+    misses.report(state);
+  };
+  for (const bool async : {false, true}) {
+    auto raw = [&s, block, async](benchmark::State& state) {
+      auto alloc_free = [&] {
+        CUdeviceptr pointer = 0;
+        if (async) {
+          cu_check(cuMemAllocAsync(&pointer, block, s.stream), "cuMemAllocAsync");
+          cu_check(cuMemFreeAsync(pointer, s.stream), "cuMemFreeAsync");
+        } else {
+          cu_check(cuMemAlloc(&pointer, block), "cuMemAlloc");
+          cu_check(cuMemFree(pointer), "cuMemFree");
+        }
+      };
+      warm_up(alloc_free);
+      AllocationCounter allocs;
+      for (auto _ : state) alloc_free();
+      allocs.report(state);
+      stream_sync(s.stream);
+      // cuMemAlloc is a driver allocation every time; the stream-ordered pool's are not
+      // counted (the driver does not say).
+      if (!async) state.counters["misses/iter"] = 1;
+    };
+    auto pair = register_pair({async ? "pool/alloc_free_1MiB_vs_async" : "pool/alloc_free_1MiB",
+                               Measure::latency,
+                               0,
+                               {"misses/iter", "allocs/iter"},
+                               0.5e-6,
+                               {"misses/iter"}},
+                              pooled, raw);
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
   }
 
-  /// The algorithm benchmarks (algorithms.hpp) against cuMemcpyDtoDAsync and, where nvcc built
-  /// them, CUB's DeviceReduce::Sum and ::Max and DeviceScan::ExclusiveSum on the same stream and
-  /// buffers.
-  void register_algorithm_references(Setup & s) {
-    AlgorithmReferences refs;
-    refs.copy_name = "cuMemcpyDtoDAsync";
-    refs.copy_target = 0.95;
-    refs.copy = [&s](const plinth::Buffer& dst, const plinth::Buffer& src, std::size_t bytes) {
-      cu_check(cuMemcpyDtoDAsync(Setup::pointer(dst), Setup::pointer(src), bytes, s.stream),
-               "cuMemcpyDtoDAsync");
-      stream_sync(s.stream);
+  // HostArray::page_locked(context, 1 MiB) and its release, the block cached by the warm-up
+  // (PageLockedMemoryPool; a reused block is zero-filled again, as every page_locked() array
+  // is), against the driver's pair cuMemHostAlloc + cuMemFreeHost. Host time per pair.
+  {
+    const plinth::PageLockedMemoryPool host_pool = plinth::PageLockedMemoryPool::of(s.context);
+    auto pooled_host = [&s, host_pool, block](benchmark::State& state) {
+      const auto make = [&] {
+        const auto array =
+            plinth::HostArray::page_locked(s.context, {block}, plinth::DType::uint8());
+        benchmark::DoNotOptimize(array.data());
+      };
+      warm_up(make);
+      const auto misses_before = host_pool.stats().misses;
+      AllocationCounter allocs;
+      for (auto _ : state) make();
+      allocs.report(state);
+      if (host_pool.enabled() && state.iterations() > 0)
+        state.counters["misses/iter"] =
+            static_cast<double>(host_pool.stats().misses - misses_before) /
+            static_cast<double>(state.iterations());
     };
-#if PLINTH_BENCH_CUB
-    // CUB's temporary storage, allocated by its first call's request and kept.
-    auto temp = std::make_shared<std::optional<plinth::Buffer>>();
-    auto storage = [&s, temp](std::size_t bytes) -> void* {
-      if (!*temp || (*temp)->size() < bytes)
-        *temp = plinth::Buffer::allocate(s.device, std::max<std::size_t>(bytes, 1));
-      return reinterpret_cast<void*>(Setup::pointer(**temp));
+    auto raw_host = [block](benchmark::State& state) {
+      const auto alloc_free = [&] {
+        void* memory = nullptr;
+        cu_check(cuMemHostAlloc(&memory, block, CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc");
+        std::memset(memory, 0, block);  // as page_locked() zero-fills
+        benchmark::DoNotOptimize(memory);
+        cu_check(cuMemFreeHost(memory), "cuMemFreeHost");
+      };
+      warm_up(alloc_free);
+      AllocationCounter allocs;
+      for (auto _ : state) alloc_free();
+      allocs.report(state);
+      state.counters["misses/iter"] = 1;
     };
-    auto cuda_check = [](int code, const char* call) {
-      require(code == 0, call, "cudaError_t " + std::to_string(code));
-    };
-    refs.sum_float32 = [&s, storage, cuda_check](const plinth::Buffer& in,
-                                                 const plinth::Buffer& out, std::size_t n) {
-      const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
-      auto* y = reinterpret_cast<float*>(Setup::pointer(out));
-      std::size_t bytes = 0;
-      cuda_check(plinth_bench_cub_sum_float32(x, y, n, nullptr, &bytes, s.stream),
-                 "cub::DeviceReduce::Sum");
-      cuda_check(plinth_bench_cub_sum_float32(x, y, n, storage(bytes), &bytes, s.stream),
-                 "cub::DeviceReduce::Sum");
-      stream_sync(s.stream);
-    };
-    refs.max_float32 = [&s, storage, cuda_check](const plinth::Buffer& in,
-                                                 const plinth::Buffer& out, std::size_t n) {
-      const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
-      auto* y = reinterpret_cast<float*>(Setup::pointer(out));
-      std::size_t bytes = 0;
-      cuda_check(plinth_bench_cub_max_float32(x, y, n, nullptr, &bytes, s.stream),
-                 "cub::DeviceReduce::Max");
-      cuda_check(plinth_bench_cub_max_float32(x, y, n, storage(bytes), &bytes, s.stream),
-                 "cub::DeviceReduce::Max");
-      stream_sync(s.stream);
-    };
-    refs.exclusive_sum_int32 = [&s, storage, cuda_check](const plinth::Buffer& in,
-                                                         const plinth::Buffer& out, std::size_t n) {
-      const auto* x = reinterpret_cast<const int*>(Setup::pointer(in));
-      auto* y = reinterpret_cast<int*>(Setup::pointer(out));
-      std::size_t bytes = 0;
-      cuda_check(plinth_bench_cub_exclusive_sum_int32(x, y, n, nullptr, &bytes, s.stream),
-                 "cub::DeviceScan::ExclusiveSum");
-      cuda_check(plinth_bench_cub_exclusive_sum_int32(x, y, n, storage(bytes), &bytes, s.stream),
-                 "cub::DeviceScan::ExclusiveSum");
-      stream_sync(s.stream);
-    };
-    // Issue 29: histogram and argmax.
-    refs.histogram_even_float32 = [&s, storage, cuda_check](
-                                      const plinth::Buffer& in, const plinth::Buffer& counts,
-                                      std::size_t bins, float lower, float upper, std::size_t n) {
-      const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
-      auto* c = reinterpret_cast<int*>(Setup::pointer(counts));
-      const int levels = static_cast<int>(bins);
-      std::size_t bytes = 0;
-      cuda_check(plinth_bench_cub_histogram_even_float32(x, c, levels, lower, upper, n, nullptr,
-                                                         &bytes, s.stream),
-                 "cub::DeviceHistogram::HistogramEven");
-      cuda_check(plinth_bench_cub_histogram_even_float32(x, c, levels, lower, upper, n,
-                                                         storage(bytes), &bytes, s.stream),
-                 "cub::DeviceHistogram::HistogramEven");
-      stream_sync(s.stream);
-    };
-    refs.argmax_float32 = [&s, storage, cuda_check](const plinth::Buffer& in,
-                                                    const plinth::Buffer& out, std::size_t n) {
-      const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
-      auto* value = reinterpret_cast<float*>(Setup::pointer(out));
-      auto* index = reinterpret_cast<long long*>(Setup::pointer(out) + 8);
-      std::size_t bytes = 0;
-      cuda_check(plinth_bench_cub_argmax_float32(x, value, index, n, nullptr, &bytes, s.stream),
-                 "cub::DeviceReduce::ArgMax");
-      cuda_check(
-          plinth_bench_cub_argmax_float32(x, value, index, n, storage(bytes), &bytes, s.stream),
-          "cub::DeviceReduce::ArgMax");
-      stream_sync(s.stream);
-    };
-#endif
-    register_algorithms(s.queue, std::size_t{1} << 30, std::move(refs));
-    register_sorting_references(s);
+    auto pair = register_pair({"pool/page_locked_1MiB",
+                               Measure::latency,
+                               0,
+                               {"misses/iter", "allocs/iter"},
+                               0,
+                               {"misses/iter"}},
+                              pooled_host, raw_host);
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
   }
+
+  // z = 2.5*x + y on 2^28 float32 (1 GiB per array; 3 x 1 GiB moved per call) into a new
+  // result (evaluate(), dropped at once: its block goes back to the pool) against the same
+  // expression into an existing array (assign()). Both are complete calls (real time of the
+  // call and a synchronize()), so every allocation cost counts. "raw" is plinth's own
+  // assign() here: no vendor call makes a new array.
+  {
+    const std::size_t n = std::size_t{1} << 28;
+    const std::size_t moved = 3 * n * sizeof(float);
+    struct Arrays {
+      plinth::Array x, y, z;
+    };
+    auto arrays = std::make_shared<std::optional<Arrays>>();
+    auto init = [&s, arrays, n]() -> const Arrays& {
+      if (!*arrays) {
+        const auto f32 = plinth::DType::float32();
+        Arrays made{plinth::Array::empty(s.queue, {n}, f32),
+                    plinth::Array::empty(s.queue, {n}, f32),
+                    plinth::Array::empty(s.queue, {n}, f32)};
+        plinth::fill(s.queue, made.x, 1.0f);
+        plinth::fill(s.queue, made.y, 1.0f);
+        plinth::fill(s.queue, made.z, 0.0f);
+        s.queue.synchronize();
+        *arrays = std::move(made);
+      }
+      return **arrays;
+    };
+    // Real time per complete call, as bytes/s of `moved` per call and as the counter "GB/s"
+    // (10^9 bytes), and "allocs/iter"; the warm-up first.
+    auto time_calls = [moved](benchmark::State& state, const std::function<void()>& call) {
+      warm_up(call);
+      AllocationCounter allocs;
+      const auto start = std::chrono::steady_clock::now();
+      for (auto _ : state) call();
+      const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+      allocs.report(state);
+      state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(moved));
+      state.counters["GB/s"] = static_cast<double>(state.iterations()) *
+                               static_cast<double>(moved) / seconds.count() / 1e9;
+    };
+    auto pair = register_pair(
+        {"pool/axpy_float32_1GiB_new-vs-existing",
+         Measure::throughput,
+         0.95,
+         {"GB/s", "misses/iter", "allocs/iter"},
+         0,
+         {"misses/iter"}},
+        [&s, pool, init, time_calls](benchmark::State& state) {
+          const auto& a = init();
+          auto call = [&] {
+            {
+              plinth::Array z = plinth::evaluate(s.queue, 2.5 * a.x + a.y);
+              benchmark::DoNotOptimize(z);
+            }
+            s.queue.synchronize();
+          };
+          warm_up(call);  // fills the pool before its misses are counted
+          const PoolMissCounter misses(pool, s.device);
+          time_calls(state, call);
+          misses.report(state);
+        },
+        [&s, init, time_calls](benchmark::State& state) {
+          const auto& a = init();
+          time_calls(state, [&] {
+            plinth::assign(s.queue, a.z, 2.5 * a.x + a.y);
+            s.queue.synchronize();
+          });
+        });
+    configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
+  }
+
+  // x*2 + 1 on 4096 float32 into a new result, the expression built on every call as a user
+  // writes it: host time per call (the queue synchronized, untimed, every 256 calls), heap
+  // allocations per call, and driver allocations per call on a warm pool (0: every result
+  // reuses a cached block). Against the raw way to a new result with CUDA's stream-ordered
+  // pool: cuMemAllocAsync, the launch of a hand-written kernel of the same work, cuMemFreeAsync.
+  {
+    const unsigned n = 4096;
+    auto x = std::make_shared<plinth::Array>(
+        plinth::Array::empty(s.queue, {n}, plinth::DType::float32()));
+    plinth::fill(s.queue, *x, 1.0f);
+    s.queue.synchronize();
+    const plinth::Program program(s.context, scale_shift_source);
+    CUfunction function = nullptr;
+    cu_check(
+        cuModuleGetFunction(&function, reinterpret_cast<CUmodule>(program.native_handle(s.device)),
+                            "scale_shift"),
+        "cuModuleGetFunction");
+    auto pair = register_pair(
+        {"pool/small_new_result_4096",
+         Measure::latency,
+         0,
+         {"misses/iter", "allocs/iter", "launches"},
+         0,
+         {"misses/iter"}},
+        [&s, pool, x](benchmark::State& state) {
+          auto call = [&] {
+            plinth::Array z = plinth::evaluate(s.queue, *x * 2 + 1);
+            benchmark::DoNotOptimize(z);
+          };
+          warm_up([&] {
+            call();
+            s.queue.synchronize();
+          });
+          const PoolMissCounter misses(pool, s.device);
+          time_launches(state, call, [&] { s.queue.synchronize(); });
+          misses.report(state);
+        },
+        [&s, program, function, x, n](benchmark::State& state) {
+          CUdeviceptr in = Setup::pointer(x->base_buffer());
+          const std::size_t bytes = std::size_t{n} * sizeof(float);
+          const unsigned blocks =
+              static_cast<unsigned>((n + saxpy_local_size - 1) / saxpy_local_size);
+          const unsigned threads = static_cast<unsigned>(saxpy_local_size);
+          time_launches(
+              state,
+              [&] {
+                CUdeviceptr out = 0;
+                cu_check(cuMemAllocAsync(&out, bytes, s.stream), "cuMemAllocAsync");
+                float a = 2.0f, b = 1.0f;
+                unsigned count = n;
+                void* params[] = {&out, &in, &a, &b, &count};
+                cu_check(cuLaunchKernel(function, blocks, 1, 1, threads, 1, 1, 0, s.stream, params,
+                                        nullptr),
+                         "cuLaunchKernel");
+                cu_check(cuMemFreeAsync(out, s.stream), "cuMemFreeAsync");
+              },
+              [&] { stream_sync(s.stream); });
+        });
+    configure(pair, [](auto* b) { b->MinTime(short_min_time)->UseRealTime(); });
+  }
+}
+
+/// The sorting benchmarks (sorting.hpp): against CUB's DeviceRadixSort where nvcc built the
+/// CUB references, else against cuMemcpyDtoDAsync of the keys.
+void register_sorting_references(Setup& s) {
+  SortReferences refs;
+  refs.copy = [&s](const plinth::Buffer& dst, const plinth::Buffer& src, std::size_t bytes) {
+    cu_check(cuMemcpyDtoDAsync(Setup::pointer(dst), Setup::pointer(src), bytes, s.stream),
+             "cuMemcpyDtoDAsync");
+    stream_sync(s.stream);
+  };
+#if PLINTH_BENCH_CUB
+  auto temp = std::make_shared<std::optional<plinth::Buffer>>();
+  auto storage = [&s, temp](std::size_t bytes) -> void* {
+    if (!*temp || (*temp)->size() < bytes)
+      *temp = plinth::Buffer::allocate(s.device, std::max<std::size_t>(bytes, 1));
+    return reinterpret_cast<void*>(Setup::pointer(**temp));
+  };
+  auto cuda_check = [](int code, const char* call) {
+    require(code == 0, call, "cudaError_t " + std::to_string(code));
+  };
+  refs.sort_keys_float32 = [&s, storage, cuda_check](const plinth::Buffer& in,
+                                                     const plinth::Buffer& out, std::size_t n) {
+    const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
+    auto* y = reinterpret_cast<float*>(Setup::pointer(out));
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_sort_keys_float32(x, y, n, nullptr, &bytes, s.stream),
+               "cub::DeviceRadixSort::SortKeys");
+    cuda_check(plinth_bench_cub_sort_keys_float32(x, y, n, storage(bytes), &bytes, s.stream),
+               "cub::DeviceRadixSort::SortKeys");
+    stream_sync(s.stream);
+  };
+  refs.sort_keys_int32 = [&s, storage, cuda_check](const plinth::Buffer& in,
+                                                   const plinth::Buffer& out, std::size_t n) {
+    const auto* x = reinterpret_cast<const int*>(Setup::pointer(in));
+    auto* y = reinterpret_cast<int*>(Setup::pointer(out));
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_sort_keys_int32(x, y, n, nullptr, &bytes, s.stream),
+               "cub::DeviceRadixSort::SortKeys");
+    cuda_check(plinth_bench_cub_sort_keys_int32(x, y, n, storage(bytes), &bytes, s.stream),
+               "cub::DeviceRadixSort::SortKeys");
+    stream_sync(s.stream);
+  };
+  refs.sort_pairs_float32_int64 = [&s, storage, cuda_check](
+                                      const plinth::Buffer& keys_in, const plinth::Buffer& keys_out,
+                                      const plinth::Buffer& values_in,
+                                      const plinth::Buffer& values_out, std::size_t n) {
+    const auto* k = reinterpret_cast<const float*>(Setup::pointer(keys_in));
+    auto* ko = reinterpret_cast<float*>(Setup::pointer(keys_out));
+    const auto* v = reinterpret_cast<const long long*>(Setup::pointer(values_in));
+    auto* vo = reinterpret_cast<long long*>(Setup::pointer(values_out));
+    std::size_t bytes = 0;
+    cuda_check(
+        plinth_bench_cub_sort_pairs_float32_int64(k, ko, v, vo, n, nullptr, &bytes, s.stream),
+        "cub::DeviceRadixSort::SortPairs");
+    cuda_check(plinth_bench_cub_sort_pairs_float32_int64(k, ko, v, vo, n, storage(bytes), &bytes,
+                                                         s.stream),
+               "cub::DeviceRadixSort::SortPairs");
+    stream_sync(s.stream);
+  };
+#endif
+  register_sorting(s.queue, std::size_t{1} << 26, std::move(refs));
+}
+
+/// The algorithm benchmarks (algorithms.hpp) against cuMemcpyDtoDAsync and, where nvcc built
+/// them, CUB's DeviceReduce::Sum and ::Max and DeviceScan::ExclusiveSum on the same stream and
+/// buffers.
+void register_algorithm_references(Setup& s) {
+  AlgorithmReferences refs;
+  refs.copy_name = "cuMemcpyDtoDAsync";
+  refs.copy_target = 0.95;
+  refs.copy = [&s](const plinth::Buffer& dst, const plinth::Buffer& src, std::size_t bytes) {
+    cu_check(cuMemcpyDtoDAsync(Setup::pointer(dst), Setup::pointer(src), bytes, s.stream),
+             "cuMemcpyDtoDAsync");
+    stream_sync(s.stream);
+  };
+#if PLINTH_BENCH_CUB
+  // CUB's temporary storage, allocated by its first call's request and kept.
+  auto temp = std::make_shared<std::optional<plinth::Buffer>>();
+  auto storage = [&s, temp](std::size_t bytes) -> void* {
+    if (!*temp || (*temp)->size() < bytes)
+      *temp = plinth::Buffer::allocate(s.device, std::max<std::size_t>(bytes, 1));
+    return reinterpret_cast<void*>(Setup::pointer(**temp));
+  };
+  auto cuda_check = [](int code, const char* call) {
+    require(code == 0, call, "cudaError_t " + std::to_string(code));
+  };
+  refs.sum_float32 = [&s, storage, cuda_check](const plinth::Buffer& in, const plinth::Buffer& out,
+                                               std::size_t n) {
+    const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
+    auto* y = reinterpret_cast<float*>(Setup::pointer(out));
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_sum_float32(x, y, n, nullptr, &bytes, s.stream),
+               "cub::DeviceReduce::Sum");
+    cuda_check(plinth_bench_cub_sum_float32(x, y, n, storage(bytes), &bytes, s.stream),
+               "cub::DeviceReduce::Sum");
+    stream_sync(s.stream);
+  };
+  refs.max_float32 = [&s, storage, cuda_check](const plinth::Buffer& in, const plinth::Buffer& out,
+                                               std::size_t n) {
+    const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
+    auto* y = reinterpret_cast<float*>(Setup::pointer(out));
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_max_float32(x, y, n, nullptr, &bytes, s.stream),
+               "cub::DeviceReduce::Max");
+    cuda_check(plinth_bench_cub_max_float32(x, y, n, storage(bytes), &bytes, s.stream),
+               "cub::DeviceReduce::Max");
+    stream_sync(s.stream);
+  };
+  refs.exclusive_sum_int32 = [&s, storage, cuda_check](const plinth::Buffer& in,
+                                                       const plinth::Buffer& out, std::size_t n) {
+    const auto* x = reinterpret_cast<const int*>(Setup::pointer(in));
+    auto* y = reinterpret_cast<int*>(Setup::pointer(out));
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_exclusive_sum_int32(x, y, n, nullptr, &bytes, s.stream),
+               "cub::DeviceScan::ExclusiveSum");
+    cuda_check(plinth_bench_cub_exclusive_sum_int32(x, y, n, storage(bytes), &bytes, s.stream),
+               "cub::DeviceScan::ExclusiveSum");
+    stream_sync(s.stream);
+  };
+  // Issue 29: histogram and argmax.
+  refs.histogram_even_float32 = [&s, storage, cuda_check](
+                                    const plinth::Buffer& in, const plinth::Buffer& counts,
+                                    std::size_t bins, float lower, float upper, std::size_t n) {
+    const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
+    auto* c = reinterpret_cast<int*>(Setup::pointer(counts));
+    const int levels = static_cast<int>(bins);
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_histogram_even_float32(x, c, levels, lower, upper, n, nullptr,
+                                                       &bytes, s.stream),
+               "cub::DeviceHistogram::HistogramEven");
+    cuda_check(plinth_bench_cub_histogram_even_float32(x, c, levels, lower, upper, n,
+                                                       storage(bytes), &bytes, s.stream),
+               "cub::DeviceHistogram::HistogramEven");
+    stream_sync(s.stream);
+  };
+  refs.argmax_float32 = [&s, storage, cuda_check](const plinth::Buffer& in,
+                                                  const plinth::Buffer& out, std::size_t n) {
+    const auto* x = reinterpret_cast<const float*>(Setup::pointer(in));
+    auto* value = reinterpret_cast<float*>(Setup::pointer(out));
+    auto* index = reinterpret_cast<long long*>(Setup::pointer(out) + 8);
+    std::size_t bytes = 0;
+    cuda_check(plinth_bench_cub_argmax_float32(x, value, index, n, nullptr, &bytes, s.stream),
+               "cub::DeviceReduce::ArgMax");
+    cuda_check(
+        plinth_bench_cub_argmax_float32(x, value, index, n, storage(bytes), &bytes, s.stream),
+        "cub::DeviceReduce::ArgMax");
+    stream_sync(s.stream);
+  };
+#endif
+  register_algorithms(s.queue, std::size_t{1} << 30, std::move(refs));
+  register_sorting_references(s);
+}
 
 }  // namespace
 

@@ -505,382 +505,387 @@ ze_result_t ZE_APICALL append_memory_copy_region(
                        (s.originY + y) * source_pitch + (s.originZ + z) * source_slice_pitch,
                    d.width);
     }
-    ze_result_t ZE_APICALL append_memory_fill(ze_command_list_handle_t, void* destination,
-                                              const void* pattern, std::size_t pattern_size,
-                                              std::size_t size, ze_event_handle_t event,
-                                              std::uint32_t wait_count, ze_event_handle_t* waits) {
-      const std::lock_guard lock(state.mutex);
-      if (const ze_result_t result = check_waits(wait_count, waits)) return result;
-      if (pattern_size == 0 || (pattern_size & (pattern_size - 1)) != 0 ||
-          pattern_size > fake_max_fill_pattern || size % pattern_size != 0 ||
-          reinterpret_cast<std::uintptr_t>(destination) % pattern_size != 0) {
-        std::fprintf(stderr,
-                     "fake-ze: zeCommandListAppendMemoryFill of %zu bytes with a %zu-byte "
-                     "pattern at %p refused\n",
-                     size, pattern_size, destination);
-        return ZE_RESULT_ERROR_INVALID_SIZE;
-      }
-      auto* bytes = static_cast<unsigned char*>(destination);
-      for (std::size_t k = 0; k < size; ++k) {
-        bytes[k] = static_cast<const unsigned char*>(pattern)[k % pattern_size];
-      }
-      signal(event);
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL append_barrier(ze_command_list_handle_t, ze_event_handle_t event,
-                                          std::uint32_t wait_count, ze_event_handle_t * waits) {
-      const std::lock_guard lock(state.mutex);
-      if (const ze_result_t result = check_waits(wait_count, waits)) return result;
-      signal(event);
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL append_write_global_timestamp(
-        ze_command_list_handle_t, std::uint64_t * destination, ze_event_handle_t event,
-        std::uint32_t wait_count, ze_event_handle_t * waits) {
-      const std::lock_guard lock(state.mutex);
-      if (const ze_result_t result = check_waits(wait_count, waits)) return result;
-      *destination = now_ns();
-      signal(event);
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL append_wait_on_events(ze_command_list_handle_t, std::uint32_t wait_count,
-                                                 ze_event_handle_t * waits) {
-      const std::lock_guard lock(state.mutex);
-      return check_waits(wait_count, waits);
-    }
-
-    ze_result_t ZE_APICALL append_event_reset(ze_command_list_handle_t, ze_event_handle_t event) {
-      const std::lock_guard lock(state.mutex);
-      object<Event>(event)->signalled = false;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL append_launch_kernel(
-        ze_command_list_handle_t, ze_kernel_handle_t handle, const ze_group_count_t* groups,
-        ze_event_handle_t event, std::uint32_t wait_count, ze_event_handle_t* waits) {
-      const std::lock_guard lock(state.mutex);
-      auto* kernel = object<Kernel>(handle);
-      if (!kernel->group_size_set)
-        return refuse(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
-                      "kernel " + kernel->name + " launched before zeKernelSetGroupSize");
-      const auto set = std::count(kernel->set.begin(), kernel->set.end(), true);
-      if (static_cast<std::size_t>(set) != kernel->set.size())
-        return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-                      "kernel " + kernel->name + " launched with " + std::to_string(set) + " of " +
-                          std::to_string(kernel->set.size()) + " arguments set");
-      if (groups->groupCountX == 0 || groups->groupCountY == 0 || groups->groupCountZ == 0)
-        return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-                      "kernel " + kernel->name + " launched with no groups");
-      if (const ze_result_t result = check_waits(wait_count, waits)) return result;
-      ++state.launches;
-      signal(event);
-      return ZE_RESULT_SUCCESS;
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Event pools and events: host-visible pools only; an event is signalled by the command that
-    // names it and reset by the host or a command.
-
-    ze_result_t ZE_APICALL event_pool_create(ze_context_handle_t, const ze_event_pool_desc_t* desc,
-                                             std::uint32_t, ze_device_handle_t*,
-                                             ze_event_pool_handle_t* out) {
-      if ((desc->flags & ZE_EVENT_POOL_FLAG_HOST_VISIBLE) == 0)
-        return refuse(
-            ZE_RESULT_ERROR_INVALID_ARGUMENT,
-            "an event pool that the host cannot see (the fake has only host-visible ones)");
-      const std::lock_guard lock(state.mutex);
-      *out = to_handle<ze_event_pool_handle_t>(new EventPool{std::vector<bool>(desc->count)});
-      ++state.pools;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL event_pool_destroy(ze_event_pool_handle_t handle) {
-      const std::lock_guard lock(state.mutex);
-      auto* pool = object<EventPool>(handle);
-      if (pool->alive != 0)
-        return refuse(
-            ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE,
-            "zeEventPoolDestroy of a pool with " + std::to_string(pool->alive) + " events alive");
-      delete pool;
-      --state.pools;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL event_create(ze_event_pool_handle_t handle, const ze_event_desc_t* desc,
-                                        ze_event_handle_t* out) {
-      const std::lock_guard lock(state.mutex);
-      auto* pool = object<EventPool>(handle);
-      if (desc->index >= pool->created.size() || pool->created[desc->index])
-        return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT, "zeEventCreate at index " +
-                                                            std::to_string(desc->index) +
-                                                            ", outside the pool or taken");
-      pool->created[desc->index] = true;
-      ++pool->alive;
-      *out = to_handle<ze_event_handle_t>(new Event{pool, desc->index});
-      ++state.events;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL event_destroy(ze_event_handle_t handle) {
-      const std::lock_guard lock(state.mutex);
-      auto* event = object<Event>(handle);
-      event->pool->created[event->index] = false;
-      --event->pool->alive;
-      delete event;
-      --state.events;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL event_host_synchronize(ze_event_handle_t event, std::uint64_t) {
-      const std::lock_guard lock(state.mutex);
-      if (object<Event>(event)->signalled) return ZE_RESULT_SUCCESS;
-      return refuse(ZE_RESULT_NOT_READY,
-                    "the host waits for an event that nothing signalled: it would hang");
-    }
-
-    ze_result_t ZE_APICALL event_query_status(ze_event_handle_t event) {
-      const std::lock_guard lock(state.mutex);
-      return object<Event>(event)->signalled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
-    }
-
-    ze_result_t ZE_APICALL event_host_reset(ze_event_handle_t event) {
-      const std::lock_guard lock(state.mutex);
-      object<Event>(event)->signalled = false;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Modules and build logs: a module is built from SPIR-V that has at least one kernel; its
-    // "native binary" is the same SPIR-V. Every build, failed or not, gives a log when asked.
-
-    ze_result_t ZE_APICALL module_create(ze_context_handle_t, ze_device_handle_t,
-                                         const ze_module_desc_t* desc, ze_module_handle_t* out,
-                                         ze_module_build_log_handle_t* log) {
-      const std::lock_guard lock(state.mutex);
-      std::string error;
-      std::vector<KernelInfo> kernels;
-      if (desc->format != ZE_MODULE_FORMAT_IL_SPIRV)
-        error = "fake-ze builds SPIR-V only";
-      else
-        kernels = read_kernels(desc->pInputModule, desc->inputSize, error);
-      if (log != nullptr) {
-        *log = to_handle<ze_module_build_log_handle_t>(
-            new BuildLog{error.empty() ? "fake-ze: built" : "fake-ze: " + error});
-        ++state.logs;
-      }
-      if (!error.empty()) return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
-      *out = to_handle<ze_module_handle_t>(new Module{
-          std::move(kernels), {desc->pInputModule, desc->pInputModule + desc->inputSize}});
-      ++state.modules;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL module_destroy(ze_module_handle_t module) {
-      const std::lock_guard lock(state.mutex);
-      delete object<Module>(module);
-      --state.modules;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL module_get_native_binary(ze_module_handle_t handle, std::size_t * size,
-                                                    std::uint8_t * out) {
-      const std::lock_guard lock(state.mutex);
-      const auto& spirv = object<Module>(handle)->spirv;
-      if (out != nullptr) std::memcpy(out, spirv.data(), std::min(*size, spirv.size()));
-      *size = spirv.size();
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL build_log_get_string(ze_module_build_log_handle_t handle,
-                                                std::size_t * size, char* out) {
-      const std::lock_guard lock(state.mutex);
-      const std::string& text = object<BuildLog>(handle)->text;
-      if (out != nullptr && *size > 0) {
-        const std::size_t length = std::min(*size - 1, text.size());
-        std::memcpy(out, text.data(), length);
-        out[length] = '\0';
-      }
-      *size = text.size() + 1;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL build_log_destroy(ze_module_build_log_handle_t log) {
-      const std::lock_guard lock(state.mutex);
-      delete object<BuildLog>(log);
-      --state.logs;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Kernels: a group size and every argument must be set before a launch.
-
-    ze_result_t ZE_APICALL kernel_create(ze_module_handle_t module, const ze_kernel_desc_t* desc,
-                                         ze_kernel_handle_t* out) {
-      const std::lock_guard lock(state.mutex);
-      for (const auto& kernel : object<Module>(module)->kernels)
-        if (kernel.name == desc->pKernelName) {
-          *out = to_handle<ze_kernel_handle_t>(
-              new Kernel{kernel.name, std::vector<bool>(kernel.parameters)});
-          ++state.kernels;
-          return ZE_RESULT_SUCCESS;
-        }
-      return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
-    }
-
-    ze_result_t ZE_APICALL kernel_destroy(ze_kernel_handle_t kernel) {
-      const std::lock_guard lock(state.mutex);
-      delete object<Kernel>(kernel);
-      --state.kernels;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL kernel_get_properties(ze_kernel_handle_t kernel,
-                                                 ze_kernel_properties_t * properties) {
-      const std::lock_guard lock(state.mutex);
-      clear(properties);
-      properties->numKernelArgs = static_cast<std::uint32_t>(object<Kernel>(kernel)->set.size());
-      properties->maxSubgroupSize = 16;
-      properties->maxNumSubgroups = 64;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL kernel_set_group_size(ze_kernel_handle_t kernel, std::uint32_t x,
-                                                 std::uint32_t y, std::uint32_t z) {
-      if (x == 0 || y == 0 || z == 0 || std::uint64_t{x} * y * z > max_group_size)
-        return refuse(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
-                      "group size " + std::to_string(x) + "x" + std::to_string(y) + "x" +
-                          std::to_string(z) + " is empty or above " +
-                          std::to_string(max_group_size));
-      const std::lock_guard lock(state.mutex);
-      object<Kernel>(kernel)->group_size_set = true;
-      return ZE_RESULT_SUCCESS;
-    }
-
-    ze_result_t ZE_APICALL kernel_set_argument_value(ze_kernel_handle_t handle, std::uint32_t index,
-                                                     std::size_t, const void*) {
-      const std::lock_guard lock(state.mutex);
-      auto* kernel = object<Kernel>(handle);
-      if (index >= kernel->set.size()) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
-      kernel->set[index] = true;
-      return ZE_RESULT_SUCCESS;
-    }
-
-  }  // namespace
-
-  // ---------------------------------------------------------------------------------------------
-  // The driver's exports: the loader asks each zeGet*ProcAddrTable for a table of entry points
-  // (ze_ddi.h declares them, with default visibility). A null entry is one the fake lacks.
-
-  extern "C" {
-
-  ze_result_t ZE_APICALL zeGetGlobalProcAddrTable(ze_api_version_t, ze_global_dditable_t* table) {
-    *table = {};
-    table->pfnInit = init;
-    return ZE_RESULT_SUCCESS;
   }
+  signal(event);
+  return ZE_RESULT_SUCCESS;
+}
 
-  ze_result_t ZE_APICALL zeGetDriverProcAddrTable(ze_api_version_t, ze_driver_dditable_t* table) {
-    *table = {};
-    table->pfnGet = driver_get;
-    table->pfnGetApiVersion = driver_get_api_version;
-    table->pfnGetProperties = driver_get_properties;
-    table->pfnGetExtensionProperties = driver_get_extension_properties;
-    return ZE_RESULT_SUCCESS;
+ze_result_t ZE_APICALL append_memory_fill(ze_command_list_handle_t, void* destination,
+                                          const void* pattern, std::size_t pattern_size,
+                                          std::size_t size, ze_event_handle_t event,
+                                          std::uint32_t wait_count, ze_event_handle_t* waits) {
+  const std::lock_guard lock(state.mutex);
+  if (const ze_result_t result = check_waits(wait_count, waits)) return result;
+  if (pattern_size == 0 || (pattern_size & (pattern_size - 1)) != 0 ||
+      pattern_size > fake_max_fill_pattern || size % pattern_size != 0 ||
+      reinterpret_cast<std::uintptr_t>(destination) % pattern_size != 0) {
+    std::fprintf(stderr,
+                 "fake-ze: zeCommandListAppendMemoryFill of %zu bytes with a %zu-byte pattern "
+                 "at %p refused\n",
+                 size, pattern_size, destination);
+    return ZE_RESULT_ERROR_INVALID_SIZE;
   }
-
-  ze_result_t ZE_APICALL zeGetDeviceProcAddrTable(ze_api_version_t, ze_device_dditable_t* table) {
-    *table = {};
-    table->pfnGet = device_get;
-    table->pfnGetProperties = device_get_properties;
-    table->pfnGetComputeProperties = device_get_compute_properties;
-    table->pfnGetModuleProperties = device_get_module_properties;
-    table->pfnGetCommandQueueGroupProperties = device_get_command_queue_group_properties;
-    table->pfnGetMemoryProperties = device_get_memory_properties;
-    table->pfnCanAccessPeer = device_can_access_peer;
-    return ZE_RESULT_SUCCESS;
+  auto* bytes = static_cast<unsigned char*>(destination);
+  for (std::size_t k = 0; k < size; ++k) {
+    bytes[k] = static_cast<const unsigned char*>(pattern)[k % pattern_size];
   }
+  signal(event);
+  return ZE_RESULT_SUCCESS;
+}
 
-  ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_version_t, ze_context_dditable_t* table) {
-    *table = {};
-    table->pfnCreate = context_create;
-    table->pfnDestroy = context_destroy;
-    return ZE_RESULT_SUCCESS;
+ze_result_t ZE_APICALL append_barrier(ze_command_list_handle_t, ze_event_handle_t event,
+                                      std::uint32_t wait_count, ze_event_handle_t* waits) {
+  const std::lock_guard lock(state.mutex);
+  if (const ze_result_t result = check_waits(wait_count, waits)) return result;
+  signal(event);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL append_write_global_timestamp(ze_command_list_handle_t,
+                                                     std::uint64_t* destination,
+                                                     ze_event_handle_t event,
+                                                     std::uint32_t wait_count,
+                                                     ze_event_handle_t* waits) {
+  const std::lock_guard lock(state.mutex);
+  if (const ze_result_t result = check_waits(wait_count, waits)) return result;
+  *destination = now_ns();
+  signal(event);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL append_wait_on_events(ze_command_list_handle_t, std::uint32_t wait_count,
+                                             ze_event_handle_t* waits) {
+  const std::lock_guard lock(state.mutex);
+  return check_waits(wait_count, waits);
+}
+
+ze_result_t ZE_APICALL append_event_reset(ze_command_list_handle_t, ze_event_handle_t event) {
+  const std::lock_guard lock(state.mutex);
+  object<Event>(event)->signalled = false;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL append_launch_kernel(ze_command_list_handle_t, ze_kernel_handle_t handle,
+                                            const ze_group_count_t* groups, ze_event_handle_t event,
+                                            std::uint32_t wait_count, ze_event_handle_t* waits) {
+  const std::lock_guard lock(state.mutex);
+  auto* kernel = object<Kernel>(handle);
+  if (!kernel->group_size_set)
+    return refuse(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
+                  "kernel " + kernel->name + " launched before zeKernelSetGroupSize");
+  const auto set = std::count(kernel->set.begin(), kernel->set.end(), true);
+  if (static_cast<std::size_t>(set) != kernel->set.size())
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                  "kernel " + kernel->name + " launched with " + std::to_string(set) + " of " +
+                      std::to_string(kernel->set.size()) + " arguments set");
+  if (groups->groupCountX == 0 || groups->groupCountY == 0 || groups->groupCountZ == 0)
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                  "kernel " + kernel->name + " launched with no groups");
+  if (const ze_result_t result = check_waits(wait_count, waits)) return result;
+  ++state.launches;
+  signal(event);
+  return ZE_RESULT_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event pools and events: host-visible pools only; an event is signalled by the command that
+// names it and reset by the host or a command.
+
+ze_result_t ZE_APICALL event_pool_create(ze_context_handle_t, const ze_event_pool_desc_t* desc,
+                                         std::uint32_t, ze_device_handle_t*,
+                                         ze_event_pool_handle_t* out) {
+  if ((desc->flags & ZE_EVENT_POOL_FLAG_HOST_VISIBLE) == 0)
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                  "an event pool that the host cannot see (the fake has only host-visible ones)");
+  const std::lock_guard lock(state.mutex);
+  *out = to_handle<ze_event_pool_handle_t>(new EventPool{std::vector<bool>(desc->count)});
+  ++state.pools;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL event_pool_destroy(ze_event_pool_handle_t handle) {
+  const std::lock_guard lock(state.mutex);
+  auto* pool = object<EventPool>(handle);
+  if (pool->alive != 0)
+    return refuse(
+        ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE,
+        "zeEventPoolDestroy of a pool with " + std::to_string(pool->alive) + " events alive");
+  delete pool;
+  --state.pools;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL event_create(ze_event_pool_handle_t handle, const ze_event_desc_t* desc,
+                                    ze_event_handle_t* out) {
+  const std::lock_guard lock(state.mutex);
+  auto* pool = object<EventPool>(handle);
+  if (desc->index >= pool->created.size() || pool->created[desc->index])
+    return refuse(
+        ZE_RESULT_ERROR_INVALID_ARGUMENT,
+        "zeEventCreate at index " + std::to_string(desc->index) + ", outside the pool or taken");
+  pool->created[desc->index] = true;
+  ++pool->alive;
+  *out = to_handle<ze_event_handle_t>(new Event{pool, desc->index});
+  ++state.events;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL event_destroy(ze_event_handle_t handle) {
+  const std::lock_guard lock(state.mutex);
+  auto* event = object<Event>(handle);
+  event->pool->created[event->index] = false;
+  --event->pool->alive;
+  delete event;
+  --state.events;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL event_host_synchronize(ze_event_handle_t event, std::uint64_t) {
+  const std::lock_guard lock(state.mutex);
+  if (object<Event>(event)->signalled) return ZE_RESULT_SUCCESS;
+  return refuse(ZE_RESULT_NOT_READY,
+                "the host waits for an event that nothing signalled: it would hang");
+}
+
+ze_result_t ZE_APICALL event_query_status(ze_event_handle_t event) {
+  const std::lock_guard lock(state.mutex);
+  return object<Event>(event)->signalled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+ze_result_t ZE_APICALL event_host_reset(ze_event_handle_t event) {
+  const std::lock_guard lock(state.mutex);
+  object<Event>(event)->signalled = false;
+  return ZE_RESULT_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Modules and build logs: a module is built from SPIR-V that has at least one kernel; its
+// "native binary" is the same SPIR-V. Every build, failed or not, gives a log when asked.
+
+ze_result_t ZE_APICALL module_create(ze_context_handle_t, ze_device_handle_t,
+                                     const ze_module_desc_t* desc, ze_module_handle_t* out,
+                                     ze_module_build_log_handle_t* log) {
+  const std::lock_guard lock(state.mutex);
+  std::string error;
+  std::vector<KernelInfo> kernels;
+  if (desc->format != ZE_MODULE_FORMAT_IL_SPIRV)
+    error = "fake-ze builds SPIR-V only";
+  else
+    kernels = read_kernels(desc->pInputModule, desc->inputSize, error);
+  if (log != nullptr) {
+    *log = to_handle<ze_module_build_log_handle_t>(
+        new BuildLog{error.empty() ? "fake-ze: built" : "fake-ze: " + error});
+    ++state.logs;
   }
+  if (!error.empty()) return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+  *out = to_handle<ze_module_handle_t>(
+      new Module{std::move(kernels), {desc->pInputModule, desc->pInputModule + desc->inputSize}});
+  ++state.modules;
+  return ZE_RESULT_SUCCESS;
+}
 
-  ze_result_t ZE_APICALL zeGetMemProcAddrTable(ze_api_version_t, ze_mem_dditable_t* table) {
-    *table = {};
-    table->pfnAllocDevice = mem_alloc_device;
-    table->pfnAllocHost = mem_alloc_host;
-    table->pfnFree = mem_free;
-    table->pfnFreeExt = mem_free_ext;
-    table->pfnGetAllocProperties = mem_get_alloc_properties;
-    return ZE_RESULT_SUCCESS;
+ze_result_t ZE_APICALL module_destroy(ze_module_handle_t module) {
+  const std::lock_guard lock(state.mutex);
+  delete object<Module>(module);
+  --state.modules;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL module_get_native_binary(ze_module_handle_t handle, std::size_t* size,
+                                                std::uint8_t* out) {
+  const std::lock_guard lock(state.mutex);
+  const auto& spirv = object<Module>(handle)->spirv;
+  if (out != nullptr) std::memcpy(out, spirv.data(), std::min(*size, spirv.size()));
+  *size = spirv.size();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL build_log_get_string(ze_module_build_log_handle_t handle, std::size_t* size,
+                                            char* out) {
+  const std::lock_guard lock(state.mutex);
+  const std::string& text = object<BuildLog>(handle)->text;
+  if (out != nullptr && *size > 0) {
+    const std::size_t length = std::min(*size - 1, text.size());
+    std::memcpy(out, text.data(), length);
+    out[length] = '\0';
   }
+  *size = text.size() + 1;
+  return ZE_RESULT_SUCCESS;
+}
 
-  ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(ze_api_version_t,
-                                                       ze_command_list_dditable_t* table) {
-    *table = {};
-    table->pfnCreateImmediate = command_list_create_immediate;
-    table->pfnDestroy = command_list_destroy;
-    table->pfnAppendMemoryCopy = append_memory_copy;
-    table->pfnAppendMemoryCopyRegion = append_memory_copy_region;
-    table->pfnAppendMemoryFill = append_memory_fill;
-    table->pfnAppendBarrier = append_barrier;
-    table->pfnAppendWriteGlobalTimestamp = append_write_global_timestamp;
-    table->pfnAppendWaitOnEvents = append_wait_on_events;
-    table->pfnAppendEventReset = append_event_reset;
-    table->pfnAppendLaunchKernel = append_launch_kernel;
-    return ZE_RESULT_SUCCESS;
-  }
+ze_result_t ZE_APICALL build_log_destroy(ze_module_build_log_handle_t log) {
+  const std::lock_guard lock(state.mutex);
+  delete object<BuildLog>(log);
+  --state.logs;
+  return ZE_RESULT_SUCCESS;
+}
 
-  ze_result_t ZE_APICALL zeGetEventPoolProcAddrTable(ze_api_version_t,
-                                                     ze_event_pool_dditable_t* table) {
-    *table = {};
-    table->pfnCreate = event_pool_create;
-    table->pfnDestroy = event_pool_destroy;
-    return ZE_RESULT_SUCCESS;
-  }
+// ---------------------------------------------------------------------------------------------
+// Kernels: a group size and every argument must be set before a launch.
 
-  ze_result_t ZE_APICALL zeGetEventProcAddrTable(ze_api_version_t, ze_event_dditable_t* table) {
-    *table = {};
-    table->pfnCreate = event_create;
-    table->pfnDestroy = event_destroy;
-    table->pfnHostSynchronize = event_host_synchronize;
-    table->pfnQueryStatus = event_query_status;
-    table->pfnHostReset = event_host_reset;
-    return ZE_RESULT_SUCCESS;
-  }
+ze_result_t ZE_APICALL kernel_create(ze_module_handle_t module, const ze_kernel_desc_t* desc,
+                                     ze_kernel_handle_t* out) {
+  const std::lock_guard lock(state.mutex);
+  for (const auto& kernel : object<Module>(module)->kernels)
+    if (kernel.name == desc->pKernelName) {
+      *out = to_handle<ze_kernel_handle_t>(
+          new Kernel{kernel.name, std::vector<bool>(kernel.parameters)});
+      ++state.kernels;
+      return ZE_RESULT_SUCCESS;
+    }
+  return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+}
 
-  ze_result_t ZE_APICALL zeGetModuleProcAddrTable(ze_api_version_t, ze_module_dditable_t* table) {
-    *table = {};
-    table->pfnCreate = module_create;
-    table->pfnDestroy = module_destroy;
-    table->pfnGetNativeBinary = module_get_native_binary;
-    return ZE_RESULT_SUCCESS;
-  }
+ze_result_t ZE_APICALL kernel_destroy(ze_kernel_handle_t kernel) {
+  const std::lock_guard lock(state.mutex);
+  delete object<Kernel>(kernel);
+  --state.kernels;
+  return ZE_RESULT_SUCCESS;
+}
 
-  ze_result_t ZE_APICALL zeGetModuleBuildLogProcAddrTable(ze_api_version_t,
-                                                          ze_module_build_log_dditable_t* table) {
-    *table = {};
-    table->pfnGetString = build_log_get_string;
-    table->pfnDestroy = build_log_destroy;
-    return ZE_RESULT_SUCCESS;
-  }
+ze_result_t ZE_APICALL kernel_get_properties(ze_kernel_handle_t kernel,
+                                             ze_kernel_properties_t* properties) {
+  const std::lock_guard lock(state.mutex);
+  clear(properties);
+  properties->numKernelArgs = static_cast<std::uint32_t>(object<Kernel>(kernel)->set.size());
+  properties->maxSubgroupSize = 16;
+  properties->maxNumSubgroups = 64;
+  return ZE_RESULT_SUCCESS;
+}
 
-  ze_result_t ZE_APICALL zeGetKernelProcAddrTable(ze_api_version_t, ze_kernel_dditable_t* table) {
-    *table = {};
-    table->pfnCreate = kernel_create;
-    table->pfnDestroy = kernel_destroy;
-    table->pfnGetProperties = kernel_get_properties;
-    table->pfnSetGroupSize = kernel_set_group_size;
-    table->pfnSetArgumentValue = kernel_set_argument_value;
-    return ZE_RESULT_SUCCESS;
-  }
+ze_result_t ZE_APICALL kernel_set_group_size(ze_kernel_handle_t kernel, std::uint32_t x,
+                                             std::uint32_t y, std::uint32_t z) {
+  if (x == 0 || y == 0 || z == 0 || std::uint64_t{x} * y * z > max_group_size)
+    return refuse(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION,
+                  "group size " + std::to_string(x) + "x" + std::to_string(y) + "x" +
+                      std::to_string(z) + " is empty or above " + std::to_string(max_group_size));
+  const std::lock_guard lock(state.mutex);
+  object<Kernel>(kernel)->group_size_set = true;
+  return ZE_RESULT_SUCCESS;
+}
 
-  }  // extern "C"
+ze_result_t ZE_APICALL kernel_set_argument_value(ze_kernel_handle_t handle, std::uint32_t index,
+                                                 std::size_t, const void*) {
+  const std::lock_guard lock(state.mutex);
+  auto* kernel = object<Kernel>(handle);
+  if (index >= kernel->set.size()) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
+  kernel->set[index] = true;
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The driver's exports: the loader asks each zeGet*ProcAddrTable for a table of entry points
+// (ze_ddi.h declares them, with default visibility). A null entry is one the fake lacks.
+
+extern "C" {
+
+ze_result_t ZE_APICALL zeGetGlobalProcAddrTable(ze_api_version_t, ze_global_dditable_t* table) {
+  *table = {};
+  table->pfnInit = init;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL zeGetDriverProcAddrTable(ze_api_version_t, ze_driver_dditable_t* table) {
+  *table = {};
+  table->pfnGet = driver_get;
+  table->pfnGetApiVersion = driver_get_api_version;
+  table->pfnGetProperties = driver_get_properties;
+  table->pfnGetExtensionProperties = driver_get_extension_properties;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL zeGetDeviceProcAddrTable(ze_api_version_t, ze_device_dditable_t* table) {
+  *table = {};
+  table->pfnGet = device_get;
+  table->pfnGetProperties = device_get_properties;
+  table->pfnGetComputeProperties = device_get_compute_properties;
+  table->pfnGetModuleProperties = device_get_module_properties;
+  table->pfnGetCommandQueueGroupProperties = device_get_command_queue_group_properties;
+  table->pfnGetMemoryProperties = device_get_memory_properties;
+  table->pfnCanAccessPeer = device_can_access_peer;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL zeGetContextProcAddrTable(ze_api_version_t, ze_context_dditable_t* table) {
+  *table = {};
+  table->pfnCreate = context_create;
+  table->pfnDestroy = context_destroy;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL zeGetMemProcAddrTable(ze_api_version_t, ze_mem_dditable_t* table) {
+  *table = {};
+  table->pfnAllocDevice = mem_alloc_device;
+  table->pfnAllocHost = mem_alloc_host;
+  table->pfnFree = mem_free;
+  table->pfnFreeExt = mem_free_ext;
+  table->pfnGetAllocProperties = mem_get_alloc_properties;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(ze_api_version_t,
+                                                     ze_command_list_dditable_t* table) {
+  *table = {};
+  table->pfnCreateImmediate = command_list_create_immediate;
+  table->pfnDestroy = command_list_destroy;
+  table->pfnAppendMemoryCopy = append_memory_copy;
+  table->pfnAppendMemoryFill = append_memory_fill;
+  table->pfnAppendMemoryCopyRegion = append_memory_copy_region;
+  table->pfnAppendBarrier = append_barrier;
+  table->pfnAppendWriteGlobalTimestamp = append_write_global_timestamp;
+  table->pfnAppendWaitOnEvents = append_wait_on_events;
+  table->pfnAppendEventReset = append_event_reset;
+  table->pfnAppendLaunchKernel = append_launch_kernel;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL zeGetEventPoolProcAddrTable(ze_api_version_t,
+                                                   ze_event_pool_dditable_t* table) {
+  *table = {};
+  table->pfnCreate = event_pool_create;
+  table->pfnDestroy = event_pool_destroy;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL zeGetEventProcAddrTable(ze_api_version_t, ze_event_dditable_t* table) {
+  *table = {};
+  table->pfnCreate = event_create;
+  table->pfnDestroy = event_destroy;
+  table->pfnHostSynchronize = event_host_synchronize;
+  table->pfnQueryStatus = event_query_status;
+  table->pfnHostReset = event_host_reset;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL zeGetModuleProcAddrTable(ze_api_version_t, ze_module_dditable_t* table) {
+  *table = {};
+  table->pfnCreate = module_create;
+  table->pfnDestroy = module_destroy;
+  table->pfnGetNativeBinary = module_get_native_binary;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL zeGetModuleBuildLogProcAddrTable(ze_api_version_t,
+                                                        ze_module_build_log_dditable_t* table) {
+  *table = {};
+  table->pfnGetString = build_log_get_string;
+  table->pfnDestroy = build_log_destroy;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL zeGetKernelProcAddrTable(ze_api_version_t, ze_kernel_dditable_t* table) {
+  *table = {};
+  table->pfnCreate = kernel_create;
+  table->pfnDestroy = kernel_destroy;
+  table->pfnGetProperties = kernel_get_properties;
+  table->pfnSetGroupSize = kernel_set_group_size;
+  table->pfnSetArgumentValue = kernel_set_argument_value;
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // extern "C"
 
 // The tables the loader asks every driver for, which the fake leaves empty.
 #define FAKE_ZE_EMPTY_TABLE(function, table_type)                                   \
@@ -889,47 +894,47 @@ ze_result_t ZE_APICALL append_memory_copy_region(
     return ZE_RESULT_SUCCESS;                                                       \
   }
 
-  FAKE_ZE_EMPTY_TABLE(zeGetCommandQueueProcAddrTable, ze_command_queue_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zeGetFenceProcAddrTable, ze_fence_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zeGetImageProcAddrTable, ze_image_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zeGetSamplerProcAddrTable, ze_sampler_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zeGetPhysicalMemProcAddrTable, ze_physical_mem_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zeGetVirtualMemProcAddrTable, ze_virtual_mem_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zeGetEventExpProcAddrTable, ze_event_exp_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zeGetImageExpProcAddrTable, ze_image_exp_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zeGetKernelExpProcAddrTable, ze_kernel_exp_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zeGetFabricEdgeExpProcAddrTable, ze_fabric_edge_exp_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zeGetFabricVertexExpProcAddrTable, ze_fabric_vertex_exp_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zeGetCommandQueueProcAddrTable, ze_command_queue_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zeGetFenceProcAddrTable, ze_fence_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zeGetImageProcAddrTable, ze_image_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zeGetSamplerProcAddrTable, ze_sampler_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zeGetPhysicalMemProcAddrTable, ze_physical_mem_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zeGetVirtualMemProcAddrTable, ze_virtual_mem_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zeGetEventExpProcAddrTable, ze_event_exp_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zeGetImageExpProcAddrTable, ze_image_exp_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zeGetKernelExpProcAddrTable, ze_kernel_exp_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zeGetFabricEdgeExpProcAddrTable, ze_fabric_edge_exp_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zeGetFabricVertexExpProcAddrTable, ze_fabric_vertex_exp_dditable_t)
 
-  FAKE_ZE_EMPTY_TABLE(zetGetDeviceProcAddrTable, zet_device_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zetGetContextProcAddrTable, zet_context_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zetGetCommandListProcAddrTable, zet_command_list_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zetGetModuleProcAddrTable, zet_module_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zetGetKernelProcAddrTable, zet_kernel_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zetGetMetricGroupProcAddrTable, zet_metric_group_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zetGetMetricGroupExpProcAddrTable, zet_metric_group_exp_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zetGetMetricProcAddrTable, zet_metric_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zetGetMetricStreamerProcAddrTable, zet_metric_streamer_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zetGetMetricQueryPoolProcAddrTable, zet_metric_query_pool_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zetGetMetricQueryProcAddrTable, zet_metric_query_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zetGetTracerExpProcAddrTable, zet_tracer_exp_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zetGetDebugProcAddrTable, zet_debug_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetDeviceProcAddrTable, zet_device_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetContextProcAddrTable, zet_context_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetCommandListProcAddrTable, zet_command_list_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetModuleProcAddrTable, zet_module_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetKernelProcAddrTable, zet_kernel_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetMetricGroupProcAddrTable, zet_metric_group_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetMetricGroupExpProcAddrTable, zet_metric_group_exp_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetMetricProcAddrTable, zet_metric_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetMetricStreamerProcAddrTable, zet_metric_streamer_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetMetricQueryPoolProcAddrTable, zet_metric_query_pool_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetMetricQueryProcAddrTable, zet_metric_query_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetTracerExpProcAddrTable, zet_tracer_exp_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zetGetDebugProcAddrTable, zet_debug_dditable_t)
 
-  FAKE_ZE_EMPTY_TABLE(zesGetDriverProcAddrTable, zes_driver_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetDeviceProcAddrTable, zes_device_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetSchedulerProcAddrTable, zes_scheduler_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetPerformanceFactorProcAddrTable, zes_performance_factor_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetPowerProcAddrTable, zes_power_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetFrequencyProcAddrTable, zes_frequency_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetEngineProcAddrTable, zes_engine_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetStandbyProcAddrTable, zes_standby_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetFirmwareProcAddrTable, zes_firmware_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetMemoryProcAddrTable, zes_memory_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetFabricPortProcAddrTable, zes_fabric_port_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetTemperatureProcAddrTable, zes_temperature_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetPsuProcAddrTable, zes_psu_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetFanProcAddrTable, zes_fan_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetLedProcAddrTable, zes_led_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetRasProcAddrTable, zes_ras_dditable_t)
-  FAKE_ZE_EMPTY_TABLE(zesGetDiagnosticsProcAddrTable, zes_diagnostics_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetDriverProcAddrTable, zes_driver_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetDeviceProcAddrTable, zes_device_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetSchedulerProcAddrTable, zes_scheduler_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetPerformanceFactorProcAddrTable, zes_performance_factor_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetPowerProcAddrTable, zes_power_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetFrequencyProcAddrTable, zes_frequency_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetEngineProcAddrTable, zes_engine_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetStandbyProcAddrTable, zes_standby_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetFirmwareProcAddrTable, zes_firmware_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetMemoryProcAddrTable, zes_memory_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetFabricPortProcAddrTable, zes_fabric_port_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetTemperatureProcAddrTable, zes_temperature_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetPsuProcAddrTable, zes_psu_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetFanProcAddrTable, zes_fan_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetLedProcAddrTable, zes_led_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetRasProcAddrTable, zes_ras_dditable_t)
+FAKE_ZE_EMPTY_TABLE(zesGetDiagnosticsProcAddrTable, zes_diagnostics_dditable_t)
