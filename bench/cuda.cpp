@@ -562,6 +562,49 @@ void register_ipc(Setup& s, IpcExporter& exporter) {
   configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
 }
 
+/// Fills of 1 GiB against cuMemsetD32Async of the same bytes: Buffer::fill with a 4-byte
+/// pattern that repeats no shorter one (so it is the D32 call), and full() of a float32 array
+/// (the array's creation from the pool and the fill), both targeted at 0.95. Bytes processed:
+/// the bytes written.
+void register_fill(Setup& s) {
+  const std::size_t size = std::size_t{1} << 30;
+  const std::uint32_t word = 0x3f800001;  // bytes 01 00 80 3f
+  const auto raw = [&s, size, word](benchmark::State& state) {
+    const CUdeviceptr dst = Setup::pointer(s.buffer(size, 0));
+    time_transfers(state, size, [&] {
+      cu_check(cuMemsetD32Async(dst, word, size / 4, s.stream), "cuMemsetD32Async");
+      stream_sync(s.stream);
+    });
+  };
+  auto pair = register_pair(
+      {"fill/" + size_name(size) + "/pattern4", Measure::throughput, 0.95},
+      [&s, size, word](benchmark::State& state) {
+        const auto& dst = s.buffer(size, 0);
+        time_transfers(state, size, [&] {
+          dst.fill(s.queue, word);
+          s.queue.synchronize();
+        });
+      },
+      raw);
+  configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
+  pair = register_pair(
+      {"full/float32/" + size_name(size), Measure::throughput, 0.95},
+      [&s, size](benchmark::State& state) {
+        time_transfers(state, size, [&] {
+          const auto array = plinth::full(s.queue, {size / 4}, 1.0f, plinth::DType::float32());
+          s.queue.synchronize();
+        });
+      },
+      [&s, size](benchmark::State& state) {
+        const CUdeviceptr dst = Setup::pointer(s.buffer(size, 0));
+        time_transfers(state, size, [&] {
+          cu_check(cuMemsetD32Async(dst, 0x3f800000u, size / 4, s.stream), "cuMemsetD32Async");
+          stream_sync(s.stream);
+        });
+      });
+  configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
+}
+
 /// NVRTC's options as plinth's CUDA backend chooses them: a CUBIN for the device's exact
 /// architecture when NVRTC knows it, else PTX for the newest older one it knows.
 struct NvrtcTarget {
@@ -1220,6 +1263,7 @@ int main(int argc, char** argv) {
     register_copy(*setup);
     register_rect(*setup);
     register_ipc(*setup, ipc_exporter_process);
+    register_fill(*setup);
     register_build(*setup);
     register_warm_build([context = setup->context](const std::string& source) {
       const plinth::Program program(context, source);

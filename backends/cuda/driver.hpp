@@ -78,6 +78,9 @@ namespace plinth::cuda {
   X(cuMemcpyHtoDAsync)                  \
   X(cuMemcpyPeerAsync)                  \
   X(cuMemPrefetchAsync)                 \
+  X(cuMemsetD16Async)                   \
+  X(cuMemsetD32Async)                   \
+  X(cuMemsetD8Async)                    \
   X(cuModuleGetFunction)                \
   X(cuModuleGetGlobal)                  \
   X(cuModuleLoadDataEx)                 \

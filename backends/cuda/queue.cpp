@@ -8,6 +8,8 @@
 #include <plinth/errors.hpp>
 
 #include <algorithm>
+#include <plinth/backend/word_fill.hpp>
+
 #include <array>
 #include <cstddef>
 
@@ -114,6 +116,23 @@ void Queue::copy(backend::BufferAdapter& dst, std::size_t dst_offset, backend::B
   ScopedContext current(context_);
   CU_CHECK(cuMemcpyDtoDAsync(device_pointer(dst) + dst_offset, device_pointer(src) + src_offset,
                              size, stream_));
+}
+
+bool Queue::fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t size,
+                 std::span<const std::byte> pattern) {
+  if (pattern.size() != 1 && pattern.size() != 2 && pattern.size() != 4) return false;
+  ScopedContext current(context_);
+  return backend::fill_by_words(
+      device_pointer(buffer) + offset, size, pattern,
+      [&](CUdeviceptr at, unsigned int value, std::size_t count) {
+        CU_CHECK(cuMemsetD32Async(at, value, count, stream_));
+      },
+      [&](CUdeviceptr at, unsigned short value, std::size_t count) {
+        CU_CHECK(cuMemsetD16Async(at, value, count, stream_));
+      },
+      [&](CUdeviceptr at, unsigned char value, std::size_t count) {
+        CU_CHECK(cuMemsetD8Async(at, value, count, stream_));
+      });
 }
 
 bool Queue::copy_peer(backend::BufferAdapter& dst, std::size_t dst_device, std::size_t dst_offset,

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <span>
 
 namespace plinth::cuda {
 
@@ -61,6 +62,10 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   bool advise(backend::BufferAdapter& buffer, ManagedAdvice advice,
               ManagedLocation location) override;
   bool attach(backend::BufferAdapter& buffer, ManagedAttach attach) override;
+  // SDK 1.6: cuMemsetD32/D16/D8Async, the widest the address, size and pattern allow
+  // (backend::fill_by_words). Patterns of 1, 2 or 4 bytes; false for longer ones.
+  bool fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t size,
+            std::span<const std::byte> pattern) override;
 
   CUstream stream() const { return stream_; }
   CUcontext context() const { return context_; }

@@ -5,6 +5,8 @@
 #include "error.hpp"
 #include "event.hpp"
 
+#include <plinth/backend/word_fill.hpp>
+
 // Transfers, as the CUDA backend does them (backends/cuda/queue.cpp has the measurements).
 // Page-locked (or managed) host memory goes straight to the DMA engine: hipMemcpy*Async on the
 // stream (+ hipStreamSynchronize when synchronous). Pageable memory goes through this queue's
@@ -144,6 +146,25 @@ bool Queue::read_rect(void* dst, const backend::RectSide& dst_side, backend::Buf
     return false;
   if (!async) PLINTH_CHECK(hipStreamSynchronize(stream_));
   return true;
+}
+
+bool Queue::fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t size,
+                 std::span<const std::byte> pattern) {
+  if (pattern.size() != 1 && pattern.size() != 2 && pattern.size() != 4) return false;
+  ScopedDevice current(device_);
+  const auto begin = reinterpret_cast<std::uintptr_t>(device_pointer(buffer, offset));
+  const auto at = [](std::uintptr_t address) { return reinterpret_cast<hipDeviceptr_t>(address); };
+  return backend::fill_by_words(
+      begin, size, pattern,
+      [&](std::uintptr_t a, std::uint32_t value, std::size_t count) {
+        PLINTH_CHECK(hipMemsetD32Async(at(a), static_cast<int>(value), count, stream_));
+      },
+      [&](std::uintptr_t a, std::uint16_t value, std::size_t count) {
+        PLINTH_CHECK(hipMemsetD16Async(at(a), value, count, stream_));
+      },
+      [&](std::uintptr_t a, std::uint8_t value, std::size_t count) {
+        PLINTH_CHECK(hipMemsetD8Async(at(a), value, count, stream_));
+      });
 }
 
 void Queue::synchronize() { PLINTH_CHECK(hipStreamSynchronize(stream_)); }

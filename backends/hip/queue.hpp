@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 
 namespace plinth::hip {
 
@@ -36,6 +37,10 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   // SDK 1.6 (ipc.cpp).
   void record_ipc_event(backend::EventAdapter& event) override;
   backend::NativeHandle native_handle() const override;
+  /// SDK 1.6: hipMemsetD32/D16/D8Async, the widest the address, size and pattern allow
+  /// (backend::fill_by_words). Patterns of 1, 2 or 4 bytes; false for longer ones.
+  bool fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t size,
+            std::span<const std::byte> pattern) override;
 
   // SDK 1.6: hipMemcpy2DAsync, hipMemcpy3DAsync (see queue.cpp).
   bool copy_rect(backend::BufferAdapter& dst, const backend::RectSide& dst_side,

@@ -72,6 +72,7 @@ DeviceEntry describe_device(ze_device_handle_t device) {
   for (std::uint32_t ordinal = 0; ordinal < count; ++ordinal) {
     if (groups[ordinal].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE) {
       entry.compute_ordinal = ordinal;
+      entry.max_fill_pattern = groups[ordinal].maxMemoryFillPatternSize;
       return entry;
     }
   }

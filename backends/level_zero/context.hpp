@@ -23,7 +23,9 @@ struct DeviceEntry {
   ze_device_handle_t device = nullptr;
   std::string name;                   ///< for messages
   std::uint32_t compute_ordinal = 0;  ///< the first command queue group that can compute
-  double ns_per_tick = 1;             ///< the global timer's resolution (timerResolution)
+  /// That group's maxMemoryFillPatternSize: the longest pattern its fills take.
+  std::size_t max_fill_pattern = 0;
+  double ns_per_tick = 1;  ///< the global timer's resolution (timerResolution)
   std::uint64_t timestamp_mask = ~std::uint64_t{0};  ///< its valid bits (timestampValidBits)
   std::uint32_t max_total_group_size = 1;            ///< of the compute properties
   /// ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS: programs for the device may use 64-bit atomics.

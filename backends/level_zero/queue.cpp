@@ -175,6 +175,17 @@ bool Queue::copy_rect_peer(backend::BufferAdapter& dst, std::size_t /*dst_device
   return copy_rect(dst, dst_side, src, src_side, shape);
 }
 
+bool Queue::fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t size,
+                 std::span<const std::byte> pattern) {
+  const std::size_t n = pattern.size();
+  if (n == 0 || (n & (n - 1)) != 0 || n > (*state_)[device_].max_fill_pattern) return false;
+  if (size == 0) return true;
+  order();
+  PLINTH_CHECK(zeCommandListAppendMemoryFill(list_, device_pointer(buffer, offset), pattern.data(),
+                                             n, size, nullptr, 0, nullptr));
+  return true;
+}
+
 void Queue::synchronize() {
   append_and_wait([&](ze_event_handle_t signal) {
     PLINTH_CHECK(zeCommandListAppendBarrier(list_, signal, 0, nullptr));

@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace plinth::level_zero {
@@ -85,6 +86,11 @@ class Queue final : public backend::QueueAdapter {
                       const backend::RectSide& dst_side, backend::BufferAdapter& src,
                       std::size_t src_device, const backend::RectSide& src_side,
                       const backend::RectShape& shape) override;
+  /// SDK 1.6: zeCommandListAppendMemoryFill, for patterns of a power of two up to the compute
+  /// queue group's maxMemoryFillPatternSize (the core aligns the offset and size to the
+  /// pattern); false for longer ones.
+  bool fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t size,
+            std::span<const std::byte> pattern) override;
 
   // SDK 1.6: managed memory, ordered in the command list: prefetches to the device
   // (zeCommandListAppendMemoryPrefetch; none to the host) and advice

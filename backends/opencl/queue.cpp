@@ -218,6 +218,18 @@ bool Queue::copy_rect_peer(backend::BufferAdapter& dst, std::size_t /*dst_device
   return copy_rect(dst, dst_side, src, src_side, shape);
 }
 
+bool Queue::fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t size,
+                 std::span<const std::byte> pattern) {
+  auto& to = cast(buffer);
+  const std::size_t n = pattern.size();
+  const std::size_t at = to.offset() + offset;
+  // OpenCL 1.2: a power of two up to 128 bytes, offset and size multiples of it.
+  if (n == 0 || n > 128 || (n & (n - 1)) != 0 || at % n != 0 || size % n != 0) return false;
+  PLINTH_CHECK(
+      clEnqueueFillBuffer(queue_, to.root(), pattern.data(), n, at, size, 0, nullptr, nullptr));
+  return true;
+}
+
 void Queue::synchronize() { PLINTH_CHECK(clFinish(queue_)); }
 
 std::unique_ptr<backend::EventAdapter> Queue::record_event() {

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <span>
 
 namespace plinth::opencl {
 
@@ -61,6 +62,10 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   /// SDK 1.6: clEnqueueSVMMigrateMem on OpenCL 2.1 devices (svm.hpp); false before 2.1.
   /// OpenCL has no advice and no attach kinds: the defaults say so.
   bool prefetch(backend::BufferAdapter& buffer, ManagedLocation to) override;
+  /// SDK 1.6: clEnqueueFillBuffer (any pattern of 1 to 128 bytes, a power of two, at an
+  /// offset of the root cl_mem that is a multiple of it); false elsewhere.
+  bool fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t size,
+            std::span<const std::byte> pattern) override;
 
  private:
   // StagingQueue: the command queue's side of the staging ring, called inside write()/read().

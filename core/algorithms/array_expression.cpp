@@ -7,8 +7,11 @@
 #include "algorithms/array_expression_build.hpp"
 #include "algorithms/array_expression_codegen.hpp"
 #include "algorithms/array_expression_rules.hpp"
+#include "algorithms/fill_pattern.hpp"
 #include "algorithms/kit/recipe_cache.hpp"
 #include "algorithms/tiled_copy.hpp"
+#include "diagnostics/debug.hpp"
+#include "runtime/buffer_fill.hpp"
 
 #include <plinth/elementwise.hpp>
 #include <plinth/errors.hpp>
@@ -381,17 +384,20 @@ Array astype(const Queue& queue, const Array& array, const DType& dtype) {
   return evaluate(queue, converted);
 }
 
-void detail::fill(const Queue& queue, const Array& array, const ScalarValue& value) {
-  check_arithmetic_dtype(array.dtype(), "the array to fill");
-  // The value converted to the array's kind on the host, as astype() converts; then it is a
-  // weak scalar of that kind, which the kernel receives as the array's dtype exactly.
-  ScalarValue converted = value;
+namespace {
+
+/// The value fill() stores: converted on the host to the array's kind, as astype() converts;
+/// then it is a weak scalar of that kind, which the kernel receives as the array's dtype
+/// exactly. Throws LogicError as fill().
+detail::ScalarValue fill_value(const Array& array, const detail::ScalarValue& value) {
+  detail::check_arithmetic_dtype(array.dtype(), "the array to fill");
+  detail::ScalarValue converted = value;
   const auto kind = array.dtype().kind();
   const auto* complex = std::get_if<std::complex<double>>(&value);
   if (complex != nullptr && kind != DTypeKind::complex) {
     throw LogicError(
         fmt::format("fill: the complex value {} would lose its imaginary part in a {} array",
-                    scalar_text(value), array.dtype().name()));
+                    detail::scalar_text(value), array.dtype().name()));
   }
   if (kind == DTypeKind::boolean) {
     converted = std::visit([](const auto& v) { return v != std::decay_t<decltype(v)>(0); }, value);
@@ -408,11 +414,40 @@ void detail::fill(const Queue& queue, const Array& array, const ScalarValue& val
       converted = static_cast<std::uint64_t>(truncated);
     }
   }
+  return converted;
+}
+
+}  // namespace
+
+void detail::fill(const Queue& queue, const Array& array, const ScalarValue& value) {
+  const ScalarValue converted = fill_value(array, value);
   check_devices(queue, *scalar_leaf(converted), &array);
-  if (array.size() == 0) {
-    static_cast<void>(scalar_argument(converted, array.dtype()));  // the range check
-    return;
+  const auto argument = scalar_argument(converted, array.dtype());  // the range check
+  if (array.size() == 0) return;
+  // A contiguous array (any order) is a byte range: the backend's fill where the value's
+  // bytes repeat with a period it takes (fill_pattern.hpp).
+  if (array.metadata().is_dense()) {
+    if (const auto bytes = fill_value_bytes(argument, array.dtype())) {
+      const auto period = shortest_period(*bytes);
+      if (fill_natively(queue, array.base_buffer(), array.metadata().min_offset(),
+                        array.metadata().span(), period)) {
+        debug(DebugTopic::transfer,
+              "fill of a {} array ({} bytes, a {}-byte pattern) on device {} ('{}'): the "
+              "backend's fill",
+              array.dtype().name(), array.metadata().span(), period.size(), array.device().index(),
+              array.device().name());
+        return;
+      }
+    }
   }
+  run(queue, array, *scalar_leaf(converted));
+}
+
+void detail::fill_by_kernel(const Queue& queue, const Array& array, const ScalarValue& value) {
+  const ScalarValue converted = fill_value(array, value);
+  check_devices(queue, *scalar_leaf(converted), &array);
+  static_cast<void>(scalar_argument(converted, array.dtype()));  // the range check
+  if (array.size() == 0) return;
   run(queue, array, *scalar_leaf(converted));
 }
 

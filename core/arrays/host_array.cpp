@@ -36,6 +36,41 @@ HostArray HostArray::empty(const ArrayMetadata& metadata) {
   return HostArray(allocate_zeroed(metadata.buffer_size()), metadata);
 }
 
+void HostArray::check_alignment(const char* what, const DType& dtype, std::size_t alignment) {
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+    throw LogicError(fmt::format("{}: the alignment {} is not a power of two", what, alignment));
+  }
+  if (alignment < dtype.alignment()) {
+    throw LogicError(fmt::format("{}: the alignment {} is below {}'s own alignment, {}", what,
+                                 alignment, dtype.name(), dtype.alignment()));
+  }
+}
+
+HostArray HostArray::aligned(std::vector<std::size_t> shape, const DType& dtype,
+                             std::size_t alignment) {
+  check_alignment("HostArray::aligned", dtype, alignment);
+  const ArrayMetadata metadata(std::move(shape), dtype);
+  const std::size_t size = std::max<std::size_t>(metadata.buffer_size(), 1);
+  std::byte* memory = nullptr;
+  try {
+    memory = static_cast<std::byte*>(::operator new[](size, std::align_val_t(alignment)));
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemoryError(
+        "host", "HostArray allocation", 0, "out of host memory",
+        fmt::format("cannot allocate {} bytes aligned to {} for a HostArray", size, alignment));
+  }
+  std::memset(memory, 0, size);
+  std::shared_ptr<std::byte[]> block;
+  try {
+    block = std::shared_ptr<std::byte[]>(
+        memory, [alignment](std::byte* p) { ::operator delete[](p, std::align_val_t(alignment)); });
+  } catch (const std::bad_alloc&) {  // the control block: the deleter has freed the memory
+    throw OutOfMemoryError("host", "HostArray allocation", 0, "out of host memory",
+                           "cannot allocate a HostArray's control block");
+  }
+  return HostArray(std::move(block), metadata);
+}
+
 HostArray HostArray::from_bytes(std::span<const std::byte> bytes, std::vector<std::size_t> shape,
                                 const DType& dtype) {
   auto array = empty(std::move(shape), dtype);

@@ -18,7 +18,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <utility>
 
@@ -111,6 +113,21 @@ HostArray HostArray::page_locked(const Context& context, const ArrayMetadata& me
   }
   std::memset(memory, 0, size);  // a reused block too
   return HostArray(std::move(block), metadata);
+}
+
+HostArray HostArray::page_locked(const Context& context, std::vector<std::size_t> shape,
+                                 const DType& dtype, std::size_t alignment) {
+  check_alignment("HostArray::page_locked", dtype, alignment);
+  const ArrayMetadata metadata(std::move(shape), dtype);
+  if (metadata.buffer_size() > std::numeric_limits<std::size_t>::max() - alignment) {
+    throw LogicError("HostArray::page_locked: the size with the alignment overflows");
+  }
+  // A block alignment - 1 bytes longer, the first element at the first aligned address.
+  const std::size_t size = metadata.buffer_size() + alignment - 1;
+  const HostArray block = page_locked(context, ArrayMetadata({size}, DType::uint8()));
+  const auto address = reinterpret_cast<std::uintptr_t>(block.block_.get());
+  const std::size_t pad = (alignment - address % alignment) % alignment;
+  return HostArray(block.block_, ArrayMetadata(metadata.shape(), dtype, std::nullopt, pad, size));
 }
 
 bool HostArray::is_page_locked() const noexcept {

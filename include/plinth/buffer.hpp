@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <type_traits>
 
 namespace plinth {
 
@@ -73,6 +74,29 @@ class PLINTH_EXPORT Buffer {
   /// LogicError on a size mismatch or a queue or buffer of another device or context,
   /// OutOfMemoryError for the temporary.
   void set(const Queue& queue, const Buffer& src, bool no_async = false) const;
+  /// Fills the buffer with copies of `pattern` (1 to 128 bytes; byte k of the buffer gets
+  /// pattern[k % pattern.size()]), asynchronously, ordered in `queue` (PyCUDA's memset_d8,
+  /// d16 and d32, OpenCL's clEnqueueFillBuffer). `pattern` may go away when this returns. To
+  /// fill part of a buffer, fill a region of it (get_sub_region()): any origin works, the
+  /// pattern starting at the region's first byte. A pattern that repeats a shorter one counts
+  /// as the shorter one. Where the backend's fill takes the pattern's size (CUDA: 1, 2 or 4
+  /// bytes, cuMemsetD8/D16/D32Async; OpenCL: powers of two up to 128, clEnqueueFillBuffer;
+  /// Level Zero: powers of two up to the device's maxMemoryFillPatternSize,
+  /// zeCommandListAppendMemoryFill), the part of the region aligned to it is one vendor call
+  /// and the few bytes before and after it small ones; otherwise (other sizes, plugins of SDK
+  /// 1.5 or older) a fill kernel fills it, writing the bytes before its first aligned element
+  /// from the host (blocking until they are written). PLINTH_DEBUG=transfer says which path
+  /// each fill took. Throws LogicError for an empty pattern, one longer than 128 bytes, a
+  /// buffer size that is not a whole number of patterns, or a queue of another device;
+  /// BackendError.
+  void fill(const Queue& queue, std::span<const std::byte> pattern) const;
+  /// fill() with the bytes of `value` (e.g. a float or a uint16_t) as the pattern.
+  template <class T>
+    requires(std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> &&
+             !std::is_convertible_v<const T&, std::span<const std::byte>>)
+  void fill(const Queue& queue, const T& value) const {
+    fill(queue, std::as_bytes(std::span<const T, 1>(&value, 1)));
+  }
   /// The bytes [origin, origin + size) of this buffer, sharing its memory.
   /// Throws LogicError if out of bounds or empty. Origins not aligned to the device's
   /// address_alignment are fine for transfers; on OpenCL such a region cannot be a kernel

@@ -71,6 +71,18 @@ class PLINTH_EXPORT HostArray {
   /// As above, the elements of `array` (an Array over managed memory, e.g. through
   /// Array::from_buffer()) with its layout.
   static HostArray managed_view(const Array& array);
+  /// A new zero-filled C-order array whose first element lies at an address that is a
+  /// multiple of `alignment` (PyCUDA's aligned_empty and aligned_zeros): for SIMD loads, or
+  /// page-aligned memory (4096) to register with HostRegistration. The memory is freed with
+  /// the last handle. Throws LogicError if `alignment` is not a power of two or is below the
+  /// dtype's alignment, or if the size overflows; OutOfMemoryError.
+  static HostArray aligned(std::vector<std::size_t> shape, const DType& dtype,
+                           std::size_t alignment);
+  /// As page_locked() above, with the first element at an address that is a multiple of
+  /// `alignment` (the block holds up to alignment - 1 bytes more, before it). Throws as
+  /// page_locked() and, for `alignment`, as aligned().
+  static HostArray page_locked(const Context& context, std::vector<std::size_t> shape,
+                               const DType& dtype, std::size_t alignment);
   /// A new C-order array holding a copy of `bytes` (exactly the array's nbytes).
   /// Throws LogicError on a size mismatch.
   static HostArray from_bytes(std::span<const std::byte> bytes, std::vector<std::size_t> shape,
@@ -206,6 +218,7 @@ class PLINTH_EXPORT HostArray {
   }
   void check_type(std::size_t size, std::size_t alignment, const std::optional<DType>& dtype,
                   bool contiguous) const;
+  static void check_alignment(const char* what, const DType& dtype, std::size_t alignment);
   static void check_count(const ArrayMetadata& metadata, std::size_t count);
 
   std::shared_ptr<std::byte[]> block_;

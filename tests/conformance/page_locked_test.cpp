@@ -7,6 +7,7 @@
 #include "fixture.hpp"
 #include "page_locked_support.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <span>
@@ -47,6 +48,25 @@ bool same(const HostArray& a, const HostArray& b) {
 
 const std::vector<std::size_t> sizes = {0, 1, 4099, (std::size_t{1} << 20) + 5,
                                         std::size_t{64} << 20};
+
+TEST_P(PageLockedTest, AlignedArraysStartAtTheAlignmentAndTransfer) {
+  PLINTH_SKIP_WITHOUT_PAGE_LOCKED(context());
+  for (const std::size_t alignment : {std::size_t{4}, std::size_t{256}, std::size_t{1} << 16}) {
+    const auto host = HostArray::page_locked(context(), {1000}, DType::float32(), alignment);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(host.data()) % alignment, 0u) << alignment;
+    EXPECT_TRUE(host.is_page_locked());
+    for (std::size_t k = 0; k < 1000; ++k) host.values<float>()[k] = static_cast<float>(k);
+    const auto array = Array::from_host(queue(), host);
+    const auto back = HostArray::page_locked(context(), {1000}, DType::float32(), alignment);
+    array.get(queue(), back, true);
+    queue().synchronize();
+    EXPECT_EQ(back.to_vector<float>(), host.to_vector<float>()) << alignment;
+  }
+  EXPECT_NE(logic_error_message([&] {
+              static_cast<void>(HostArray::page_locked(context(), {4}, DType::float64(), 12));
+            }).find("HostArray::page_locked: the alignment 12 is not a power of two"),
+            std::string::npos);
+}
 
 TEST_P(PageLockedTest, ArraysAreZeroFilledAndKnowThemselves) {
   PLINTH_SKIP_WITHOUT_PAGE_LOCKED(context());

@@ -19,10 +19,12 @@
 //            target_features() with fixed values the tests recognise (the dialect's atomics
 //            are not really there: kernels here are C++ functions);
 //   hostv16  against the current SDK (ABI 1.6), with two devices, implementing what 1.6
-//            added over host memory (rectangular copies, logged in $PLINTH_TEST_HOST_RECT;
-//            pitched allocations with rows 256 bytes apart).
-//            added over host memory. Interprocess memory and events are "exported" within
-//            the process through a table of ids (see "SDK 1.6: interprocess memory" below).
+//            added over host memory: rectangular copies (logged in $PLINTH_TEST_HOST_RECT;
+//            pitched allocations with rows 256 bytes apart), interprocess memory and events
+//            ("exported" within the process through a table of ids: see "SDK 1.6:
+//            interprocess memory" below), managed memory and memory info (calls noted in
+//            $PLINTH_TEST_MANAGED) and fills of 1-, 2- and 4-byte patterns (recorded in
+//            $PLINTH_TEST_HOST_FILLS).
 // Every device's memory is host memory, so reads and writes through any device's queue work.
 // A program "compiles" by checking that its source declares each kernel it is asked for
 // (`KERNEL void name(`); the kernels themselves are below:
@@ -47,6 +49,7 @@
 #include <mutex>
 #include <numeric>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -134,6 +137,7 @@ class Buffer final : public BufferAdapter {
         address_(data()),
         managed_(managed) {}
   std::byte* data() const { return memory_->data() + offset_; }
+  std::size_t offset() const { return offset_; }
   std::size_t device() const { return device_; }
   const std::shared_ptr<std::vector<std::byte>>& memory() const { return memory_; }
   std::size_t offset() const { return offset_; }
@@ -232,6 +236,27 @@ class Queue final : public QueueAdapter {
   void wait_for(EventAdapter&) override {}
   NativeHandle native_handle() const override { return 0; }
 #if HOST_SDK_MINOR >= 6
+  // ---- SDK 1.6: fills ----
+  // Patterns of 1, 2 and 4 bytes (as CUDA's), refused where the first byte is not at a
+  // multiple of the pattern's size from the allocation's start (the SDK's promise); longer
+  // ones refused. Each call is appended to $PLINTH_TEST_HOST_FILLS as
+  // "<pattern size>:<offset from the allocation>+<size>;" for the tests to check.
+  bool fill(BufferAdapter& buffer, std::size_t offset, std::size_t size,
+            std::span<const std::byte> pattern) override {
+    const std::size_t n = pattern.size();
+    if (n != 1 && n != 2 && n != 4) return false;
+    const std::size_t at = own(buffer).offset() + offset;
+    if (at % n != 0 || size % n != 0 || size == 0) {
+      throw plinth::LogicError("host: fill() at " + std::to_string(at) + " of " +
+                               std::to_string(size) + " bytes, against the SDK's promise");
+    }
+    for (std::size_t k = 0; k < size; ++k) own(buffer).data()[offset + k] = pattern[k % n];
+    const char* before = std::getenv("PLINTH_TEST_HOST_FILLS");
+    const std::string calls = (before != nullptr ? before : "") + std::to_string(n) + ":" +
+                              std::to_string(at) + "+" + std::to_string(size) + ";";
+    setenv("PLINTH_TEST_HOST_FILLS", calls.c_str(), 1);
+    return true;
+  }
   void record_ipc_event(EventAdapter& event) override;
   // ---- SDK 1.6: managed memory ----
   // Each call is appended to $PLINTH_TEST_MANAGED ("prefetch host 16+8;"), so that tests see

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 
 namespace plinth::backend {
 
@@ -109,6 +110,21 @@ class QueueAdapter {
   /// queue as `attach` says (cuStreamAttachMemAsync), ordered in the queue. Returns false
   /// where the backend has no attach kinds. Throws BackendError.
   virtual bool attach(BufferAdapter& buffer, ManagedAttach attach);
+  // ---- SDK 1.6: fills -----------------------------------------------------------------------
+
+  /// Fills bytes [offset, offset + size) of `buffer` with copies of `pattern` (the bytes
+  /// at offset + k get pattern[k % pattern.size()]), ordered in this queue and without
+  /// blocking the host (`pattern` may go away when this returns). The core calls it with a
+  /// pattern of 1, 2, 4, 8, 16, 32, 64 or 128 bytes, a `size` (> 0) that is a multiple of
+  /// the pattern's size, and an `offset` (into `buffer`, which may be a sub-region, as the
+  /// transfers' offsets) that puts the first byte at a multiple of the pattern's size from
+  /// the start of its allocation (a from_backend_buffer()'s memory may itself start anywhere:
+  /// check the address where the API needs more). Returns false, having done nothing, where the
+  /// backend cannot fill with a pattern of that size at that place (the default): the core then
+  /// fills with a kernel and says so under PLINTH_DEBUG=transfer (CUDA: cuMemsetD8/D16/D32Async;
+  /// OpenCL: clEnqueueFillBuffer; Level Zero: zeCommandListAppendMemoryFill). Throws BackendError.
+  virtual bool fill(BufferAdapter& buffer, std::size_t offset, std::size_t size,
+                    std::span<const std::byte> pattern);
 };
 
 inline bool QueueAdapter::record_event_again(EventAdapter&) { return false; }
@@ -147,5 +163,9 @@ inline bool QueueAdapter::prefetch(BufferAdapter&, ManagedLocation) { return fal
 inline bool QueueAdapter::advise(BufferAdapter&, ManagedAdvice, ManagedLocation) { return false; }
 
 inline bool QueueAdapter::attach(BufferAdapter&, ManagedAttach) { return false; }
+inline bool QueueAdapter::fill(BufferAdapter&, std::size_t, std::size_t,
+                               std::span<const std::byte>) {
+  return false;
+}
 
 }  // namespace plinth::backend

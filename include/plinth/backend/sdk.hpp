@@ -21,4 +21,5 @@
 #include <plinth/backend/rect_copy.hpp>
 #include <plinth/backend/staging.hpp>
 #include <plinth/backend/types.hpp>
+#include <plinth/backend/word_fill.hpp>
 #include <plinth/errors.hpp>

@@ -290,6 +290,26 @@ CUresult CUDAAPI memcpy_peer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr
   return CUDA_SUCCESS;
 }
 
+template <class T>
+CUresult memset_line(const char* name, CUdeviceptr at, T value, size_t count, CUstream stream) {
+  std::ostringstream line;
+  line << name << " 0x" << std::hex << at << " value=0x" << static_cast<unsigned long>(value)
+       << std::dec << " count=" << count << " stream=0x" << std::hex
+       << reinterpret_cast<std::uintptr_t>(stream) << " current=" << describe(current_context);
+  recorded.push_back(line.str());
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI memset_d8(CUdeviceptr at, unsigned char value, size_t count, CUstream stream) {
+  return memset_line("cuMemsetD8Async", at, value, count, stream);
+}
+CUresult CUDAAPI memset_d16(CUdeviceptr at, unsigned short value, size_t count, CUstream stream) {
+  return memset_line("cuMemsetD16Async", at, value, count, stream);
+}
+CUresult CUDAAPI memset_d32(CUdeviceptr at, unsigned int value, size_t count, CUstream stream) {
+  return memset_line("cuMemsetD32Async", at, value, count, stream);
+}
+
 }  // namespace
 
 FakeDriver::FakeDriver() {
@@ -333,6 +353,9 @@ FakeDriver::FakeDriver() {
   table.cuMemAdvise = &advise;
   table.cuStreamAttachMemAsync = &attach_memory;
   table.cuMemGetInfo = &memory_info;
+  table.cuMemsetD8Async = &memset_d8;
+  table.cuMemsetD16Async = &memset_d16;
+  table.cuMemsetD32Async = &memset_d32;
 }
 
 FakeDriver::~FakeDriver() { detail::loaded_driver = saved; }

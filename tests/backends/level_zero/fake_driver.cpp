@@ -341,6 +341,11 @@ ze_result_t ZE_APICALL device_get_module_properties(ze_device_handle_t,
   return ZE_RESULT_SUCCESS;
 }
 
+// Fills as a real driver's: a power-of-two pattern of at most the compute group's
+// maxMemoryFillPatternSize (4 here, so the core's kernel fallback is needed beyond), a size
+// that is a multiple of it, a destination aligned to it.
+constexpr std::size_t fake_max_fill_pattern = 4;
+
 ze_result_t ZE_APICALL device_get_command_queue_group_properties(
     ze_device_handle_t, std::uint32_t* count, ze_command_queue_group_properties_t* out) {
   ze_command_queue_group_properties_t copy{};
@@ -349,6 +354,7 @@ ze_result_t ZE_APICALL device_get_command_queue_group_properties(
   copy.numQueues = 1;
   ze_command_queue_group_properties_t compute = copy;
   compute.flags |= ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE;
+  compute.maxMemoryFillPatternSize = fake_max_fill_pattern;
   list(count, out, {copy, compute});
   return ZE_RESULT_SUCCESS;
 }
@@ -629,6 +635,29 @@ ze_result_t ZE_APICALL append_mem_advise(ze_command_list_handle_t, ze_device_han
                   "memory advice without a device or known advice");
   if (!in_shared(pointer, size))
     return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT, "memory advice on memory that is not shared");
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL append_memory_fill(ze_command_list_handle_t, void* destination,
+                                          const void* pattern, std::size_t pattern_size,
+                                          std::size_t size, ze_event_handle_t event,
+                                          std::uint32_t wait_count, ze_event_handle_t* waits) {
+  const std::lock_guard lock(state.mutex);
+  if (const ze_result_t result = check_waits(wait_count, waits)) return result;
+  if (pattern_size == 0 || (pattern_size & (pattern_size - 1)) != 0 ||
+      pattern_size > fake_max_fill_pattern || size % pattern_size != 0 ||
+      reinterpret_cast<std::uintptr_t>(destination) % pattern_size != 0) {
+    std::fprintf(stderr,
+                 "fake-ze: zeCommandListAppendMemoryFill of %zu bytes with a %zu-byte pattern "
+                 "at %p refused\n",
+                 size, pattern_size, destination);
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  }
+  auto* bytes = static_cast<unsigned char*>(destination);
+  for (std::size_t k = 0; k < size; ++k) {
+    bytes[k] = static_cast<const unsigned char*>(pattern)[k % pattern_size];
+  }
+  signal(event);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -936,6 +965,7 @@ ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(ze_api_version_t,
   table->pfnCreateImmediate = command_list_create_immediate;
   table->pfnDestroy = command_list_destroy;
   table->pfnAppendMemoryCopy = append_memory_copy;
+  table->pfnAppendMemoryFill = append_memory_fill;
   table->pfnAppendMemoryCopyRegion = append_memory_copy_region;
   table->pfnAppendMemoryPrefetch = append_memory_prefetch;
   table->pfnAppendMemAdvise = append_mem_advise;
