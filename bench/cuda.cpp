@@ -577,7 +577,7 @@ void register_fill(Setup& s) {
     });
   };
   auto pair = register_pair(
-      {"fill/" + size_name(size) + "/pattern4", Measure::throughput, 0.95},
+      {"fill/" + size_name(size) + "/pattern4", Measure::throughput, 0.95, {}},
       [&s, size, word](benchmark::State& state) {
         const auto& dst = s.buffer(size, 0);
         time_transfers(state, size, [&] {
@@ -588,7 +588,7 @@ void register_fill(Setup& s) {
       raw);
   configure(pair, [](auto* b) { b->MinTime(long_min_time)->UseRealTime(); });
   pair = register_pair(
-      {"full/float32/" + size_name(size), Measure::throughput, 0.95},
+      {"full/float32/" + size_name(size), Measure::throughput, 0.95, {}},
       [&s, size](benchmark::State& state) {
         time_transfers(state, size, [&] {
           const auto array = plinth::full(s.queue, {size / 4}, 1.0f, plinth::DType::float32());

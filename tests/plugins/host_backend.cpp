@@ -140,7 +140,6 @@ class Buffer final : public BufferAdapter {
   std::size_t offset() const { return offset_; }
   std::size_t device() const { return device_; }
   const std::shared_ptr<std::vector<std::byte>>& memory() const { return memory_; }
-  std::size_t offset() const { return offset_; }
   std::size_t size() const override { return size_; }
   std::unique_ptr<BufferAdapter> sub_region(std::size_t origin, std::size_t size) override {
     return std::make_unique<Buffer>(memory_, offset_ + origin, size, device_, managed_);

@@ -128,25 +128,6 @@ CUresult CUDAAPI alloc_pitch(CUdeviceptr* pointer, size_t* pitch, size_t width, 
   return CUDA_SUCCESS;
 }
 
-std::string hex(std::uintptr_t value) {
-  std::ostringstream text;
-  text << "0x" << std::hex << value;
-  return text.str();
-}
-
-std::string describe(CUmemLocation location) {
-  if (location.type == CU_MEM_LOCATION_TYPE_HOST) return "host";
-  if (location.type == CU_MEM_LOCATION_TYPE_DEVICE) return "device " + std::to_string(location.id);
-  return "type " + std::to_string(static_cast<int>(location.type));
-}
-
-CUresult CUDAAPI alloc_managed(CUdeviceptr* pointer, size_t size, unsigned flags) {
-  recorded.push_back("cuMemAllocManaged size=" + std::to_string(size) +
-                     " flags=" + std::to_string(flags) + " current=" + describe(current_context));
-  *pointer = 0x70000;
-  return CUDA_SUCCESS;
-}
-
 CUresult CUDAAPI mem_free(CUdeviceptr pointer) {
   std::ostringstream line;
   line << "cuMemFree 0x" << std::hex << pointer;
@@ -217,182 +198,195 @@ CUresult CUDAAPI event_destroy(CUevent event) {
 
 CUresult CUDAAPI event_record(CUevent event, CUstream stream) {
   recorded.push_back("cuEventRecord " + hex(reinterpret_cast<std::uintptr_t>(event)) +
-CUresult CUDAAPI prefetch(CUdeviceptr pointer, size_t size, CUmemLocation location, unsigned flags,
-                          CUstream stream) {
-    recorded.push_back("cuMemPrefetchAsync " + hex(pointer) + " size=" + std::to_string(size) +
-                       " to=" + describe(location) + " flags=" + std::to_string(flags) +
-                       " stream=" + hex(reinterpret_cast<std::uintptr_t>(stream)) +
-                       " current=" + describe(current_context));
-    return CUDA_SUCCESS;
+                     " stream=" + hex(reinterpret_cast<std::uintptr_t>(stream)) +
+                     " current=" + describe(current_context));
+  return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI ipc_get_event_handle(CUipcEventHandle* handle, CUevent event) {
-    recorded.push_back("cuIpcGetEventHandle " + hex(reinterpret_cast<std::uintptr_t>(event)));
-    *handle = CUipcEventHandle{};
-    const auto number = reinterpret_cast<std::uintptr_t>(event);
-    std::memcpy(handle->reserved, &number, sizeof(number));
-    return CUDA_SUCCESS;
+  recorded.push_back("cuIpcGetEventHandle " + hex(reinterpret_cast<std::uintptr_t>(event)));
+  *handle = CUipcEventHandle{};
+  const auto number = reinterpret_cast<std::uintptr_t>(event);
+  std::memcpy(handle->reserved, &number, sizeof(number));
+  return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI ipc_open_event_handle(CUevent* event, CUipcEventHandle handle) {
-    std::uintptr_t number = 0;
-    std::memcpy(&number, handle.reserved, sizeof(number));
-    *event = reinterpret_cast<CUevent>(next_event++);
-    recorded.push_back("cuIpcOpenEventHandle " + hex(number) + " as " +
-                       hex(reinterpret_cast<std::uintptr_t>(*event)) +
-                       " current=" + describe(current_context));
-    CUresult CUDAAPI advise(CUdeviceptr pointer, size_t size, CUmem_advise advice,
-                            CUmemLocation location) {
-      recorded.push_back("cuMemAdvise " + hex(pointer) + " size=" + std::to_string(size) +
-                         " advice=" + std::to_string(static_cast<int>(advice)) +
-                         " location=" + describe(location));
-      return CUDA_SUCCESS;
-    }
+  std::uintptr_t number = 0;
+  std::memcpy(&number, handle.reserved, sizeof(number));
+  *event = reinterpret_cast<CUevent>(next_event++);
+  recorded.push_back("cuIpcOpenEventHandle " + hex(number) + " as " +
+                     hex(reinterpret_cast<std::uintptr_t>(*event)) +
+                     " current=" + describe(current_context));
+  return CUDA_SUCCESS;
+}
 
-    CUresult CUDAAPI attach_memory(CUstream stream, CUdeviceptr pointer, size_t length,
-                                   unsigned flags) {
-      recorded.push_back(
-          "cuStreamAttachMemAsync stream=" + hex(reinterpret_cast<std::uintptr_t>(stream)) + " " +
-          hex(pointer) + " length=" + std::to_string(length) + " flags=" + std::to_string(flags));
-      return CUDA_SUCCESS;
-    }
+std::string describe(CUmemLocation location) {
+  if (location.type == CU_MEM_LOCATION_TYPE_HOST) return "host";
+  if (location.type == CU_MEM_LOCATION_TYPE_DEVICE) return "device " + std::to_string(location.id);
+  return "type " + std::to_string(static_cast<int>(location.type));
+}
 
-    CUresult CUDAAPI memory_info(size_t * free, size_t * total) {
-      recorded.push_back("cuMemGetInfo current=" + describe(current_context));
-      *free = std::size_t{3} << 30;
-      *total = std::size_t{80} << 30;
-      return CUDA_SUCCESS;
-    }
+CUresult CUDAAPI alloc_managed(CUdeviceptr* pointer, size_t size, unsigned flags) {
+  recorded.push_back("cuMemAllocManaged size=" + std::to_string(size) +
+                     " flags=" + std::to_string(flags) + " current=" + describe(current_context));
+  *pointer = 0x70000;
+  return CUDA_SUCCESS;
+}
 
-    CUresult CUDAAPI primary_release(CUdevice /*device*/) { return CUDA_SUCCESS; }
+CUresult CUDAAPI prefetch(CUdeviceptr pointer, size_t size, CUmemLocation location, unsigned flags,
+                          CUstream stream) {
+  recorded.push_back("cuMemPrefetchAsync " + hex(pointer) + " size=" + std::to_string(size) +
+                     " to=" + describe(location) + " flags=" + std::to_string(flags) +
+                     " stream=" + hex(reinterpret_cast<std::uintptr_t>(stream)) +
+                     " current=" + describe(current_context));
+  return CUDA_SUCCESS;
+}
 
-    CUresult CUDAAPI can_access_peer(int* can, CUdevice from, CUdevice to) {
-      recorded.push_back("cuDeviceCanAccessPeer " + std::to_string(from) + "->" +
-                         std::to_string(to));
-      *can = can_access.at(static_cast<std::size_t>(from)).at(static_cast<std::size_t>(to)) ? 1 : 0;
-      return CUDA_SUCCESS;
-    }
+CUresult CUDAAPI advise(CUdeviceptr pointer, size_t size, CUmem_advise advice,
+                        CUmemLocation location) {
+  recorded.push_back("cuMemAdvise " + hex(pointer) + " size=" + std::to_string(size) + " advice=" +
+                     std::to_string(static_cast<int>(advice)) + " location=" + describe(location));
+  return CUDA_SUCCESS;
+}
 
-    CUresult CUDAAPI enable_peer_access(CUcontext peer, unsigned flags) {
-      recorded.push_back("cuCtxEnablePeerAccess current=" + describe(current_context) +
-                         " peer=" + describe(peer) + " flags=" + std::to_string(flags));
-      const CUresult result = next_enable;
-      next_enable = CUDA_SUCCESS;
-      return result;
-    }
+CUresult CUDAAPI attach_memory(CUstream stream, CUdeviceptr pointer, size_t length,
+                               unsigned flags) {
+  recorded.push_back(
+      "cuStreamAttachMemAsync stream=" + hex(reinterpret_cast<std::uintptr_t>(stream)) + " " +
+      hex(pointer) + " length=" + std::to_string(length) + " flags=" + std::to_string(flags));
+  return CUDA_SUCCESS;
+}
 
-    CUresult CUDAAPI memcpy_peer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src,
-                                 CUcontext src_context, size_t size, CUstream stream) {
-      std::ostringstream line;
-      line << "cuMemcpyPeerAsync dst=0x" << std::hex << dst << " " << describe(dst_context)
-           << " src=0x" << src << " " << describe(src_context) << std::dec << " size=" << size
-           << " stream=0x" << std::hex << reinterpret_cast<std::uintptr_t>(stream)
-           << " current=" << describe(current_context);
-      recorded.push_back(line.str());
-      return CUDA_SUCCESS;
-    }
+CUresult CUDAAPI memory_info(size_t* free, size_t* total) {
+  recorded.push_back("cuMemGetInfo current=" + describe(current_context));
+  *free = std::size_t{3} << 30;
+  *total = std::size_t{80} << 30;
+  return CUDA_SUCCESS;
+}
 
-    template <class T>
-    CUresult memset_line(const char* name, CUdeviceptr at, T value, size_t count, CUstream stream) {
-      std::ostringstream line;
-      line << name << " 0x" << std::hex << at << " value=0x" << static_cast<unsigned long>(value)
-           << std::dec << " count=" << count << " stream=0x" << std::hex
-           << reinterpret_cast<std::uintptr_t>(stream) << " current=" << describe(current_context);
-      recorded.push_back(line.str());
-      return CUDA_SUCCESS;
-    }
+CUresult CUDAAPI primary_release(CUdevice /*device*/) { return CUDA_SUCCESS; }
 
-    CUresult CUDAAPI memset_d8(CUdeviceptr at, unsigned char value, size_t count, CUstream stream) {
-      return memset_line("cuMemsetD8Async", at, value, count, stream);
-    }
-    CUresult CUDAAPI memset_d16(CUdeviceptr at, unsigned short value, size_t count,
-                                CUstream stream) {
-      return memset_line("cuMemsetD16Async", at, value, count, stream);
-    }
-    CUresult CUDAAPI memset_d32(CUdeviceptr at, unsigned int value, size_t count, CUstream stream) {
-      return memset_line("cuMemsetD32Async", at, value, count, stream);
-    }
+CUresult CUDAAPI can_access_peer(int* can, CUdevice from, CUdevice to) {
+  recorded.push_back("cuDeviceCanAccessPeer " + std::to_string(from) + "->" + std::to_string(to));
+  *can = can_access.at(static_cast<std::size_t>(from)).at(static_cast<std::size_t>(to)) ? 1 : 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI enable_peer_access(CUcontext peer, unsigned flags) {
+  recorded.push_back("cuCtxEnablePeerAccess current=" + describe(current_context) +
+                     " peer=" + describe(peer) + " flags=" + std::to_string(flags));
+  const CUresult result = next_enable;
+  next_enable = CUDA_SUCCESS;
+  return result;
+}
+
+CUresult CUDAAPI memcpy_peer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src,
+                             CUcontext src_context, size_t size, CUstream stream) {
+  std::ostringstream line;
+  line << "cuMemcpyPeerAsync dst=0x" << std::hex << dst << " " << describe(dst_context) << " src=0x"
+       << src << " " << describe(src_context) << std::dec << " size=" << size << " stream=0x"
+       << std::hex << reinterpret_cast<std::uintptr_t>(stream)
+       << " current=" << describe(current_context);
+  recorded.push_back(line.str());
+  return CUDA_SUCCESS;
+}
+
+template <class T>
+CUresult memset_line(const char* name, CUdeviceptr at, T value, size_t count, CUstream stream) {
+  std::ostringstream line;
+  line << name << " 0x" << std::hex << at << " value=0x" << static_cast<unsigned long>(value)
+       << std::dec << " count=" << count << " stream=0x" << std::hex
+       << reinterpret_cast<std::uintptr_t>(stream) << " current=" << describe(current_context);
+  recorded.push_back(line.str());
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI memset_d8(CUdeviceptr at, unsigned char value, size_t count, CUstream stream) {
+  return memset_line("cuMemsetD8Async", at, value, count, stream);
+}
+CUresult CUDAAPI memset_d16(CUdeviceptr at, unsigned short value, size_t count, CUstream stream) {
+  return memset_line("cuMemsetD16Async", at, value, count, stream);
+}
+CUresult CUDAAPI memset_d32(CUdeviceptr at, unsigned int value, size_t count, CUstream stream) {
+  return memset_line("cuMemsetD32Async", at, value, count, stream);
+}
 
 }  // namespace
 
 FakeDriver::FakeDriver() {
-    saved = detail::loaded_driver;
-    recorded.clear();
-    current_context = nullptr;
-    for (auto& row : can_access) row.fill(true);
-    next_enable = CUDA_SUCCESS;
-    max_pitch = 1 << 20;
-    host_base = 0;
-    ipc_attribute = 1;
-    next_event = 0x7000;
-    attributes.clear();
-    Driver& table = detail::loaded_driver;
-    table = Driver{};
-    table.cuCtxGetCurrent = &get_current;
-    table.cuCtxSetCurrent = &set_current;
-    table.cuDeviceGetName = &get_name;
-    table.cuDeviceGetAttribute = &get_attribute;
-    table.cuDevicePrimaryCtxRelease = &primary_release;
-    table.cuDeviceCanAccessPeer = &can_access_peer;
-    table.cuCtxEnablePeerAccess = &enable_peer_access;
-    table.cuMemcpyPeerAsync = &memcpy_peer;
-    table.cuMemcpy2DAsync = &memcpy_2d;
-    table.cuMemcpy3DAsync = &memcpy_3d;
-    table.cuMemcpy3DPeerAsync = &memcpy_3d_peer;
-    table.cuMemAllocPitch = &alloc_pitch;
-    table.cuMemFree = &mem_free;
-    table.cuStreamSynchronize = &synchronize_stream;
-    table.cuMemGetAddressRange = &get_address_range;
-    table.cuIpcGetMemHandle = &ipc_get_mem_handle;
-    table.cuIpcOpenMemHandle = &ipc_open_mem_handle;
-    table.cuIpcCloseMemHandle = &ipc_close_mem_handle;
-    table.cuEventCreate = &event_create;
-    table.cuEventDestroy = &event_destroy;
-    table.cuEventRecord = &event_record;
-    table.cuIpcGetEventHandle = &ipc_get_event_handle;
-    table.cuIpcOpenEventHandle = &ipc_open_event_handle;
-    table.cuMemAllocManaged = &alloc_managed;
-    table.cuMemPrefetchAsync = &prefetch;
-    table.cuMemAdvise = &advise;
-    table.cuStreamAttachMemAsync = &attach_memory;
-    table.cuMemGetInfo = &memory_info;
-    table.cuMemsetD8Async = &memset_d8;
-    table.cuMemsetD16Async = &memset_d16;
-    table.cuMemsetD32Async = &memset_d32;
+  saved = detail::loaded_driver;
+  recorded.clear();
+  current_context = nullptr;
+  for (auto& row : can_access) row.fill(true);
+  next_enable = CUDA_SUCCESS;
+  max_pitch = 1 << 20;
+  host_base = 0;
+  attributes.clear();
+  ipc_attribute = 1;
+  next_event = 0x7000;
+  Driver& table = detail::loaded_driver;
+  table = Driver{};
+  table.cuCtxGetCurrent = &get_current;
+  table.cuCtxSetCurrent = &set_current;
+  table.cuDeviceGetName = &get_name;
+  table.cuDeviceGetAttribute = &get_attribute;
+  table.cuDevicePrimaryCtxRelease = &primary_release;
+  table.cuDeviceCanAccessPeer = &can_access_peer;
+  table.cuCtxEnablePeerAccess = &enable_peer_access;
+  table.cuMemcpyPeerAsync = &memcpy_peer;
+  table.cuMemcpy2DAsync = &memcpy_2d;
+  table.cuMemcpy3DAsync = &memcpy_3d;
+  table.cuMemcpy3DPeerAsync = &memcpy_3d_peer;
+  table.cuMemAllocPitch = &alloc_pitch;
+  table.cuMemFree = &mem_free;
+  table.cuStreamSynchronize = &synchronize_stream;
+  table.cuMemAllocManaged = &alloc_managed;
+  table.cuMemPrefetchAsync = &prefetch;
+  table.cuMemAdvise = &advise;
+  table.cuStreamAttachMemAsync = &attach_memory;
+  table.cuMemGetInfo = &memory_info;
+  table.cuMemsetD8Async = &memset_d8;
+  table.cuMemsetD16Async = &memset_d16;
+  table.cuMemsetD32Async = &memset_d32;
+  table.cuMemGetAddressRange = &get_address_range;
+  table.cuIpcGetMemHandle = &ipc_get_mem_handle;
+  table.cuIpcOpenMemHandle = &ipc_open_mem_handle;
+  table.cuIpcCloseMemHandle = &ipc_close_mem_handle;
+  table.cuEventCreate = &event_create;
+  table.cuEventDestroy = &event_destroy;
+  table.cuEventRecord = &event_record;
+  table.cuIpcGetEventHandle = &ipc_get_event_handle;
+  table.cuIpcOpenEventHandle = &ipc_open_event_handle;
 }
 
-FakeDriver::~FakeDriver() {
-    detail::loaded_driver = saved; }
+FakeDriver::~FakeDriver() { detail::loaded_driver = saved; }
 
 CUcontext FakeDriver::context(CUdevice device) {
-    return reinterpret_cast<CUcontext>(std::uintptr_t{0x100} *
-                                       static_cast<std::uintptr_t>(device + 1));
+  return reinterpret_cast<CUcontext>(std::uintptr_t{0x100} *
+                                     static_cast<std::uintptr_t>(device + 1));
 }
 
-std::vector<std::string>& FakeDriver::calls() {
-    return recorded; }
+std::vector<std::string>& FakeDriver::calls() { return recorded; }
 
-CUcontext FakeDriver::current() {
-    return current_context; }
+CUcontext FakeDriver::current() { return current_context; }
 
 void FakeDriver::set_can_access(CUdevice from, CUdevice to, bool can) {
-    can_access.at(static_cast<std::size_t>(from)).at(static_cast<std::size_t>(to)) = can;
+  can_access.at(static_cast<std::size_t>(from)).at(static_cast<std::size_t>(to)) = can;
 }
 
-void FakeDriver::set_next_enable_result(CUresult result) {
-    next_enable = result; }
+void FakeDriver::set_next_enable_result(CUresult result) { next_enable = result; }
 
-void FakeDriver::set_max_pitch(int pitch) {
-    max_pitch = pitch; }
+void FakeDriver::set_max_pitch(int pitch) { max_pitch = pitch; }
 
 void FakeDriver::set_host_base(const void* base) {
-    host_base = reinterpret_cast<std::uintptr_t>(base);
+  host_base = reinterpret_cast<std::uintptr_t>(base);
 }
 
-void FakeDriver::set_ipc_supported(bool supported) {
-    ipc_attribute = supported ? 1 : 0; }
+void FakeDriver::set_ipc_supported(bool supported) { ipc_attribute = supported ? 1 : 0; }
+
 void FakeDriver::set_attribute(CUdevice_attribute attribute, CUdevice device, int value) {
-    attributes[{static_cast<int>(attribute), device}] = value;
+  attributes[{static_cast<int>(attribute), device}] = value;
 }
 
 }  // namespace plinth::cuda::test
