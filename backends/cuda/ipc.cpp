@@ -109,12 +109,15 @@ std::unique_ptr<backend::EventAdapter> Context::create_ipc_event(std::size_t dev
   ScopedContext current((*state_)[device].context);
   CUevent event = nullptr;
   CU_CHECK(cuEventCreate(&event, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
-  return std::make_unique<Event>(state_, event);
+  return std::make_unique<Event>(state_, event, device);
 }
 
 std::vector<std::byte> Context::export_event(backend::EventAdapter& event) {
+  // The driver answers CUDA_ERROR_INVALID_CONTEXT without its device's context current.
+  const auto& ipc_event = static_cast<Event&>(event);
+  ScopedContext current((*state_)[ipc_event.device()].context);
   CUipcEventHandle handle{};
-  CU_CHECK(cuIpcGetEventHandle(&handle, static_cast<Event&>(event).event()));
+  CU_CHECK(cuIpcGetEventHandle(&handle, ipc_event.event()));
   return bytes_of(handle);
 }
 
@@ -124,7 +127,7 @@ std::unique_ptr<backend::EventAdapter> Context::import_event(std::size_t device,
   ScopedContext current((*state_)[device].context);
   CUevent event = nullptr;
   CU_CHECK(cuIpcOpenEventHandle(&event, vendor));
-  return std::make_unique<Event>(state_, event);
+  return std::make_unique<Event>(state_, event, device);
 }
 
 void Queue::record_ipc_event(backend::EventAdapter& event) {

@@ -204,7 +204,8 @@ CUresult CUDAAPI event_record(CUevent event, CUstream stream) {
 }
 
 CUresult CUDAAPI ipc_get_event_handle(CUipcEventHandle* handle, CUevent event) {
-  recorded.push_back("cuIpcGetEventHandle " + hex(reinterpret_cast<std::uintptr_t>(event)));
+  recorded.push_back("cuIpcGetEventHandle " + hex(reinterpret_cast<std::uintptr_t>(event)) +
+                     " current=" + describe(current_context));
   *handle = CUipcEventHandle{};
   const auto number = reinterpret_cast<std::uintptr_t>(event);
   std::memcpy(handle->reserved, &number, sizeof(number));

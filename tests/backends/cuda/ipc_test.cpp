@@ -106,7 +106,7 @@ TEST_F(CudaIpc, EventsAreInterprocessWithoutTimingAndRecordedOnTheQueuesStream) 
   const std::vector<std::string> expected{
       "cuEventCreate 0x7000 flags=" +
           std::to_string(CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING) + " current=dev0",
-      "cuIpcGetEventHandle 0x7000",
+      "cuIpcGetEventHandle 0x7000 current=dev0",  // the driver refuses it with no context
       "cuIpcOpenEventHandle 0x7000 as 0x7001 current=dev1",
       "cuEventRecord 0x7000 stream=0x5000 current=dev0",
       "cuEventDestroy 0x7001",
