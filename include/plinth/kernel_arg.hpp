@@ -3,6 +3,7 @@
 #include <plinth/buffer.hpp>
 
 #include <cstddef>
+#include <span>
 #include <type_traits>
 
 namespace plinth {
@@ -30,6 +31,13 @@ class KernelArg {
   KernelArg(const T& value)  // NOLINT
       : kind_(Kind::scalar), data_(&value), size_(sizeof(T)) {}
 
+  /// A scalar given as its bytes, for values whose type is known only at run time (a
+  /// binding's, a serialised call's): passed as a scalar of bytes.size() bytes. Like the
+  /// other forms it only refers to the bytes, which must outlive the call.
+  static KernelArg from_bytes(std::span<const std::byte> bytes) {
+    return KernelArg(bytes.data(), bytes.size());
+  }
+
   Kind kind() const { return kind_; }
   const Buffer* buffer() const { return buffer_; }
   /// True if the buffer is an Array's first element (for error messages).
@@ -38,6 +46,8 @@ class KernelArg {
   std::size_t size() const { return size_; }
 
  private:
+  KernelArg(const void* data, std::size_t size) : kind_(Kind::scalar), data_(data), size_(size) {}
+
   Kind kind_;
   const Buffer* buffer_ = nullptr;
   const void* data_ = nullptr;

@@ -7,6 +7,7 @@
 #include "dtypes.hpp"
 #include "host_arrays.hpp"
 #include "py_array.hpp"
+#include "py_expression.hpp"
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>

@@ -6,10 +6,19 @@
 #include <plinth/array.hpp>
 #include <plinth/queue.hpp>
 
+#include <optional>
+
 namespace plinth::python {
+
+struct PyExpression;
 
 /// What Python's plinth.Array holds. Copying it copies the two shared handles.
 struct PyArray {
+  PyArray(Array array_, Queue queue_) : array(std::move(array_)), queue(std::move(queue_)) {}
+  /// The expression's value (evaluated on its queue the first time; expressions.cpp): what
+  /// lets every function that takes an Array take an expression too.
+  explicit PyArray(const PyExpression& expression);
+
   Array array;
   /// The default queue: of the array's device (checked when it is set).
   Queue queue;
