@@ -174,38 +174,10 @@ std::size_t slice_rows(const backend::RectSide& side, const backend::RectShape& 
 
 }  // namespace
 
-bool Queue::rect(const RectEnd& dst, const RectEnd& src, const backend::RectShape& shape) {
-  const std::size_t max_pitch = (*state_)[device_].max_pitch;
-  if (dst.side.row_pitch > max_pitch || src.side.row_pitch > max_pitch) return false;
-  const std::size_t dst_rows = slice_rows(dst.side, shape);
-  const std::size_t src_rows = slice_rows(src.side, shape);
-  if (dst_rows == 0 || src_rows == 0) return false;
-  ScopedContext current(context_);
-  if (shape.depth == 1) {
-    CUDA_MEMCPY2D copy{};
-    if (src.host != nullptr) {
-      copy.srcMemoryType = CU_MEMORYTYPE_HOST;
-      copy.srcHost = static_cast<const std::byte*>(src.host) + src.side.offset;
-    } else {
-      copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-      copy.srcDevice = src.device + src.side.offset;
-    }
-    copy.srcPitch = src.side.row_pitch;
-    if (dst.host != nullptr) {
-      copy.dstMemoryType = CU_MEMORYTYPE_HOST;
-      copy.dstHost =
-          const_cast<std::byte*>(static_cast<const std::byte*>(dst.host)) + dst.side.offset;
-    } else {
-      copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-      copy.dstDevice = dst.device + dst.side.offset;
-    }
-    copy.dstPitch = dst.side.row_pitch;
-    copy.WidthInBytes = shape.width;
-    copy.Height = shape.height;
-    CU_CHECK(cuMemcpy2DAsync(&copy, stream_));
-    return true;
-  }
-  CUDA_MEMCPY3D copy{};
+// The two ends of a cuMemcpy2D/3D (whose descriptors name these fields alike): host or device
+// memory at the side's offset, and the row pitch.
+template <class Copy>
+void Queue::set_ends(Copy& copy, const RectEnd& dst, const RectEnd& src) {
   if (src.host != nullptr) {
     copy.srcMemoryType = CU_MEMORYTYPE_HOST;
     copy.srcHost = static_cast<const std::byte*>(src.host) + src.side.offset;
@@ -214,7 +186,6 @@ bool Queue::rect(const RectEnd& dst, const RectEnd& src, const backend::RectShap
     copy.srcDevice = src.device + src.side.offset;
   }
   copy.srcPitch = src.side.row_pitch;
-  copy.srcHeight = src_rows;
   if (dst.host != nullptr) {
     copy.dstMemoryType = CU_MEMORYTYPE_HOST;
     copy.dstHost =
@@ -224,6 +195,26 @@ bool Queue::rect(const RectEnd& dst, const RectEnd& src, const backend::RectShap
     copy.dstDevice = dst.device + dst.side.offset;
   }
   copy.dstPitch = dst.side.row_pitch;
+}
+
+bool Queue::rect(const RectEnd& dst, const RectEnd& src, const backend::RectShape& shape) {
+  const std::size_t max_pitch = (*state_)[device_].max_pitch;
+  if (dst.side.row_pitch > max_pitch || src.side.row_pitch > max_pitch) return false;
+  const std::size_t dst_rows = slice_rows(dst.side, shape);
+  const std::size_t src_rows = slice_rows(src.side, shape);
+  if (dst_rows == 0 || src_rows == 0) return false;
+  ScopedContext current(context_);
+  if (shape.depth == 1) {
+    CUDA_MEMCPY2D copy{};
+    set_ends(copy, dst, src);
+    copy.WidthInBytes = shape.width;
+    copy.Height = shape.height;
+    CU_CHECK(cuMemcpy2DAsync(&copy, stream_));
+    return true;
+  }
+  CUDA_MEMCPY3D copy{};
+  set_ends(copy, dst, src);
+  copy.srcHeight = src_rows;
   copy.dstHeight = dst_rows;
   copy.WidthInBytes = shape.width;
   copy.Height = shape.height;

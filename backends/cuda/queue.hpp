@@ -94,6 +94,9 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   // The rectangular copy between `dst` and `src`, on this queue's device; false where the
   // driver would refuse it (see queue.cpp).
   bool rect(const RectEnd& dst, const RectEnd& src, const backend::RectShape& shape);
+  // Fills the two ends of a CUDA_MEMCPY2D or CUDA_MEMCPY3D (queue.cpp).
+  template <class Copy>
+  static void set_ends(Copy& copy, const RectEnd& dst, const RectEnd& src);
 
   std::shared_ptr<ContextState> state_;
   std::size_t device_;

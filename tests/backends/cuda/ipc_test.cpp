@@ -9,6 +9,7 @@
 #include "event.hpp"
 #include "fake_driver.hpp"
 #include "queue.hpp"
+#include "two_device_context.hpp"
 
 #include <plinth/errors.hpp>
 
@@ -23,23 +24,10 @@ namespace {
 
 using plinth::cuda::Buffer;
 using plinth::cuda::Context;
-using plinth::cuda::ContextState;
 using plinth::cuda::Queue;
 using plinth::cuda::test::FakeDriver;
 
-class CudaIpc : public ::testing::Test {
- protected:
-  CudaIpc() {
-    state_->add(0, FakeDriver::context(0));
-    state_->add(1, FakeDriver::context(1));
-    FakeDriver::calls().clear();
-  }
-
-  FakeDriver driver_;  // first: outlives everything that calls the driver
-  std::shared_ptr<ContextState> state_ =
-      std::make_shared<ContextState>(ContextState::Ownership::primary);
-  Context context_{state_};
-};
+class CudaIpc : public plinth::cuda::test::TwoDeviceContext {};
 
 TEST_F(CudaIpc, ARegionIsExportedAsItsAllocationsHandleAndItsOffset) {
   Buffer allocation(state_, 1, 0x30000, 4096, false);

@@ -8,6 +8,7 @@
 #include "context.hpp"
 #include "fake_driver.hpp"
 #include "queue.hpp"
+#include "two_device_context.hpp"
 
 #include <plinth/errors.hpp>
 
@@ -23,22 +24,11 @@ using plinth::ManagedAdvice;
 using plinth::ManagedAttach;
 using plinth::ManagedLocation;
 using plinth::cuda::Context;
-using plinth::cuda::ContextState;
 using plinth::cuda::Queue;
 using plinth::cuda::test::FakeDriver;
 
-class CudaManagedMemory : public ::testing::Test {
+class CudaManagedMemory : public plinth::cuda::test::TwoDeviceContext {
  protected:
-  CudaManagedMemory() {
-    state_->add(0, FakeDriver::context(0));
-    state_->add(1, FakeDriver::context(1));
-    FakeDriver::calls().clear();
-  }
-
-  FakeDriver driver_;  // first: outlives everything that calls the driver
-  std::shared_ptr<ContextState> state_ =
-      std::make_shared<ContextState>(ContextState::Ownership::primary);
-  Context context_{state_};
   CUstream stream_ = reinterpret_cast<CUstream>(0x5000);
 };
 
