@@ -21,12 +21,7 @@
 namespace plinth {
 namespace {
 
-std::pair<int, std::string> run_self(const std::string& environment, const std::string& filter) {
-  const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
-  return test::run_command("env ASAN_OPTIONS=detect_leaks=0 " + environment + " '" + self +
-                           "' --gtest_also_run_disabled_tests --gtest_filter='" + filter +
-                           "' 2>&1");
-}
+using test::run_self;
 
 std::string recorded_fills() {
   const char* calls = std::getenv("PLINTH_TEST_HOST_FILLS");

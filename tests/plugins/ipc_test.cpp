@@ -7,6 +7,8 @@
 
 #include <plinth/plinth.hpp>
 
+#include "byte_pattern.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -17,11 +19,7 @@
 namespace plinth {
 namespace {
 
-std::vector<std::byte> pattern(std::size_t size, unsigned seed) {
-  std::vector<std::byte> bytes(size);
-  for (std::size_t i = 0; i < size; ++i) bytes[i] = std::byte((i * 7 + seed) % 251);
-  return bytes;
-}
+using test::pattern;
 
 std::vector<std::byte> read(const Queue& queue, const Buffer& buffer) {
   std::vector<std::byte> bytes(buffer.size());

@@ -7,6 +7,7 @@
 
 #include <plinth/plinth.hpp>
 
+#include "byte_pattern.hpp"
 #include "run_command.hpp"
 
 #include <gtest/gtest.h>
@@ -22,23 +23,8 @@
 namespace plinth {
 namespace {
 
-/// This test program in a child with `environment`, running `filter`: its exit status and
-/// what it printed (stdout and stderr).
-std::pair<int, std::string> run_self(const std::string& environment, const std::string& filter) {
-  // Leak checks belong to the test processes, not to their children.
-  // (Resolved here: in the shell, /proc/self/exe would be the shell's own programs.)
-  const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
-  return test::run_command("env ASAN_OPTIONS=detect_leaks=0 " + environment + " '" + self +
-                           "' --gtest_also_run_disabled_tests --gtest_filter='" + filter +
-                           "' 2>&1");
-}
-
-/// Bytes that differ at every position (mod 251, a prime, so no shorter period than 251).
-std::vector<std::byte> pattern(std::size_t size, unsigned seed) {
-  std::vector<std::byte> bytes(size);
-  for (std::size_t i = 0; i < size; ++i) bytes[i] = std::byte((i * 7 + seed) % 251);
-  return bytes;
-}
+using test::pattern;
+using test::run_self;
 
 /// A context on both devices of a host test backend, and a queue on each.
 class PeerCopyFallback : public testing::TestWithParam<const char*> {

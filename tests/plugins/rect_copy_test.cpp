@@ -8,6 +8,7 @@
 
 #include <plinth/plinth.hpp>
 
+#include "byte_pattern.hpp"
 #include "run_command.hpp"
 
 #include <gtest/gtest.h>
@@ -23,18 +24,8 @@
 namespace plinth {
 namespace {
 
-std::pair<int, std::string> run_self(const std::string& environment, const std::string& filter) {
-  const auto self = std::filesystem::read_symlink("/proc/self/exe").string();
-  return test::run_command("env ASAN_OPTIONS=detect_leaks=0 " + environment + " '" + self +
-                           "' --gtest_also_run_disabled_tests --gtest_filter='" + filter +
-                           "' 2>&1");
-}
-
-std::vector<std::byte> pattern(std::size_t size, unsigned seed) {
-  std::vector<std::byte> bytes(size);
-  for (std::size_t i = 0; i < size; ++i) bytes[i] = std::byte((i * 7 + seed) % 251);
-  return bytes;
-}
+using test::pattern;
+using test::run_self;
 
 /// The reference: what a rectangular copy does, byte by byte.
 void reference_copy(std::vector<std::byte>& dst, const RectRegion& d,
