@@ -35,7 +35,15 @@ class BufferView {
  public:
   BufferView(nb::handle object, bool writable) {
     const int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(object.ptr(), &view_, flags) != 0) throw nb::python_error();
+    if (PyObject_GetBuffer(object.ptr(), &view_, flags) != 0) {
+      const nb::python_error error;
+      if (!error.matches(PyExc_BufferError) && !error.matches(PyExc_ValueError)) throw error;
+      throw LogicError(
+          std::string(writable ? "the destination must be a writable" : "the source must be a") +
+          " C-contiguous bytes-like object (numpy array, bytes, bytearray, "
+          "memoryview): " +
+          error.what());
+    }
   }
   BufferView(const BufferView&) = delete;
   BufferView& operator=(const BufferView&) = delete;
@@ -63,15 +71,18 @@ nb::object numpy_bytes(std::size_t size) {
 
 /// A fill pattern: bytes-like objects as they are, numpy scalars and arrays as their bytes.
 std::vector<std::byte> pattern_bytes(nb::handle pattern) {
+  if (nb::hasattr(pattern, "tobytes")) {  // numpy scalars (np.float64 is a float too), arrays
+    const nb::object bytes = pattern.attr("tobytes")();
+    const BufferView view(bytes, false);
+    return {view.bytes().begin(), view.bytes().end()};
+  }
   if (PyLong_Check(pattern.ptr()) || PyFloat_Check(pattern.ptr()) ||
-      PyComplex_Check(pattern.ptr()) || PyBool_Check(pattern.ptr())) {
+      PyComplex_Check(pattern.ptr())) {
     throw nb::type_error(
         "a fill pattern is bytes or a numpy scalar (e.g. numpy.float32(1)): a Python number "
         "has no size");
   }
-  nb::object source = nb::borrow(pattern);
-  if (nb::hasattr(pattern, "tobytes")) source = pattern.attr("tobytes")();
-  const BufferView view(source, false);
+  const BufferView view(pattern, false);
   return {view.bytes().begin(), view.bytes().end()};
 }
 
