@@ -28,4 +28,5 @@ NB_MODULE(_plinth, m) {
   bind_virtual_alloc(m);
   bind_collectives(m);
   bind_interop(m);
+  bind_multi_arrays(m);
 }
