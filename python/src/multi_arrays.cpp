@@ -140,9 +140,8 @@ void bind_multi_arrays(nb::module_& m) {
           },
           "Each device's part's shape, in the devices' order.")
       .def("__repr__", [](const MultiArray& a) {
-        std::string shape;
-        for (const auto extent : a.shape()) shape += std::to_string(extent) + ",";
-        return "<plinth.MultiArray shape=(" + shape + ") dtype=" + a.dtype().name() + " on " +
+        const std::string shape = nb::repr(nb::tuple(nb::cast(a.shape()))).c_str();
+        return "<plinth.MultiArray shape=" + shape + " dtype=" + a.dtype().name() + " on " +
                std::to_string(a.devices().size()) + " devices>";
       });
 }
