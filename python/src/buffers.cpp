@@ -163,7 +163,9 @@ void bind_ipc(nb::module_& m) {
       .def_prop_ro("size", &IpcMemoryHandle::size, "Bytes in the exported region.")
       .def_prop_ro("offset", &IpcMemoryHandle::offset,
                    "Where the region starts inside the vendor's allocation.")
-      .def("__eq__", [](const IpcMemoryHandle& a, const IpcMemoryHandle& b) { return a == b; })
+      .def(
+          "__eq__", [](const IpcMemoryHandle& a, const IpcMemoryHandle& b) { return a == b; },
+          nb::is_operator())
       .def("__hash__",
            [](const IpcMemoryHandle& h) { return std::hash<std::string>{}(h.to_string()); })
       .def("__repr__", [](const IpcMemoryHandle& h) {
@@ -204,7 +206,9 @@ void bind_ipc(nb::module_& m) {
       .def_prop_ro(
           "vendor_handle", [](const IpcEventHandle& h) { return to_bytes(h.vendor_handle()); },
           "The vendor's handle, as bytes.")
-      .def("__eq__", [](const IpcEventHandle& a, const IpcEventHandle& b) { return a == b; })
+      .def(
+          "__eq__", [](const IpcEventHandle& a, const IpcEventHandle& b) { return a == b; },
+          nb::is_operator())
       .def("__hash__",
            [](const IpcEventHandle& h) { return std::hash<std::string>{}(h.to_string()); })
       .def("__repr__", [](const IpcEventHandle& h) {
@@ -428,7 +432,9 @@ void bind_buffers(nb::module_& m) {
           "A MemoryPoolStats of `device`'s pool, or the sums over the context's devices. "
           "Raises LogicError for a device of another context.")
       .def("free_all_blocks", &MemoryPool::free_all_blocks,
-           "Gives every cached segment with no block in use back to the driver.")
+           nb::call_guard<nb::gil_scoped_release>(),
+           "Gives every cached segment with no block in use back to the driver (which may "
+           "synchronize the device: the GIL is released).")
       .def_prop_rw("limit", &MemoryPool::limit, &MemoryPool::set_limit,
                    "The most bytes each device's pool may hold from the driver (None: no "
                    "bound). Lowering it gives back cached segments at once.")
@@ -447,7 +453,9 @@ void bind_buffers(nb::module_& m) {
       .def_static("of", &PageLockedMemoryPool::of, nb::arg("context"), "The pool of `context`.")
       .def("stats", &PageLockedMemoryPool::stats, "A MemoryPoolStats snapshot.")
       .def("free_all_blocks", &PageLockedMemoryPool::free_all_blocks,
-           "Gives every cached block back to the driver (blocks in use stay).")
+           nb::call_guard<nb::gil_scoped_release>(),
+           "Gives every cached block back to the driver (blocks in use stay; the GIL is "
+           "released).")
       .def_prop_rw("limit", &PageLockedMemoryPool::limit, &PageLockedMemoryPool::set_limit,
                    "The most bytes the pool may hold from the driver (None: no bound).")
       .def_prop_ro("enabled", &PageLockedMemoryPool::enabled,

@@ -150,7 +150,9 @@ void bind_collectives(nb::module_& m) {
                    "The shortcut of the API that created the id.")
       .def_prop_ro("bytes", &id_bytes, "The library's id itself, as bytes.")
       .def("__bytes__", &id_bytes)
-      .def("__eq__", [](const CommunicatorId& a, const CommunicatorId& b) { return a == b; })
+      .def(
+          "__eq__", [](const CommunicatorId& a, const CommunicatorId& b) { return a == b; },
+          nb::is_operator())
       .def("__hash__",
            [](const CommunicatorId& id) { return std::hash<std::string>{}(id.to_string()); })
       .def("__repr__", [](const CommunicatorId& id) {

@@ -121,7 +121,8 @@ void bind_contexts(nb::module_& m) {
       .def("native_handle", &Context::native_handle, nb::arg("index") = 0,
            "The native context of device `index` (CUDA contexts are per device), as an int. "
            "Raises LogicError if out of range.")
-      .def("__eq__", [](const Context& a, const Context& b) { return a == b; })
+      .def(
+          "__eq__", [](const Context& a, const Context& b) { return a == b; }, nb::is_operator())
       .def("__hash__", &context_hash)
       .def("__repr__", &context_repr);
 
@@ -136,7 +137,9 @@ void bind_contexts(nb::module_& m) {
       .def("memory_info", &BoundDevice::memory_info, nb::call_guard<nb::gil_scoped_release>(),
            "The device's global memory now (a MemoryInfo: total, and free or None where the "
            "backend cannot tell). Raises BackendError.")
-      .def("__eq__", [](const BoundDevice& a, const BoundDevice& b) { return a == b; })
+      .def(
+          "__eq__", [](const BoundDevice& a, const BoundDevice& b) { return a == b; },
+          nb::is_operator())
       .def("__hash__",
            [](const BoundDevice& d) { return context_hash(d.context()) * 31 + d.index(); })
       .def("__repr__", [](const BoundDevice& d) {

@@ -36,13 +36,13 @@ nb::tuple sizes_tuple(const std::vector<std::size_t>& sizes) { return nb::tuple(
 
 void bind_platforms(nb::module_& m) {
   nb::class_<APIID>(m, "APIID", "Identifies an API by its shortcut ('cuda', 'opencl', ...).")
-      .def(nb::init<>())
       .def(
           "__init__",
           [](APIID* self, std::string shortcut) { new (self) APIID{std::move(shortcut)}; },
           nb::arg("shortcut"), "The id of the API with this shortcut.")
       .def_rw("shortcut", &APIID::shortcut, "The API's shortcut, e.g. 'opencl'.")
-      .def("__eq__", [](const APIID& a, const APIID& b) { return a == b; })
+      .def(
+          "__eq__", [](const APIID& a, const APIID& b) { return a == b; }, nb::is_operator())
       .def("__hash__", [](const APIID& a) { return std::hash<std::string>{}(a.shortcut); })
       .def("__repr__", [](const APIID& a) { return "plinth.APIID('" + a.shortcut + "')"; });
   nb::implicitly_convertible<std::string, APIID>();
@@ -68,7 +68,8 @@ void bind_platforms(nb::module_& m) {
       .def_prop_ro("name", &API::name, "The display name, e.g. 'OpenCL'.")
       .def_prop_ro("abi_minor", &API::abi_minor, "The SDK ABI minor version of the plugin.")
       .def_prop_ro("platforms", &API::platforms, "The API's platforms (CUDA and HIP have one).")
-      .def("__eq__", [](const API& a, const API& b) { return a == b; })
+      .def(
+          "__eq__", [](const API& a, const API& b) { return a == b; }, nb::is_operator())
       .def("__hash__", &api_hash)
       .def("__repr__", [](const API& a) { return "<plinth.API " + a.shortcut() + ">"; });
 
@@ -100,7 +101,8 @@ void bind_platforms(nb::module_& m) {
       .def_prop_ro("handle", &Platform::native_handle,
                    "The native handle (cl_platform_id, ze_driver_handle_t) as an int; 0 where "
                    "the API has no platforms (CUDA, HIP).")
-      .def("__eq__", [](const Platform& a, const Platform& b) { return a == b; })
+      .def(
+          "__eq__", [](const Platform& a, const Platform& b) { return a == b; }, nb::is_operator())
       .def("__hash__", &platform_hash)
       .def("__repr__", [](const Platform& p) {
         return "<plinth.Platform " + platform_label(p) + " '" + p.name() + "'>";
@@ -208,7 +210,8 @@ void bind_platforms(nb::module_& m) {
       .def_prop_ro("compiler_identity", &Device::compiler_identity,
                    "What besides source and options decides the compiler's output (e.g. "
                    "'NVRTC 13.0; sm_90'); empty when the backend does not say.")
-      .def("__eq__", [](const Device& a, const Device& b) { return a == b; })
+      .def(
+          "__eq__", [](const Device& a, const Device& b) { return a == b; }, nb::is_operator())
       .def("__hash__", [](const Device& d) { return platform_hash(d.platform()) * 31 + d.index(); })
       .def("__repr__", [](const Device& d) { return "<plinth.Device " + d.full_name() + ">"; });
 

@@ -95,7 +95,8 @@ void bind_queues(nb::module_& m) {
            "that is not interprocess, was opened from a handle, or is of another device.")
       .def_prop_ro("handle", &Queue::native_handle,
                    "The native queue (cl_command_queue, CUstream, ...) as an int.")
-      .def("__eq__", [](const Queue& a, const Queue& b) { return a == b; })
+      .def(
+          "__eq__", [](const Queue& a, const Queue& b) { return a == b; }, nb::is_operator())
       .def("__hash__", [](const Queue& q) { return std::hash<const void*>{}(q.impl().get()); })
       .def("__repr__", [](const Queue& q) {
         return "<plinth.Queue " + hex(q.native_handle()) + " on device " +

@@ -56,8 +56,12 @@ void bind_virtual_alloc(nb::module_& m) {
               "Number of live virtual buffers.")
       .def_ro("virtual_sizes", &VirtualAllocationStatistics::virtual_sizes,
               "Size in bytes -> number of virtual buffers of that size (a dict).")
-      .def("__eq__", [](const VirtualAllocationStatistics& a,
-                        const VirtualAllocationStatistics& b) { return a == b; })
+      .def(
+          "__eq__",
+          [](const VirtualAllocationStatistics& a, const VirtualAllocationStatistics& b) {
+            return a == b;
+          },
+          nb::is_operator())
       .def("__str__", &VirtualAllocationStatistics::to_string)
       .def("__repr__", &VirtualAllocationStatistics::to_string);
 

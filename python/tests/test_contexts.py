@@ -61,6 +61,7 @@ def test_identity_and_handles(context2):
     other = plinth.Context.from_devices(context2.unbound_devices)
     assert other != context2
     assert len({context2, other, context2.devices[0].context}) == 2
+    assert context2 != None and context2.devices[0] != context2  # noqa: E711
     assert isinstance(context2.handle, int) and context2.handle != 0
     assert context2.native_handle(0) == context2.handle
     assert context2.native_handle(1) == context2.handle  # one cl_context for both

@@ -24,6 +24,8 @@ def test_api_constructors_agree(api):
     assert plinth.API.all_by_shortcut() == plinth.API.all_available()
     assert hash(plinth.API.from_env()) == hash(api)
     assert len({api, plinth.API.from_env()}) == 1
+    assert api != None and api != "opencl"  # noqa: E711 (other types compare unequal)
+    assert api.platforms[0] != api and api.platforms[0].devices[0] != None  # noqa: E711
 
 
 def test_unknown_api_is_a_plugin_error():
