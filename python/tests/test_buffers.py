@@ -324,3 +324,49 @@ def test_page_locked_limits_and_errors(api):
         plinth.page_locked(context, 4, "f4", alignment=3)
     with pytest.raises(plinth.LogicError, match="too many elements"):
         plinth.page_locked(context, (1 << 62, 1 << 62), "f4")
+
+
+def test_transfers_release_what_they_borrow(queue):
+    buffer = plinth.Buffer.allocate(queue.device, 16)
+    target = bytearray(16)
+    buffer.set(queue, bytes(range(16)))
+    buffer.get(queue, target)
+    target.extend(b"x")  # a bytearray with a live export cannot be resized
+    with pytest.raises(plinth.LogicError):
+        buffer.get(queue, target)  # 17 bytes: refused, and the export is released too
+    target.extend(b"y")
+    source = bytearray(16)
+    buffer.set(queue, source)
+    source.extend(b"z")
+
+
+def test_no_leaks_over_many_transfers(queue):
+    import tracemalloc
+
+    buffer = plinth.Buffer.allocate(queue.device, 4096)
+    host = np.zeros(4096, np.uint8)
+    for _ in range(50):
+        buffer.set(queue, host)
+        buffer.get(queue, host)
+        buffer.fill(queue, np.uint32(5))
+    tracemalloc.start()
+    first, _ = tracemalloc.get_traced_memory()
+    for _ in range(2000):
+        buffer.set(queue, host)
+        buffer.get(queue, host)
+        buffer.fill(queue, np.uint32(5))
+    gc.collect()
+    second, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert second - first < 64 * 1024
+
+
+def test_page_locked_pool_reuses_blocks(api):
+    context = plinth.Context.from_criteria(api)
+    pool = plinth.PageLockedMemoryPool.of(context)
+    plinth.page_locked(context, 1000, np.float32)
+    held = pool.stats().bytes_held
+    for _ in range(100):
+        plinth.page_locked(context, 1000, np.float32)
+    assert pool.stats().bytes_held == held
+    assert pool.stats().hits >= 100
