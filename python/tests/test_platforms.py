@@ -178,3 +178,23 @@ def test_devices_from_spec(api, monkeypatch):
     assert plinth.Context.from_criteria(api).unbound_devices == devices[1:]
     assert plinth.Context.from_criteria(
         api, device_include_masks=["pthread"]).unbound_devices == devices[:1]
+
+
+def test_interactive_selection_reads_stdin():
+    import os
+    import re
+    import subprocess
+    import sys
+
+    script = ("import plinth; api = plinth.API.from_env(); "
+              "print('chose', plinth.select_devices(api, interactive=True)[0].index); "
+              "print('chose', "
+              "plinth.Context.from_criteria(api, interactive=True).unbound_devices[0].index)")
+    result = subprocess.run([sys.executable, "-u", "-c", script], input="1\n5\n\n", text=True,
+                            capture_output=True, env=os.environ, timeout=60, check=True)
+    assert "there is no device 5" in result.stdout
+    assert re.findall(r"chose (\d)", result.stdout) == ["1", "0"]
+    with pytest.raises(subprocess.CalledProcessError) as failure:
+        subprocess.run([sys.executable, "-u", "-c", script], input="", text=True,
+                       capture_output=True, env=os.environ, timeout=60, check=True)
+    assert "LogicError" in failure.value.stderr
