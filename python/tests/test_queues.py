@@ -107,3 +107,62 @@ def test_multi_queue(context2):
     with pytest.raises(plinth.LogicError):
         plinth.MultiQueue.on_devices([])
 
+
+
+def _holds_gil_throughout(context, wait):
+    """Runs wait(queue, event) in a thread while the queue has much work, with thread
+    switching only where the GIL is released (a long switch interval). Returns whether the
+    main thread was kept out until the wait ended: True if `wait` held the GIL."""
+    import sys
+    import threading
+
+    queue = plinth.Queue(context.devices[0])
+    buffer = plinth.Buffer.allocate(context.devices[0], 1 << 26)
+    for _ in range(16):
+        buffer.fill(queue, b"\x07")
+    event = queue.record_event()
+    started = threading.Event()
+    state = {"done": False}
+
+    def worker():
+        started.set()
+        wait(queue, event)
+        state["done"] = True
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(100.0)
+    try:
+        thread = threading.Thread(target=worker)
+        thread.start()
+        started.wait()
+        # Here only if the worker gave up the GIL: in the wait, or at its end.
+        held = state["done"]
+    finally:
+        sys.setswitchinterval(interval)
+    thread.join()
+    queue.synchronize()
+    return held
+
+
+@pytest.mark.parametrize("wait", [
+    lambda queue, event: queue.synchronize(),
+    lambda queue, event: event.wait(),
+    lambda queue, event: plinth.MultiQueue([queue]).synchronize(),
+    lambda queue, event: plinth.elapsed_ms(event, event),
+    lambda queue, event: plinth.Buffer.allocate(queue.device, 16).get(queue),
+    lambda queue, event: plinth.to_device(queue, np.zeros(4)).get(),
+], ids=["Queue.synchronize", "Event.wait", "MultiQueue.synchronize", "elapsed_ms",
+        "Buffer.get", "Array.get"])
+def test_waits_release_the_gil(context2, wait):
+    assert not _holds_gil_throughout(context2, wait)
+
+
+def test_the_gil_check_can_fail(context2):
+    # A wait that holds the GIL (time.sleep would release it): the check above must see it.
+    def spin(queue, event):
+        import time
+        end = time.perf_counter() + 0.05
+        while time.perf_counter() < end:
+            pass
+
+    assert _holds_gil_throughout(context2, spin)
