@@ -20,6 +20,8 @@
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <variant>
@@ -249,6 +251,21 @@ void bind_managed_enums(nb::module_& m) {
       .value("unset_accessed_by", ManagedAdvice::unset_accessed_by);
 }
 
+/// What Python's plinth.HostRegistration holds: the caller's object, an export of its memory
+/// (so that a bytearray cannot be resized under the registration) and the registration.
+/// Destroyed in reverse order: unregistered first, then the export released.
+struct PyHostRegistration {
+  nb::object object;
+  std::unique_ptr<BufferView> view;
+  std::optional<HostRegistration> registration;
+
+  void reset() {
+    if (registration) registration->reset();
+    registration.reset();
+    view.reset();
+  }
+};
+
 }  // namespace
 
 void bind_buffers(nb::module_& m) {
@@ -465,6 +482,54 @@ void bind_buffers(nb::module_& m) {
         return "<plinth.PageLockedMemoryPool " + std::string(pool.enabled() ? "" : "(off) ") +
                std::to_string(s.bytes_in_use) + " bytes in use, " + std::to_string(s.bytes_held) +
                " held>";
+      });
+
+  nb::class_<PyHostRegistration>(
+      m, "HostRegistration",
+      "The caller's existing host memory (a writable C-contiguous numpy array, bytearray or "
+      "memoryview), page-locked for every device of a context while the registration lives "
+      "(PyCUDA's register_host_memory; CUDA only: OpenCL has no such call). Transfers from "
+      "and to the object then run at the DMA rate where the backend detects page-locked "
+      "memory (CUDA does). The registration keeps the object (and its context) alive; reset() "
+      "or the end of a `with` block unregisters it.")
+      .def(
+          "__init__",
+          [](PyHostRegistration* self, const Context& context, nb::handle object) {
+            auto view = std::make_unique<BufferView>(object, true);
+            HostRegistration registration(context, view->bytes());
+            new (self)
+                PyHostRegistration{nb::borrow(object), std::move(view), std::move(registration)};
+          },
+          nb::arg("context"), nb::arg("array"),
+          "Page-locks the memory of `array` for every device of `context`. Raises LogicError "
+          "for empty, read-only or non-contiguous memory and where the backend cannot "
+          "page-lock existing memory (OpenCL: the message says so); BackendError if the API "
+          "refuses (e.g. the range is registered already); OutOfMemoryError.")
+      .def_prop_ro(
+          "array", [](const PyHostRegistration& r) { return r.object; }, "The registered object.")
+      .def_prop_ro(
+          "nbytes",
+          [](const PyHostRegistration& r) {
+            return r.registration ? r.registration->memory().size() : std::size_t{0};
+          },
+          "Bytes registered (0 once reset).")
+      .def(
+          "__bool__",
+          [](const PyHostRegistration& r) { return r.registration && bool(*r.registration); },
+          "Whether the registration still holds its memory.")
+      .def("reset", &PyHostRegistration::reset,
+           "Unregisters the memory now (a no-op once reset). Transfers from or to it must be "
+           "done (queues synchronized) first.")
+      .def(
+          "__enter__", [](nb::handle self) { return nb::borrow(self); }, "For a `with` block.")
+      .def(
+          "__exit__", [](PyHostRegistration& r, nb::handle, nb::handle, nb::handle) { r.reset(); },
+          nb::arg("exc_type").none(), nb::arg("exc_value").none(), nb::arg("traceback").none(),
+          "reset().")
+      .def("__repr__", [](const PyHostRegistration& r) {
+        return r.registration ? "<plinth.HostRegistration of " +
+                                    std::to_string(r.registration->memory().size()) + " bytes>"
+                              : std::string("<plinth.HostRegistration (reset)>");
       });
 
   m.def(
