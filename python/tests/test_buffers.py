@@ -8,6 +8,14 @@ import pytest
 import plinth
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _on_pocl(api):
+    """These tests are written for CI's PoCL with two devices (POCL_DEVICES="pthread pthread");
+    elsewhere (e.g. PLINTH_API choosing CUDA) they skip."""
+    if api.shortcut != "opencl" or len(api.platforms[0].devices) != 2:
+        pytest.skip("written for PoCL with two devices")
+
+
 @pytest.fixture(scope="module")
 def context2(api):
     return plinth.Context.from_criteria(api, devices_num=2)
@@ -380,34 +388,3 @@ def test_host_registration_refused_on_opencl(context2):
     with pytest.raises(plinth.LogicError, match="writable"):
         plinth.HostRegistration(context2, b"read-only bytes")
 
-
-def _cuda_context():
-    try:
-        api = plinth.API.from_api_id("cuda")
-    except plinth.PluginError:
-        pytest.skip("needs a CUDA device")
-    return plinth.Context.from_criteria(api)
-
-
-def test_host_registration_on_cuda():
-    context = _cuda_context()
-    queue = plinth.Queue(context.devices[0])
-    host = np.arange(1 << 16, dtype=np.float32)
-    registration = plinth.HostRegistration(context, host)
-    assert registration and registration.nbytes == host.nbytes
-    assert registration.array is host
-    assert "65536" not in repr(registration) and "262144 bytes" in repr(registration)
-    array = plinth.to_device(queue, host)
-    np.testing.assert_array_equal(array.get(), host)
-    with pytest.raises(plinth.BackendError):
-        plinth.HostRegistration(context, host)  # registered already
-    registration.reset()
-    assert not registration and registration.nbytes == 0
-    registration.reset()  # a no-op
-    memory = bytearray(1 << 16)
-    with plinth.HostRegistration(context, memory) as held:
-        assert held
-        with pytest.raises(BufferError):
-            memory.extend(b"x")  # exported while registered
-    assert not held
-    memory.extend(b"x")
