@@ -3,6 +3,7 @@
 
 #include "fixture.hpp"
 
+#include <array>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -311,6 +312,37 @@ TEST_P(KernelTestWithProgram, UnalignedSubRegionWorksOrIsExplained) {
         << e.what();
     EXPECT_NE(std::string(e.what()).find("align"), std::string::npos) << e.what();
   }
+}
+
+TEST_P(KernelTestWithProgram, ScalarFromBytesArrivesAndIsSizeChecked) {
+  // A binding's scalars: bytes whose type is known only at run time (KernelArg::from_bytes).
+  auto out = Buffer::allocate(device(), 64 * sizeof(int));
+  const std::int32_t value = -123456;
+  const auto bytes = std::as_bytes(std::span(&value, 1));
+  const std::array<KernelArg, 2> args{KernelArg(out), KernelArg::from_bytes(bytes)};
+  program().kernel("fill").prepare({64}).launch(queue(), args);
+  for (const int v : read_ints(out)) ASSERT_EQ(v, value);
+  // The Kernel call takes them too.
+  const std::int32_t other = 77;
+  const std::array<KernelArg, 2> other_args{
+      KernelArg(out), KernelArg::from_bytes(std::as_bytes(std::span(&other, 1)))};
+  const std::array<std::size_t, 1> global{64};
+  program().kernel("fill").launch(queue(), global, {}, other_args);
+  for (const int v : read_ints(out)) ASSERT_EQ(v, other);
+  // A wrong size is refused as a typed scalar's is, naming the argument.
+  const std::int64_t wide = 1;
+  const std::array<KernelArg, 2> wrong{KernelArg(out),
+                                       KernelArg::from_bytes(std::as_bytes(std::span(&wide, 1)))};
+  try {
+    program().kernel("fill").prepare({64}).launch(queue(), wrong);
+    ADD_FAILURE() << "an 8-byte scalar for an int parameter was accepted";
+  } catch (const LogicError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("argument 1"), std::string::npos) << what;
+    EXPECT_NE(what.find("fill"), std::string::npos) << what;
+  }
+  const std::array<KernelArg, 2> empty{KernelArg(out), KernelArg::from_bytes({})};
+  EXPECT_THROW(program().kernel("fill").prepare({64}).launch(queue(), empty), LogicError);
 }
 
 TEST_P(KernelTestWithProgram, WrongArgumentsAreRejected) {
