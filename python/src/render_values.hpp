@@ -33,11 +33,19 @@ struct type_caster<plinth::RenderValue> {
                  const_name("None | bool | int | float | str | Snippet | Module | "
                             "numpy.dtype | list | dict"))
 
-  bool from_python(handle src, uint8_t, cleanup_list*) {
-    auto converted = plinth::python::try_render_value(src);
-    if (!converted) return false;
-    value = std::move(*converted);
-    return true;
+  // Never throws (nanobind calls casters of nested values, in lists and dicts, where an
+  // exception would end the process): what cannot be converted, an int beyond 64 bits too,
+  // is a TypeError from nanobind.
+  bool from_python(handle src, uint8_t, cleanup_list*) noexcept {
+    try {
+      auto converted = plinth::python::try_render_value(src);
+      if (!converted) return false;
+      value = std::move(*converted);
+      return true;
+    } catch (...) {
+      PyErr_Clear();
+      return false;
+    }
   }
   static handle from_cpp(const plinth::RenderValue& v, rv_policy, cleanup_list*) noexcept {
     try {
