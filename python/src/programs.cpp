@@ -228,6 +228,8 @@ void bind_programs(nb::module_& m) {
             const KernelArgs packed(tuple_items(args));
             kernel.launch(q, global.extents(), local.extents(), packed.args());
           },
+          nb::sig("def __call__(self, queue: Queue, global_size: int | tuple[int, ...], "
+                  "local_size: int | tuple[int, ...] | None, *args: object) -> None"),
           nb::arg("queue"), nb::arg("global_size"), nb::arg("local_size").none(), nb::arg("args"),
           "Launches the kernel on `queue` (asynchronously) with `args`: plinth.Array, "
           "plinth.Expression (its value), plinth.Buffer, and numpy scalars of the parameters' "
@@ -241,6 +243,8 @@ void bind_programs(nb::module_& m) {
             return kernel.prepare(LaunchSize(global_size, "global_size", false).vector(),
                                   LaunchSize(local_size, "local_size", true).vector(), local_mem);
           },
+          nb::sig("def prepare(self, global_size: int | tuple[int, ...], local_size: int | "
+                  "tuple[int, ...] | None = None, local_mem: int = 0) -> PreparedKernel"),
           nb::arg("global_size"), nb::arg("local_size").none() = nb::none(),
           nb::arg("local_mem") = 0,
           "The kernel with a fixed launch shape, a PreparedKernel (the fast path). "
@@ -262,7 +266,8 @@ void bind_programs(nb::module_& m) {
             const KernelArgs packed(tuple_items(args));
             kernel.launch(q, packed.args());
           },
-          nb::arg("queue"), nb::arg("args"),
+          nb::sig("def __call__(self, queue: Queue, *args: object) -> None"), nb::arg("queue"),
+          nb::arg("args"),
           "Launches the kernel on `queue` (asynchronously) with `args`, as Kernel's call.")
       .def("global_size", &PreparedKernel::global_size, nb::arg("device"),
            "The global size on `device`.")
