@@ -177,9 +177,17 @@ void bind_programs(nb::module_& m) {
           "__getattr__",
           [](nb::handle self, const std::string& name) -> nb::object {
             if (name.starts_with("__")) throw nb::attribute_error(name.c_str());
-            return kernel_of(self, name);
+            try {
+              return kernel_of(self, name);
+            } catch (const LogicError& e) {
+              // An AttributeError, so that hasattr() and the tools that probe attributes
+              // (IPython's display, copy, pickle) see a missing attribute.
+              throw nb::attribute_error(e.what());
+            }
           },
-          nb::arg("name"), "`program.name` is `program.kernel('name')`.")
+          nb::arg("name"),
+          "`program.name` is `program.kernel('name')`; AttributeError where the program has "
+          "no such kernel.")
       .def_prop_ro(
           "source", [](const Program& p) { return p.source(); },
           "The full source as compiled for the first device (empty for binaries).")

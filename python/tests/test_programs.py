@@ -123,8 +123,9 @@ def test_bad_launch_shapes(program, queue):
 def test_missing_kernel(program):
     with pytest.raises(plinth.LogicError, match="nope"):
         program.kernel("nope")
-    with pytest.raises(plinth.LogicError, match="nope"):
+    with pytest.raises(AttributeError, match="nope"):
         program.nope  # noqa: B018
+    assert not hasattr(program, "_repr_html_")
     with pytest.raises(AttributeError):
         program.__nope__  # noqa: B018
 

@@ -1,5 +1,8 @@
 """Templates, Snippets and Modules (with Python callables), the functions library, ctype."""
 
+import gc
+import sys
+
 import numpy as np
 import pytest
 
@@ -124,3 +127,17 @@ def test_ctype_and_constants():
     assert plinth.c_path(["b", "c", 1]) == "b.c[1]"
     flat = plinth.flatten_dtype(np.dtype([("a", np.int32), ("b", np.float32, (2,))]))
     assert [(path, offset) for path, _, offset in flat] == [(["a"], 0), (["b", 0], 4), (["b", 1], 8)]
+
+
+def test_callables_are_released_with_their_snippets():
+    def body():
+        return "x"
+
+    before = sys.getrefcount(body)
+    snippet = plinth.Snippet.from_callable(body)
+    module = plinth.Module.from_callable(lambda prefix: body() + prefix)
+    assert sys.getrefcount(body) == before + 1
+    assert plinth.render_source("${s}", globals={"s": snippet}) == "x"
+    del snippet, module
+    gc.collect()
+    assert sys.getrefcount(body) == before
