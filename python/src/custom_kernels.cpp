@@ -333,6 +333,17 @@ void bind_custom_kernels(nb::module_& m) {
           "Reduces (asynchronously) and returns the result, an Array whose default queue is "
           "the one it ran on (`out` where given). queue: default, the first array's. axes: "
           "the axes to reduce (default all).")
+      .def(
+          "program",
+          [](const ReductionKernel& kernel, const nb::args& args,
+             const std::optional<Queue>& queue) {
+            Values values(static_cast<std::size_t>(PyTuple_GET_SIZE(args.ptr())));
+            const Queue& q = call_queue(queue, convert(args, values), kernel.name());
+            nb::gil_scoped_release release;
+            return kernel.program(q, values.span());
+          },
+          nb::arg("args"), nb::kw_only(), nb::arg("queue") = nb::none(),
+          "The Program a whole-array call with `args` runs (e.g. for its source).")
       .def_prop_ro("arguments", &ReductionKernel::arguments)
       .def_prop_ro("dtype_out", &ReductionKernel::output_dtype)
       .def_prop_ro("name", &ReductionKernel::name)
@@ -384,6 +395,9 @@ void bind_custom_kernels(nb::module_& m) {
           nb::arg("queue") = nb::none(), nb::arg("axis") = nb::none(),
           "Scans `input` into `output` (default: in place, as PyCUDA's), asynchronously; "
           "along `axis` where given. queue: default, the input's.")
+      .def("program", &ScanKernel::program, nb::arg("queue"),
+           nb::call_guard<nb::gil_scoped_release>(),
+           "The Program a call on `queue` runs (e.g. for its source).")
       .def_prop_ro("dtype", &ScanKernel::dtype)
       .def_prop_ro("input_dtype", &ScanKernel::input_dtype)
       .def_prop_ro("exclusive", [](const ScanKernel& k) { return k.kind() == ScanKind::exclusive; })

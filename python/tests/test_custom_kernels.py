@@ -162,3 +162,14 @@ def test_scan_errors(queue):
     with pytest.raises(plinth.LogicError, match="output"):
         k(plinth.to_device(queue, np.zeros(4, np.int32)),
           plinth.to_device(queue, np.zeros(5, np.int32)))
+
+
+def test_generated_programs_show_their_source(queue):
+    x = plinth.to_device(queue, np.zeros(4, np.float32))
+    elementwise = plinth.ElementwiseKernel("float *x", "x[i] = 1", "ones")
+    assert "ones" in elementwise.program(x).source
+    reduction = plinth.ReductionKernel(np.float32, "0", "a + b", "x[i]", "float *x", name="total")
+    assert "_red_kernel_total" in reduction.program(x).source
+    scan = plinth.ScanKernel(np.float32, "a + b", "0", name="running")
+    assert "_scan_kernel_running" in scan.program(queue).source
+    assert scan.cached_programs == 1

@@ -141,3 +141,13 @@ def test_callables_are_released_with_their_snippets():
     del snippet, module
     gc.collect()
     assert sys.getrefcount(body) == before
+
+
+def test_template_from_file(tmp_path):
+    path = tmp_path / "kernels.tmpl"
+    path.write_text('<%def name="neg(x)">-${x}</%def>')
+    template = plinth.Template.from_file(path)
+    assert template.get_def("neg").render("1") == "-1"
+    assert str(path) in template.name
+    with pytest.raises(plinth.RenderError):
+        plinth.Template.from_file(tmp_path / "missing.tmpl")
