@@ -237,3 +237,23 @@ def test_no_leak_over_many_launches(program, queue):
     after = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     assert after - before < 10_000
+
+
+def test_many_arguments_and_struct_scalars(context, queue):
+    # More arguments than are converted inline, and a scalar larger than inline storage.
+    params = ", ".join(f"int v{i}" for i in range(18))
+    total = " + ".join(f"v{i}" for i in range(18))
+    program = plinth.Program(
+        context,
+        f"typedef struct {{ int a; int b; int c; int d; int e; }} five;\n"
+        f"KERNEL void many(GLOBAL_MEM int *out, {params}) {{ out[0] = {total}; }}\n"
+        f"KERNEL void big(GLOBAL_MEM int *out, five s) {{ out[0] = s.a + s.e; }}\n",
+    )
+    out = plinth.to_device(queue, np.zeros(1, np.int32))
+    program.many(queue, 1, None, out, *[np.int32(i) for i in range(18)])
+    assert out.get()[0] == sum(range(18))
+    five = np.dtype([(name, np.int32) for name in "abcde"])
+    value = np.zeros((), five)[()]
+    value["a"], value["e"] = 30, 12
+    program.big.prepare(1)(queue, out, value)
+    assert out.get()[0] == 42
