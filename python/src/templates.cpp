@@ -420,10 +420,32 @@ void bind_templates(nb::module_& m) {
                       "Module factories for arithmetic the dialect cannot write with operators "
                       "(complex numbers, mixed types): each returns a Module `${prefix}(...)`.");
   f.def("cast", &functions::cast, nb::arg("in_"), nb::arg("out"), "out ${prefix}(in x).");
-  f.def("add", &functions::add, nb::arg("in_"), nb::arg("out") = nb::none(),
-        "The sum of arguments of dtypes `in_` (a list).");
-  f.def("mul", &functions::mul, nb::arg("in_"), nb::arg("out") = nb::none(),
-        "The product of arguments of dtypes `in_` (a list).");
+  // The dtypes of `in_` are converted one by one here, not by a list caster: a DType caster
+  // inside a list caster cannot report a dtype plinth refuses (nanobind ends the process on
+  // an exception there).
+  const auto dtypes_of = [](nb::handle sequence) {
+    std::vector<DType> dtypes;
+    for (nb::handle item : sequence) dtypes.push_back(dtype_from_python(item));
+    return dtypes;
+  };
+  f.def(
+      "add",
+      [dtypes_of](nb::handle in, const std::optional<DType>& out) {
+        return functions::add(dtypes_of(in), out);
+      },
+      nb::sig("def add(in_: collections.abc.Sequence[numpy.typing.DTypeLike], out: "
+              "numpy.typing.DTypeLike | None = None) -> Module"),
+      nb::arg("in_"), nb::arg("out") = nb::none(),
+      "The sum of arguments of dtypes `in_` (a list).");
+  f.def(
+      "mul",
+      [dtypes_of](nb::handle in, const std::optional<DType>& out) {
+        return functions::mul(dtypes_of(in), out);
+      },
+      nb::sig("def mul(in_: collections.abc.Sequence[numpy.typing.DTypeLike], out: "
+              "numpy.typing.DTypeLike | None = None) -> Module"),
+      nb::arg("in_"), nb::arg("out") = nb::none(),
+      "The product of arguments of dtypes `in_` (a list).");
   f.def("div", &functions::div, nb::arg("dividend"), nb::arg("divisor"),
         nb::arg("out") = nb::none(), "a / b.");
   f.def("conj", &functions::conj, nb::arg("dtype"), "The complex conjugate.");

@@ -107,6 +107,9 @@ def test_functions_library_runs(context, queue):
     np.testing.assert_allclose(z_dev.get(), np.conj(z) * r)
     with pytest.raises(plinth.LogicError):
         plinth.functions.add([])
+    with pytest.raises(plinth.LogicError, match="byte order"):
+        plinth.functions.mul([np.float32, ">f4"])
+
 
 
 def test_ctype_and_constants():
