@@ -215,7 +215,9 @@ def test_buffer_argument(program, queue, context):
         pytest.skip("Buffer is not bound in this build")
     buffer = buffer_type.allocate(context.devices[0], 16 * 4)
     program.fill(queue, 16, None, buffer, np.int32(11))
-    queue.synchronize()
+    program.fill.prepare(8)(queue, buffer, np.int32(-2))
+    back = np.asarray(buffer.get(queue)).view(np.int32)
+    np.testing.assert_array_equal(back, [-2] * 8 + [11] * 8)
 
 
 def test_no_leak_over_many_launches(program, queue):
