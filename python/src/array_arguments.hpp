@@ -1,0 +1,106 @@
+#pragma once
+
+// Python arguments of the array functions (arrays.cpp, array_creation.cpp,
+// array_indexing.cpp): scalars as the C++ ScalarValue, shapes, orders.
+
+#include <plinth/array_expression.hpp>
+#include <plinth/array_metadata.hpp>
+#include <plinth/errors.hpp>
+
+#include "dtypes.hpp"
+
+#include <nanobind/nanobind.h>
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plinth::python {
+
+namespace nb = nanobind;
+
+/// A Python bool, int, float or complex as the C++ scalar it is (weak, as the C++ API takes
+/// scalars); nothing for other objects (numpy scalars included: they are not weak).
+/// Throws LogicError for an int beyond uint64's range or below int64's.
+inline std::optional<detail::ScalarValue> python_scalar(nb::handle object) {
+  PyObject* o = object.ptr();
+  if (PyBool_Check(o)) return detail::ScalarValue(o == Py_True);
+  if (PyLong_CheckExact(o)) {
+    int overflow = 0;
+    const long long value = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow == 0) return detail::ScalarValue(static_cast<std::int64_t>(value));
+    if (overflow > 0) {
+      const unsigned long long u = PyLong_AsUnsignedLongLong(o);
+      if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
+        return detail::ScalarValue(static_cast<std::uint64_t>(u));
+      }
+      PyErr_Clear();
+    }
+    throw LogicError("the integer " + nb::cast<std::string>(nb::repr(object)) +
+                     " fits no plinth dtype (int64 or uint64)");
+  }
+  if (PyFloat_CheckExact(o)) return detail::ScalarValue(PyFloat_AsDouble(o));
+  if (PyComplex_CheckExact(o)) {
+    return detail::ScalarValue(
+        std::complex<double>(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)));
+  }
+  return std::nullopt;
+}
+
+/// True for a numpy scalar (numpy.generic).
+inline bool is_numpy_scalar(nb::handle object) {
+  static const nb::handle generic =
+      nb::object(numpy().attr("generic")).release();  // kept to the end
+  const int result = PyObject_IsInstance(object.ptr(), generic.ptr());
+  if (result < 0) throw nb::python_error();
+  return result == 1;
+}
+
+/// A numpy scalar as the Python scalar of the same value (its item()).
+inline detail::ScalarValue numpy_scalar_value(nb::handle object) {
+  const nb::object item = object.attr("item")();
+  if (auto value = python_scalar(item)) return *value;
+  throw LogicError("plinth cannot use " + nb::cast<std::string>(nb::repr(object)) + " as a scalar");
+}
+
+/// A shape as numpy takes it: an int or a sequence of ints. Throws LogicError for a negative
+/// extent.
+inline std::vector<std::size_t> shape_from_python(nb::handle object) {
+  std::vector<std::ptrdiff_t> extents;
+  if (PyIndex_Check(object.ptr())) {
+    extents.push_back(nb::cast<std::ptrdiff_t>(nb::int_(object)));
+  } else {
+    for (nb::handle item : object) extents.push_back(nb::cast<std::ptrdiff_t>(nb::int_(item)));
+  }
+  std::vector<std::size_t> shape;
+  for (const auto extent : extents) {
+    if (extent < 0) {
+      throw LogicError("negative dimensions are not allowed (shape " +
+                       nb::cast<std::string>(nb::repr(object)) + ")");
+    }
+    shape.push_back(static_cast<std::size_t>(extent));
+  }
+  return shape;
+}
+
+/// numpy's order 'C' or 'F'. Throws LogicError for anything else.
+inline Order order_from_python(const std::string& order) {
+  if (order == "C" || order == "c") return Order::C;
+  if (order == "F" || order == "f") return Order::F;
+  throw LogicError("order must be 'C' or 'F', not '" + order + "'");
+}
+
+/// numpy's order of the *_like functions: 'C', 'F', or 'K'/'A'/None (keep `like`'s).
+inline std::optional<Order> like_order_from_python(const std::optional<std::string>& order) {
+  if (!order || *order == "K" || *order == "k" || *order == "A" || *order == "a") {
+    return std::nullopt;
+  }
+  if (*order == "C" || *order == "c") return Order::C;
+  if (*order == "F" || *order == "f") return Order::F;
+  throw LogicError("order must be 'C', 'F', 'A', 'K' or None, not '" + *order + "'");
+}
+
+}  // namespace plinth::python
