@@ -96,6 +96,8 @@ void bind_array_creation(nb::module_& m) {
         std::optional<DType> numpy_dtype;
         const auto value = scalar_argument(fill_value, "fill_value", &numpy_dtype);
         if (!dtype) dtype = numpy_dtype;
+        // numpy's type of a Python int beyond int64 is uint64.
+        if (!dtype && std::holds_alternative<std::uint64_t>(value)) dtype = DType::uint64();
         const Order o = order_from_python(order);
         nb::gil_scoped_release release;
         return PyArray{detail::full(queue, std::move(extents), value, dtype, o), queue};
