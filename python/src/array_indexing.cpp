@@ -213,12 +213,19 @@ void assign_into(const Queue& queue, const Array& target, nb::handle value) {
     assign(queue, target, expression.dtype() == dtype ? expression : astype(expression, dtype));
     return;
   }
-  if (const auto scalar = python_scalar(value)) {
+  std::optional<detail::ScalarValue> scalar = python_scalar(value);
+  // A numpy scalar is assigned as its Python value, as numpy's assignment does (so an int64
+  // that does not fit an int8 array is an error, not wrapped around).
+  if (!scalar && !dtype.is_struct() && is_numpy_scalar(value) &&
+      nb::cast<std::string>(value.attr("dtype").attr("kind")) != "V") {
+    scalar = numpy_scalar_value(value);
+  }
+  if (scalar) {
     nb::gil_scoped_release release;
     detail::fill(queue, target, *scalar);
     return;
   }
-  // numpy arrays, numpy scalars, lists: converted to the dtype as numpy converts.
+  // numpy arrays, lists: converted to the dtype as numpy converts.
   nb::object host = numpy().attr("asarray")(value, to_numpy_dtype(dtype));
   const auto shape = nb::cast<std::vector<std::size_t>>(host.attr("shape"));
   if (shape.empty() && !dtype.is_struct()) {
@@ -255,14 +262,14 @@ void setitem(const PyArray& a, nb::handle key, nb::handle value) {
 void bind_array_indexing(nb::module_& m) {
   nb::handle cls = m.attr("Array");
   cls.attr("__getitem__") = nb::cpp_function(
-      &getitem, nb::is_method(), nb::scope(cls), nb::name("__getitem__"), nb::arg("key"),
+      &getitem, nb::is_method(), nb::scope(cls), nb::name("__getitem__"), nb::arg("key").none(),
       "numpy's indexing. Integers, slices (negative steps too), `...` and `None` give a view "
       "sharing the array's memory (it keeps the array alive); integer arrays and boolean "
       "masks (numpy, lists or plinth Arrays) give a new array (a copy, as numpy's), gathered "
       "on the array's queue. Raises LogicError for an index out of bounds, too many indices, "
       "a slice step of 0, an index that is not one of those.");
   cls.attr("__setitem__") = nb::cpp_function(
-      &setitem, nb::is_method(), nb::scope(cls), nb::name("__setitem__"), nb::arg("key"),
+      &setitem, nb::is_method(), nb::scope(cls), nb::name("__setitem__"), nb::arg("key").none(),
       nb::arg("value"),
       "numpy's `a[key] = value`, on the array's queue: `value` (a Python or numpy scalar, a "
       "numpy array or list, a plinth Array or expression) is converted to the array's dtype "

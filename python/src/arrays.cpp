@@ -111,8 +111,6 @@ void bind_arrays(nb::module_& m) {
       "its memory and keep it alive. Made by plinth.empty(), zeros(), to_device()... or "
       "Array.from_buffer().");
   array
-      .def(nb::init_implicit<const PyExpression&>(), nb::arg("expression"),
-           "The value of a lazy expression (evaluated on its queue the first time).")
       .def_prop_ro(
           "shape", [](const PyArray& a) { return nb::tuple(nb::cast(a.array.shape())); },
           "The extents, as a tuple.")
