@@ -8,6 +8,8 @@
 #include <plinth/errors.hpp>
 
 #include "dtypes.hpp"
+#include "py_array.hpp"
+#include "py_expression.hpp"
 
 #include <nanobind/nanobind.h>
 
@@ -64,6 +66,19 @@ inline detail::ScalarValue numpy_scalar_value(nb::handle object) {
   const nb::object item = object.attr("item")();
   if (auto value = python_scalar(item)) return *value;
   throw LogicError("plinth cannot use " + nb::cast<std::string>(nb::repr(object)) + " as a scalar");
+}
+
+/// A plinth.Array, or the value of a plinth.Expression (evaluated without the GIL the first
+/// time); nothing for other objects.
+inline std::optional<PyArray> array_or_expression(nb::handle object) {
+  if (nb::isinstance<PyArray>(object)) return nb::cast<const PyArray&>(object);
+  if (!nb::isinstance<PyExpression>(object)) return std::nullopt;
+  const PyExpression& expression = nb::cast<const PyExpression&>(object);
+  if (!expression.value) {
+    nb::gil_scoped_release release;
+    expression.evaluated();
+  }
+  return expression.evaluated();
 }
 
 /// A shape as numpy takes it: an int or a sequence of ints. Throws LogicError for a negative

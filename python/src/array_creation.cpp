@@ -210,10 +210,8 @@ void bind_array_creation(nb::module_& m) {
   m.def(
       "asarray",
       [](const Queue& queue, nb::handle object, const std::optional<DType>& dtype) {
-        if (nb::isinstance<PyArray>(object) || nb::isinstance<PyExpression>(object)) {
-          const PyArray a = nb::isinstance<PyArray>(object)
-                                ? nb::cast<const PyArray&>(object)
-                                : PyArray(nb::cast<const PyExpression&>(object));
+        if (const auto given = array_or_expression(object)) {
+          const PyArray& a = *given;
           if (!dtype || *dtype == a.array.dtype()) return a;
           nb::gil_scoped_release release;
           return PyArray{astype(queue, a.array, *dtype), queue};

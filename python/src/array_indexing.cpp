@@ -45,10 +45,7 @@ std::optional<std::ptrdiff_t> slice_bound(nb::handle bound) {
 
 /// An index array (integers or bools) from a Python object on `queue`'s device.
 Array index_array(const PyArray& a, nb::handle object) {
-  if (nb::isinstance<PyArray>(object)) return nb::cast<const PyArray&>(object).array;
-  if (nb::isinstance<PyExpression>(object)) {
-    return PyArray(nb::cast<const PyExpression&>(object)).array;
-  }
+  if (const auto given = array_or_expression(object)) return given->array;
   nb::object host = numpy().attr("asarray")(object);
   // numpy reads an empty list as float64; as an index it is an empty integer array.
   if (nb::cast<std::size_t>(host.attr("size")) == 0 &&

@@ -51,16 +51,9 @@ nb::object single_element(const PyArray& a, const char* what) {
 /// blocking: they have the same shape.
 void set_from(const PyArray& a, nb::handle value, const std::optional<Queue>& queue) {
   const Queue& q = a.queue_or_default(queue);
-  if (nb::isinstance<PyArray>(value)) {
-    const PyArray& src = nb::cast<const PyArray&>(value);
+  if (const auto src = array_or_expression(value)) {
     nb::gil_scoped_release release;
-    a.array.set(q, src.array);
-    return;
-  }
-  if (nb::isinstance<PyExpression>(value)) {
-    const PyArray src(nb::cast<const PyExpression&>(value));
-    nb::gil_scoped_release release;
-    a.array.set(q, src.array);
+    a.array.set(q, src->array);
     return;
   }
   nb::object converted;
@@ -235,31 +228,54 @@ void bind_arrays(nb::module_& m) {
           [](const PyArray& a) { return single_element(a, "a Python scalar").attr("item")(); },
           "The one element as a Python scalar (numpy's item()). Raises LogicError if the array "
           "has another size than 1.")
-      .def("__float__",
-           [](const PyArray& a) { return nb::float_(single_element(a, "a Python float")); })
-      .def("__int__", [](const PyArray& a) { return nb::int_(single_element(a, "a Python int")); })
-      .def("__complex__",
-           [](const PyArray& a) {
-             return nb::module_::import_("builtins")
-                 .attr("complex")(single_element(a, "a Python complex"));
-           })
-      .def("__bool__",
-           [](const PyArray& a) {
-             if (a.array.size() != 1) {
-               throw LogicError(a.array.size() == 0
-                                    ? "the truth value of an empty array is ambiguous"
-                                    : "the truth value of an array with more than one element "
-                                      "is ambiguous (use any() or all())");
-             }
-             const int truth = PyObject_IsTrue(single_element(a, "a bool").ptr());
-             if (truth < 0) throw nb::python_error();
-             return truth == 1;
-           })
-      .def("__len__",
-           [](const PyArray& a) {
-             if (a.array.ndim() == 0) throw nb::type_error("len() of unsized object");
-             return a.array.shape()[0];
-           })
+      .def(
+          "__float__",
+          [](const PyArray& a) { return nb::float_(single_element(a, "a Python float")); },
+          "float(a) of an array of one element. Raises LogicError for another size.")
+      .def(
+          "__int__", [](const PyArray& a) { return nb::int_(single_element(a, "a Python int")); },
+          "int(a) of an array of one element. Raises LogicError for another size.")
+      .def(
+          "__index__",
+          [](const PyArray& a) {
+            const DTypeKind kind = a.array.dtype().kind();
+            if (a.array.ndim() != 0 ||
+                (kind != DTypeKind::signed_integer && kind != DTypeKind::unsigned_integer)) {
+              throw nb::type_error("only integer scalar arrays can be converted to a scalar index");
+            }
+            return nb::int_(single_element(a, "an index"));
+          },
+          "operator.index(a) of a zero-dimensional integer array (as numpy's). Raises "
+          "TypeError for others.")
+      .def(
+          "__complex__",
+          [](const PyArray& a) {
+            return nb::module_::import_("builtins")
+                .attr("complex")(single_element(a, "a Python complex"));
+          },
+          "complex(a) of an array of one element. Raises LogicError for another size.")
+      .def(
+          "__bool__",
+          [](const PyArray& a) {
+            if (a.array.size() != 1) {
+              throw LogicError(a.array.size() == 0
+                                   ? "the truth value of an empty array is ambiguous"
+                                   : "the truth value of an array with more than one element "
+                                     "is ambiguous (use any() or all())");
+            }
+            const int truth = PyObject_IsTrue(single_element(a, "a bool").ptr());
+            if (truth < 0) throw nb::python_error();
+            return truth == 1;
+          },
+          "The truth of the one element (reads it back). Raises LogicError (a ValueError, as "
+          "numpy's) for other sizes.")
+      .def(
+          "__len__",
+          [](const PyArray& a) {
+            if (a.array.ndim() == 0) throw nb::type_error("len() of unsized object");
+            return a.array.shape()[0];
+          },
+          "The first extent. Raises TypeError for a zero-dimensional array.")
       .def(
           "__iter__",
           [](const PyArray& a) {
@@ -267,8 +283,11 @@ void bind_arrays(nb::module_& m) {
             return ArrayRows{a, 0};
           },
           "Iterates over the first axis, as views (numpy's iteration).")
-      .def("__repr__", &array_repr)
-      .def("__str__", [](const PyArray& a) { return nb::str(to_numpy(get_blocking(a, {}))); })
+      .def("__repr__", &array_repr,
+           "numpy's repr of the elements (read back, blocking), as plinth.Array(...).")
+      .def(
+          "__str__", [](const PyArray& a) { return nb::str(to_numpy(get_blocking(a, {}))); },
+          "numpy's str of the elements (read back, blocking).")
       .def(
           "__array__",
           [](const PyArray& a, nb::handle dtype, nb::handle copy) {

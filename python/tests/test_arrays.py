@@ -292,3 +292,14 @@ def test_no_leak_over_many_gets(queue):
     tracemalloc.stop()
     grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
     assert grown < 64 * 1024
+
+
+def test_index_conversion(queue):
+    import operator
+
+    n = plinth.full(queue, (), 3, np.int32)
+    assert operator.index(n) == 3
+    assert list(range(10))[n] == 3
+    for not_an_index in (plinth.full(queue, (), 3.0), plinth.full(queue, 1, 3)):
+        with pytest.raises(TypeError, match="integer scalar arrays"):
+            operator.index(not_an_index)
