@@ -157,8 +157,10 @@ void bind_arrays(nb::module_& m) {
           "ptr", [](const PyArray& a) { return a.array.first_element_buffer().native_handle(); },
           "The native handle of the first element's memory, as an int: on CUDA, HIP and Level "
           "Zero the device pointer of the first element (the base buffer's pointer + "
-          "first_element_offset); on OpenCL the cl_mem of the region starting at the first "
-          "element (the base buffer's own cl_mem when the offset is 0).")
+          "first_element_offset); on OpenCL the cl_mem of the sub-buffer starting at the first "
+          "element (the base buffer's own cl_mem when the offset is 0), or 0 where the offset "
+          "is not a multiple of the device's address alignment, so that OpenCL has no such "
+          "sub-buffer (then use base_buffer and first_element_offset).")
       .def_prop_ro(
           "base_buffer", [](const PyArray& a) { return a.array.base_buffer(); },
           "The Buffer covering the array's whole memory (shared with its views).")

@@ -76,8 +76,11 @@ def test_ptr_and_offsets(queue):
     assert isinstance(a.ptr, int) and a.ptr != 0
     assert a.first_element_offset == 0
     if plinth.API.from_env().shortcut == "opencl":
-        assert a[8:].ptr != a.ptr  # the cl_mem of a sub-buffer from the first element
+        # The cl_mem of a sub-buffer from the first element, where OpenCL can make one.
         assert a[:8].ptr == a.ptr
+        b = plinth.zeros(queue, 2048, np.float32)
+        assert b[1024:].ptr not in (0, b.ptr)  # 4096 bytes: a multiple of any alignment
+        assert a[1:].ptr == 0  # 4 bytes: none
     else:
         assert a[8:].ptr == a.ptr + 32  # the device pointer of the first element
 
