@@ -315,6 +315,20 @@ void bind_arrays(nb::module_& m) {
           nb::arg("queue") = nb::none(),
           "A new C-order array with a copy of the elements, made on `queue` (asynchronous).")
       .def(
+          "__copy__",
+          [](const PyArray& a) {
+            nb::gil_scoped_release release;
+            return PyArray{copy(a.queue, a.array), a.queue};
+          },
+          "copy.copy(a): a.copy() (device memory is copied, as numpy's).")
+      .def(
+          "__deepcopy__",
+          [](const PyArray& a, nb::handle) {
+            nb::gil_scoped_release release;
+            return PyArray{copy(a.queue, a.array), a.queue};
+          },
+          nb::arg("memo"), "copy.deepcopy(a): a.copy().")
+      .def(
           "minimum_subregion",
           [](const PyArray& a) {
             return PyArray{a.array.minimum_subregion(), a.queue};

@@ -63,12 +63,16 @@ def test_queue_device_context(queue, context):
     assert a[0].item() == 5  # the same memory
 
 
-def test_with_queue_of_another_device(queue, context):
-    if len(context.devices) < 2:
-        pytest.skip("one device only")
-    a = plinth.zeros(queue, 3)
+def test_with_queue_of_another_device(api):
+    try:
+        context = plinth.Context.from_criteria(api, devices_num=2)
+    except plinth.Error:
+        pytest.skip("no two devices")
+    a = plinth.zeros(plinth.Queue(context.devices[0]), 3)
     with pytest.raises(plinth.LogicError, match="device"):
         a.with_queue(plinth.Queue(context.devices[1]))
+    with pytest.raises(plinth.LogicError, match="device"):
+        a.get(queue=plinth.Queue(context.devices[1]))
 
 
 def test_ptr_and_offsets(queue):
@@ -240,6 +244,17 @@ def test_copy(queue, dtype):
     np.testing.assert_array_equal(c.get(), host[::-1, 1::2])
     c[0, 0] = 1
     np.testing.assert_array_equal(a.get(), host)  # a copy, not a view
+
+
+def test_copy_module(queue):
+    import copy
+
+    a = plinth.to_device(queue, np.arange(6, dtype=np.int16)[::-2])
+    for c in (copy.copy(a), copy.deepcopy(a)):
+        assert c.queue == a.queue
+        np.testing.assert_array_equal(c.get(), a.get())
+        c[0] = 99
+        assert a[0].item() == 5
 
 
 def test_transpose_view(queue):
