@@ -81,25 +81,27 @@ inline std::optional<PyArray> array_or_expression(nb::handle object) {
   return expression.evaluated();
 }
 
-/// A shape as numpy takes it: an int or a sequence of ints. Throws LogicError for a negative
-/// extent.
-inline std::vector<std::size_t> shape_from_python(nb::handle object) {
+/// A shape argument as numpy takes it: an int or a sequence of ints (the caster below reads
+/// it; shape() checks the extents).
+struct ShapeArg {
   std::vector<std::ptrdiff_t> extents;
-  if (PyIndex_Check(object.ptr())) {
-    extents.push_back(nb::cast<std::ptrdiff_t>(nb::int_(object)));
-  } else {
-    for (nb::handle item : object) extents.push_back(nb::cast<std::ptrdiff_t>(nb::int_(item)));
-  }
-  std::vector<std::size_t> shape;
-  for (const auto extent : extents) {
-    if (extent < 0) {
-      throw LogicError("negative dimensions are not allowed (shape " +
-                       nb::cast<std::string>(nb::repr(object)) + ")");
+  bool scalar = false;
+
+  /// The extents. Throws LogicError for a negative one.
+  std::vector<std::size_t> shape() const {
+    std::vector<std::size_t> result;
+    for (const auto extent : extents) {
+      if (extent < 0) {
+        std::string text;
+        for (const auto e : extents) text += (text.empty() ? "" : ", ") + std::to_string(e);
+        throw LogicError("negative dimensions are not allowed (shape (" + text +
+                         (extents.size() == 1 && !scalar ? ",))" : "))"));
+      }
+      result.push_back(static_cast<std::size_t>(extent));
     }
-    shape.push_back(static_cast<std::size_t>(extent));
+    return result;
   }
-  return shape;
-}
+};
 
 /// numpy's order 'C' or 'F'. Throws LogicError for anything else.
 inline Order order_from_python(const std::string& order) {
@@ -119,3 +121,57 @@ inline std::optional<Order> like_order_from_python(const std::optional<std::stri
 }
 
 }  // namespace plinth::python
+
+namespace nanobind::detail {
+
+template <>
+struct type_caster<plinth::python::ShapeArg> {
+  NB_TYPE_CASTER(plinth::python::ShapeArg, const_name("int | collections.abc.Sequence[int]"))
+
+  static bool extent(handle item, std::ptrdiff_t& out) noexcept {
+    if (PyBool_Check(item.ptr()) || !PyIndex_Check(item.ptr())) return false;
+    const Py_ssize_t v = PyNumber_AsSsize_t(item.ptr(), PyExc_OverflowError);
+    if (v == -1 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return false;
+    }
+    out = static_cast<std::ptrdiff_t>(v);
+    return true;
+  }
+
+  bool from_python(handle src, uint8_t, cleanup_list*) noexcept {
+    value.extents.clear();
+    std::ptrdiff_t e = 0;
+    if (extent(src, e)) {
+      value.extents.push_back(e);
+      value.scalar = true;
+      return true;
+    }
+    value.scalar = false;
+    if (!PySequence_Check(src.ptr()) || PyUnicode_Check(src.ptr())) return false;
+    PyObject* sequence = PySequence_Fast(src.ptr(), "");
+    if (!sequence) {
+      PyErr_Clear();
+      return false;
+    }
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(sequence);
+    bool ok = true;
+    for (Py_ssize_t i = 0; ok && i < n; ++i) {
+      ok = extent(handle(PySequence_Fast_GET_ITEM(sequence, i)), e);
+      if (ok) value.extents.push_back(e);
+    }
+    Py_DECREF(sequence);
+    return ok;
+  }
+
+  static handle from_cpp(const plinth::python::ShapeArg& shape, rv_policy, cleanup_list*) noexcept {
+    PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(shape.extents.size()));
+    if (!tuple) return handle();
+    for (std::size_t i = 0; i < shape.extents.size(); ++i) {
+      PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), PyLong_FromSsize_t(shape.extents[i]));
+    }
+    return tuple;
+  }
+};
+
+}  // namespace nanobind::detail

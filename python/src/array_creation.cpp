@@ -43,10 +43,10 @@ detail::ScalarValue scalar_argument(nb::handle value, const char* name,
 void bind_array_creation(nb::module_& m) {
   m.def(
       "empty",
-      [](const Queue& queue, nb::handle shape, const DType& dtype, const std::string& order,
+      [](const Queue& queue, const ShapeArg& shape, const DType& dtype, const std::string& order,
          std::optional<std::vector<std::ptrdiff_t>> strides, std::optional<std::size_t> offset,
          std::optional<Allocator> allocator) {
-        std::vector<std::size_t> extents = shape_from_python(shape);
+        std::vector<std::size_t> extents = shape.shape();
         const Order o = order_from_python(order);
         if (!strides && o == Order::F) {
           strides = ArrayMetadata::default_strides(extents, dtype.itemsize(), Order::F);
@@ -57,7 +57,7 @@ void bind_array_creation(nb::module_& m) {
             Array::empty(queue, std::move(extents), dtype, std::move(strides), offset, alloc),
             queue};
       },
-      nb::arg("queue"), nb::arg("shape"), nb::arg("dtype") = DType::float64(),
+      nb::arg("queue"), nb::arg("shape"), nb::arg("dtype").sig("numpy.float64") = DType::float64(),
       nb::arg("order") = "C", nb::arg("strides") = nb::none(), nb::arg("offset") = nb::none(),
       nb::arg("allocator") = nb::none(),
       "A new array of `shape` (an int or a tuple) and `dtype` with undefined contents, its "
@@ -68,31 +68,31 @@ void bind_array_creation(nb::module_& m) {
       "LogicError for bad strides or offsets, OutOfMemoryError.");
   m.def(
       "zeros",
-      [](const Queue& queue, nb::handle shape, const DType& dtype, const std::string& order) {
-        std::vector<std::size_t> extents = shape_from_python(shape);
+      [](const Queue& queue, const ShapeArg& shape, const DType& dtype, const std::string& order) {
+        std::vector<std::size_t> extents = shape.shape();
         const Order o = order_from_python(order);
         nb::gil_scoped_release release;
         return PyArray{zeros(queue, std::move(extents), dtype, o), queue};
       },
-      nb::arg("queue"), nb::arg("shape"), nb::arg("dtype") = DType::float64(),
+      nb::arg("queue"), nb::arg("shape"), nb::arg("dtype").sig("numpy.float64") = DType::float64(),
       nb::arg("order") = "C",
       "A new array of `shape` and `dtype` in `order`, every element 0, filled on `queue` "
       "(asynchronous). Raises LogicError for a struct dtype.");
   m.def(
       "ones",
-      [](const Queue& queue, nb::handle shape, const DType& dtype, const std::string& order) {
-        std::vector<std::size_t> extents = shape_from_python(shape);
+      [](const Queue& queue, const ShapeArg& shape, const DType& dtype, const std::string& order) {
+        std::vector<std::size_t> extents = shape.shape();
         const Order o = order_from_python(order);
         nb::gil_scoped_release release;
         return PyArray{ones(queue, std::move(extents), dtype, o), queue};
       },
-      nb::arg("queue"), nb::arg("shape"), nb::arg("dtype") = DType::float64(),
+      nb::arg("queue"), nb::arg("shape"), nb::arg("dtype").sig("numpy.float64") = DType::float64(),
       nb::arg("order") = "C", "As zeros(), every element 1 (True for bool).");
   m.def(
       "full",
-      [](const Queue& queue, nb::handle shape, nb::handle fill_value, std::optional<DType> dtype,
-         const std::string& order) {
-        std::vector<std::size_t> extents = shape_from_python(shape);
+      [](const Queue& queue, const ShapeArg& shape, nb::handle fill_value,
+         std::optional<DType> dtype, const std::string& order) {
+        std::vector<std::size_t> extents = shape.shape();
         std::optional<DType> numpy_dtype;
         const auto value = scalar_argument(fill_value, "fill_value", &numpy_dtype);
         if (!dtype) dtype = numpy_dtype;
@@ -204,7 +204,7 @@ void bind_array_creation(nb::module_& m) {
         return PyArray{eye(queue, n, m_, k, dtype, o), queue};
       },
       nb::arg("queue"), nb::arg("N"), nb::arg("M") = nb::none(), nb::arg("k") = 0,
-      nb::arg("dtype") = DType::float64(), nb::arg("order") = "C",
+      nb::arg("dtype").sig("numpy.float64") = DType::float64(), nb::arg("order") = "C",
       "numpy's eye: an N x M array (M = N by default) with ones on diagonal `k` (positive "
       "above the main one) and zeros elsewhere.");
   m.def(

@@ -169,15 +169,15 @@ void bind_arrays(nb::module_& m) {
           "Byte offset of the first element in base_buffer.")
       .def_static(
           "from_buffer",
-          [](const Buffer& buffer, nb::handle shape, const DType& dtype,
+          [](const Buffer& buffer, const ShapeArg& shape, const DType& dtype,
              std::optional<std::vector<std::ptrdiff_t>> strides, std::size_t offset,
              const Queue& queue) {
             if (!(queue.device() == buffer.device())) {
               throw LogicError("the queue is on device '" + queue.device().name() +
                                "', the buffer on '" + buffer.device().name() + "'");
             }
-            const ArrayMetadata metadata(shape_from_python(shape), dtype, std::move(strides),
-                                         offset, buffer.size());
+            const ArrayMetadata metadata(shape.shape(), dtype, std::move(strides), offset,
+                                         buffer.size());
             return PyArray{Array::from_buffer(buffer, metadata), queue};
           },
           nb::arg("buffer"), nb::arg("shape"), nb::arg("dtype"), nb::arg("strides") = nb::none(),

@@ -55,8 +55,14 @@ def test_empty_strides_and_offset(queue):
 
 
 def test_bad_arguments(queue):
-    with pytest.raises(plinth.LogicError, match="negative"):
+    with pytest.raises(plinth.LogicError, match=r"negative dimensions.*\(2, -1\)"):
         plinth.zeros(queue, (2, -1))
+    with pytest.raises(TypeError):
+        plinth.zeros(queue, (2, 1.5))
+    with pytest.raises(TypeError):
+        plinth.zeros(queue, "ab")
+    assert plinth.zeros(queue, np.array([2, 3])).shape == (2, 3)
+    assert plinth.zeros(queue, np.int8(4)).shape == (4,)
     with pytest.raises(plinth.LogicError, match="order"):
         plinth.zeros(queue, 3, order="X")
     with pytest.raises(plinth.LogicError, match="struct"):
