@@ -306,3 +306,23 @@ def test_no_leak_over_many_assignments(queue):
     tracemalloc.stop()
     grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
     assert grown < 64 * 1024
+
+
+def test_pool_memory_returns_after_many_operations(queue):
+    if not hasattr(plinth, "MemoryPool"):
+        pytest.skip("plinth.MemoryPool is bound by buffers.cpp")
+    pool = plinth.MemoryPool.of(queue.device.context)
+    queue.synchronize()
+    in_use = pool.stats().bytes_in_use
+    value = np.arange(4, dtype=np.float32)
+    for _ in range(2000):
+        a = plinth.zeros(queue, (4, 4), np.float32)
+        a[1] = value
+        b = a[[0, 1]]
+        a[a[:, 0].get() > 0] = 1.0
+        c = b[:, ::-1]
+        del a, b
+    del c
+    queue.synchronize()
+    gc.collect()
+    assert pool.stats().bytes_in_use == in_use
