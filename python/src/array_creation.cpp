@@ -5,6 +5,8 @@
 #include <plinth/array_creation.hpp>
 #include <plinth/array_expression.hpp>
 #include <plinth/errors.hpp>
+#include <plinth/multi_array.hpp>
+#include <plinth/splay.hpp>
 
 #include "array_arguments.hpp"
 #include "bindings.hpp"
@@ -15,6 +17,7 @@
 
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -79,6 +82,19 @@ void bind_array_creation(nb::module_& m) {
       "A new array of `shape` and `dtype` in `order`, every element 0, filled on `queue` "
       "(asynchronous). Raises LogicError for a struct dtype.");
   m.def(
+      "zeros",
+      [](const MultiQueue& queues, const ShapeArg& shape, const DType& dtype,
+         const std::shared_ptr<BaseSplay>& splay) {
+        std::vector<std::size_t> extents = shape.shape();
+        nb::gil_scoped_release release;
+        return zeros(queues, std::move(extents), dtype, splay);
+      },
+      nb::arg("queues"), nb::arg("shape"), nb::arg("dtype").sig("numpy.float64") = DType::float64(),
+      nb::arg("splay") = nb::none(),
+      "A new MultiArray of `shape` split among the devices of `queues` (a MultiQueue) by "
+      "`splay` (EqualSplay when None), every element 0, each part filled on its device's "
+      "queue. Raises as MultiArray.empty() and for a struct dtype.");
+  m.def(
       "ones",
       [](const Queue& queue, const ShapeArg& shape, const DType& dtype, const std::string& order) {
         std::vector<std::size_t> extents = shape.shape();
@@ -108,6 +124,23 @@ void bind_array_creation(nb::module_& m) {
       "to `dtype` (default: numpy's type of the value: bool, int64, float64, complex128, or a "
       "numpy scalar's dtype). Raises LogicError for a value that does not fit the dtype, a "
       "complex value with a real dtype, float16 or struct dtypes.");
+  m.def(
+      "full",
+      [](const MultiQueue& queues, const ShapeArg& shape, nb::handle fill_value,
+         std::optional<DType> dtype, const std::shared_ptr<BaseSplay>& splay) {
+        std::vector<std::size_t> extents = shape.shape();
+        std::optional<DType> numpy_dtype;
+        const auto value = scalar_argument(fill_value, "fill_value", &numpy_dtype);
+        if (!dtype) dtype = numpy_dtype;
+        if (!dtype && std::holds_alternative<std::uint64_t>(value)) dtype = DType::uint64();
+        nb::gil_scoped_release release;
+        return detail::full(queues, std::move(extents), value, dtype, splay);
+      },
+      nb::arg("queues"), nb::arg("shape"), nb::arg("fill_value"), nb::arg("dtype") = nb::none(),
+      nb::arg("splay") = nb::none(),
+      "A new MultiArray of `shape` split among the devices of `queues` by `splay` "
+      "(EqualSplay when None), every element `fill_value` converted to `dtype` (default as "
+      "full() on a Queue). Raises as full() and MultiArray.empty().");
   m.def(
       "empty_like",
       [](const PyArray& like, std::optional<DType> dtype, std::optional<std::string> order,

@@ -181,3 +181,22 @@ def test_to_device_and_asarray(queue):
     converted = plinth.asarray(queue, a, dtype=np.float64)
     assert converted.dtype == np.float64
     np.testing.assert_array_equal(converted.get(), a.get())
+
+
+def test_multi_queue_zeros_and_full(api):
+    try:
+        context = plinth.Context.from_criteria(api, devices_num=2)
+    except plinth.Error:
+        pytest.skip("no two devices")
+    queues = plinth.MultiQueue([plinth.Queue(device) for device in context.devices])
+    z = plinth.zeros(queues, (6, 3), np.int32)
+    assert isinstance(z, plinth.MultiArray)
+    np.testing.assert_array_equal(z.get(queues), np.zeros((6, 3), np.int32))
+    f = plinth.full(queues, 5, np.float32(2.5), splay=plinth.CloneSplay())
+    np.testing.assert_array_equal(f.get(queues), np.full(5, 2.5, np.float32))
+    g = plinth.full(queues, (4,), 7)
+    back = g.get(queues)
+    assert back.dtype == np.int64
+    np.testing.assert_array_equal(back, np.full(4, 7))
+    with pytest.raises(plinth.LogicError):
+        plinth.full(queues, 4, 300, np.int8)
