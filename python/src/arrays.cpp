@@ -90,7 +90,8 @@ std::string array_repr(const PyArray& a) {
 
 void bind_arrays(nb::module_& m) {
   nb::class_<ArrayRows>(m, "_ArrayRows", "An iterator over an Array's rows (views).")
-      .def("__iter__", [](nb::handle self) { return nb::borrow(self); })
+      .def(
+          "__iter__", [](nb::handle self) { return nb::borrow(self); }, "The iterator itself.")
       .def("__next__", [](ArrayRows& rows) {
         if (rows.next >= rows.array.array.shape()[0]) throw nb::stop_iteration();
         const Index index(rows.next++);

@@ -321,3 +321,16 @@ def test_index_conversion(queue):
     for not_an_index in (plinth.full(queue, (), 3.0), plinth.full(queue, 1, 3)):
         with pytest.raises(TypeError, match="integer scalar arrays"):
             operator.index(not_an_index)
+
+
+def test_array_keeps_its_context_alive(api):
+    context = plinth.Context.from_criteria(api)
+    queue = plinth.Queue(context.devices[0])
+    a = plinth.to_device(queue, np.arange(5, dtype=np.int32))
+    view = a[::-1]
+    del context, queue, a
+    gc.collect()
+    np.testing.assert_array_equal(view.get(), [4, 3, 2, 1, 0])
+    view[0] = 9
+    assert view.queue.device.context == view.context
+    np.testing.assert_array_equal(view.copy().get(), [9, 3, 2, 1, 0])
