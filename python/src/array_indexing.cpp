@@ -254,9 +254,50 @@ void setitem(const PyArray& a, nb::handle key, nb::handle value) {
   scatter(a.queue, selection.base, selection.terms, values);
 }
 
+IndexMode index_mode(const std::string& mode) {
+  if (mode == "raise") return IndexMode::raise;
+  if (mode == "wrap") return IndexMode::wrap;
+  if (mode == "clip") return IndexMode::clip;
+  throw LogicError("mode must be 'raise', 'wrap' or 'clip', not '" + mode + "'");
+}
+
+PyArray take_(const PyArray& a, nb::handle indices, std::optional<std::ptrdiff_t> axis,
+              const std::string& mode, const std::optional<Queue>& queue) {
+  const Queue& q = a.queue_or_default(queue);
+  const Array index = index_array(PyArray{a.array, q}, indices);
+  const IndexMode m = index_mode(mode);
+  nb::gil_scoped_release release;
+  return PyArray{take(q, a.array, index, axis, m), q};
+}
+
+void put_(const PyArray& a, nb::handle indices, nb::handle values, const std::string& mode,
+          const std::optional<Queue>& queue) {
+  const Queue& q = a.queue_or_default(queue);
+  const Array index = index_array(PyArray{a.array, q}, indices);
+  const Array source = values_array(q, values, a.array.dtype());
+  const IndexMode m = index_mode(mode);
+  nb::gil_scoped_release release;
+  put(q, a.array, index, source, m);
+}
+
+constexpr const char* take_doc =
+    "numpy.take: the elements of flattened `a` at `indices` (an integer array: numpy, list or "
+    "plinth Array), or its slices along `axis`, as a new array made on `queue` (default "
+    "a.queue). `mode`: 'raise' (waits for the queue to check the indices), 'wrap' or 'clip'. "
+    "Raises LogicError for an index out of range (raise), an axis out of range, indices that "
+    "are not integers.";
+constexpr const char* put_doc =
+    "numpy.put: a.flat[indices[k]] = values[k % len(values)], in place on `a` (any view), on "
+    "`queue` (default a.queue); `values` (scalar, numpy or plinth) converted to a's dtype. "
+    "Duplicate indices get one of their values. Raises as take().";
+
 }  // namespace
 
 void bind_array_indexing(nb::module_& m) {
+  m.def("take", &take_, nb::arg("a"), nb::arg("indices"), nb::arg("axis") = nb::none(),
+        nb::arg("mode") = "raise", nb::arg("queue") = nb::none(), take_doc);
+  m.def("put", &put_, nb::arg("a"), nb::arg("indices"), nb::arg("values"),
+        nb::arg("mode") = "raise", nb::arg("queue") = nb::none(), put_doc);
   nb::handle cls = m.attr("Array");
   cls.attr("__getitem__") = nb::cpp_function(
       &getitem, nb::is_method(), nb::scope(cls), nb::name("__getitem__"), nb::arg("key").none(),
@@ -265,6 +306,14 @@ void bind_array_indexing(nb::module_& m) {
       "masks (numpy, lists or plinth Arrays) give a new array (a copy, as numpy's), gathered "
       "on the array's queue. Raises LogicError for an index out of bounds, too many indices, "
       "a slice step of 0, an index that is not one of those.");
+  cls.attr("take") = nb::cpp_function(&take_, nb::is_method(), nb::scope(cls), nb::name("take"),
+                                      nb::arg("indices"), nb::arg("axis") = nb::none(),
+                                      nb::arg("mode") = "raise", nb::arg("queue") = nb::none(),
+                                      "numpy's ndarray.take: plinth.take(self, ...).");
+  cls.attr("put") =
+      nb::cpp_function(&put_, nb::is_method(), nb::scope(cls), nb::name("put"), nb::arg("indices"),
+                       nb::arg("values"), nb::arg("mode") = "raise", nb::arg("queue") = nb::none(),
+                       "numpy's ndarray.put: plinth.put(self, ...).");
   cls.attr("__setitem__") = nb::cpp_function(
       &setitem, nb::is_method(), nb::scope(cls), nb::name("__setitem__"), nb::arg("key").none(),
       nb::arg("value"),

@@ -326,3 +326,41 @@ def test_pool_memory_returns_after_many_operations(queue):
     queue.synchronize()
     gc.collect()
     assert pool.stats().bytes_in_use == in_use
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.complex64])
+def test_take(queue, dtype):
+    host = (np.arange(24).reshape(4, 6) % 11).astype(dtype)
+    a = plinth.to_device(queue, host)
+    for indices, axis, mode in (([5, 0, 23, 5], None, "raise"), ([[1, -1], [0, 2]], 0, "raise"),
+                                ([7, -8], 1, "wrap"), ([9, -3], 1, "clip")):
+        expected = np.take(host, indices, axis=axis, mode=mode)
+        result = plinth.take(a, indices, axis=axis, mode=mode)
+        assert result.shape == expected.shape
+        np.testing.assert_array_equal(result.get(), expected)
+        np.testing.assert_array_equal(a.take(indices, axis, mode).get(), expected)
+    view = a[::-1, 1::2]
+    np.testing.assert_array_equal(view.take([0, 5]).get(), host[::-1, 1::2].take([0, 5]))
+    with pytest.raises(plinth.LogicError, match="24"):
+        plinth.take(a, [24])
+    with pytest.raises(plinth.LogicError, match="mode"):
+        plinth.take(a, [0], mode="nope")
+
+
+def test_put(queue):
+    host = np.zeros((3, 4), np.int32)
+    a = plinth.to_device(queue, host)
+    plinth.put(a, [0, 5, -1], [7, 8, 9])
+    np.put(host, [0, 5, -1], [7, 8, 9])
+    a.put(plinth.to_device(queue, np.array([1, 2, 3], np.int64)), 4)  # a scalar value
+    np.put(host, [1, 2, 3], 4)
+    a.put([13, 14], np.array([1.5, 2.5]), mode="wrap")  # converted as numpy's
+    np.put(host, [13, 14], np.array([1.5, 2.5]), mode="wrap")
+    np.testing.assert_array_equal(a.get(), host)
+    view = a[:, ::-1]
+    view.put([0, 1], [-1, -2])
+    host_view = host[:, ::-1]
+    np.put(host_view, [0, 1], [-1, -2])
+    np.testing.assert_array_equal(a.get(), host)
+    with pytest.raises(plinth.LogicError, match="12"):
+        a.put([12], [0])
