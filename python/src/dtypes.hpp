@@ -11,6 +11,7 @@
 #include <nanobind/nanobind.h>
 
 #include <optional>
+#include <vector>
 
 namespace plinth::python {
 
@@ -49,8 +50,11 @@ struct type_caster<plinth::DType> {
   Value value = plinth::DType::boolean();
 
   // False for what numpy.dtype() refuses (and None, which numpy would read as float64), so
-  // that another overload may take it; a dtype that numpy knows and plinth cannot hold
-  // raises plinth.LogicError saying why (nanobind translates what a caster throws).
+  // that another overload may take it; a numpy dtype plinth has no type for raises
+  // plinth.LogicError saying why (nanobind translates what a top-level caster throws).
+  // nanobind's own container casters call element casters from noexcept functions, where a
+  // throw would end the process: so std::optional<DType> and std::vector<DType> have their
+  // own casters below, and no other container of DType may appear in a signature.
   bool from_python(handle src, uint8_t, cleanup_list*) {
     if (src.is_none()) return false;
     const auto converted = plinth::python::try_dtype_from_python(src);
@@ -69,6 +73,80 @@ struct type_caster<plinth::DType> {
   static handle from_cpp(T_* p, rv_policy policy, cleanup_list* list) {
     if (!p) return none().release();
     return from_cpp(*p, policy, list);
+  }
+  explicit operator Value*() { return &value; }
+  explicit operator Value&() { return value; }
+  explicit operator Value&&() { return std::move(value); }
+};
+
+// `dtype=None` arguments: None is the empty optional; a dtype numpy knows and plinth cannot
+// hold raises plinth.LogicError naming it, as for a plain DType.
+template <>
+struct type_caster<std::optional<plinth::DType>> {
+  using Value = std::optional<plinth::DType>;
+  static constexpr auto Name = const_name("numpy.typing.DTypeLike | None");
+  template <typename T_>
+  using Cast = movable_cast_t<T_>;
+  template <typename T_>
+  static constexpr bool can_cast() {
+    return true;
+  }
+  Value value;
+
+  bool from_python(handle src, uint8_t, cleanup_list*) {
+    if (src.is_none()) {
+      value.reset();
+      return true;
+    }
+    value = plinth::python::try_dtype_from_python(src);
+    return value.has_value();
+  }
+  static handle from_cpp(const Value& dtype, rv_policy policy, cleanup_list* cleanup) noexcept {
+    if (!dtype) return none().release();
+    return type_caster<plinth::DType>::from_cpp(*dtype, policy, cleanup);
+  }
+  explicit operator Value*() { return &value; }
+  explicit operator Value&() { return value; }
+  explicit operator Value&&() { return std::move(value); }
+};
+
+// Lists of dtypes: any sequence (not a str), each element as a DType argument.
+template <>
+struct type_caster<std::vector<plinth::DType>> {
+  using Value = std::vector<plinth::DType>;
+  static constexpr auto Name = const_name("collections.abc.Sequence[numpy.typing.DTypeLike]");
+  template <typename T_>
+  using Cast = movable_cast_t<T_>;
+  template <typename T_>
+  static constexpr bool can_cast() {
+    return true;
+  }
+  Value value;
+
+  bool from_python(handle src, uint8_t flags, cleanup_list* cleanup) {
+    if (!PySequence_Check(src.ptr()) || PyUnicode_Check(src.ptr()) || PyBytes_Check(src.ptr())) {
+      return false;
+    }
+    value.clear();
+    for (handle item : borrow<sequence>(src)) {
+      type_caster<plinth::DType> element;
+      if (!element.from_python(item, flags, cleanup)) return false;
+      value.push_back(element.value);
+    }
+    return true;
+  }
+  static handle from_cpp(const Value& dtypes, rv_policy policy, cleanup_list* cleanup) noexcept {
+    PyObject* list = PyList_New(static_cast<Py_ssize_t>(dtypes.size()));
+    if (list == nullptr) return handle();
+    for (std::size_t i = 0; i < dtypes.size(); ++i) {
+      handle item = type_caster<plinth::DType>::from_cpp(dtypes[i], policy, cleanup);
+      if (!item.is_valid()) {
+        Py_DECREF(list);
+        return handle();
+      }
+      PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), item.ptr());
+    }
+    return list;
   }
   explicit operator Value*() { return &value; }
   explicit operator Value&() { return value; }

@@ -36,3 +36,15 @@ def test_errors_are_a_hierarchy():
     assert issubclass(plinth.OutOfMemoryError, MemoryError)
     with pytest.raises(plinth.LogicError, match="byte order"):
         plinth.dtype(">f4")
+
+
+def test_a_dtype_plinth_cannot_hold_is_an_error_not_a_crash(queue):
+    # As a plain, an optional and a listed argument: plinth's reason, and the process lives on
+    # (a throw inside nanobind's own container casters would end it).
+    with pytest.raises(plinth.LogicError, match="byte order"):
+        plinth.zeros(queue, 3, ">f4")
+    with pytest.raises(plinth.LogicError, match="byte order"):
+        plinth.to_device(queue, np.zeros(3, np.float32), dtype=">f4")
+    with pytest.raises(plinth.LogicError, match="byte order"):
+        plinth.result_type([np.float32, ">f4"])
+    assert plinth.result_type([np.int8, "uint8"]) == np.int16
