@@ -11,6 +11,8 @@
 #include "algorithms/kit/recipe_cache.hpp"
 #include "algorithms/tiled_copy.hpp"
 #include "diagnostics/debug.hpp"
+#include "dtypes/float16_rounding.hpp"
+#include "dtypes/float32_rounding.hpp"
 #include "runtime/buffer_fill.hpp"
 
 #include <plinth/elementwise.hpp>
@@ -171,6 +173,67 @@ NodePtr scalar_leaf(const ScalarValue& value) {
   return node;
 }
 
+NodePtr typed_scalar_leaf(const ScalarValue& value, const DType& dtype) {
+  check_arithmetic_dtype(dtype, "the dtype of a typed scalar");
+  const auto refuse = [&](const char* why) {
+    return LogicError(fmt::format("typed_scalar: the value {} {} {} (convert with astype())",
+                                  scalar_text(value), why, dtype.name()));
+  };
+  ScalarValue stored = value;
+  switch (dtype.kind()) {
+    case DTypeKind::boolean:
+      if (!std::holds_alternative<bool>(value)) throw refuse("is not a bool, so it is not a");
+      break;
+    case DTypeKind::signed_integer:
+    case DTypeKind::unsigned_integer:
+      if (!integer_fits(value, dtype)) {
+        throw refuse(std::holds_alternative<std::int64_t>(value) ||
+                             std::holds_alternative<std::uint64_t>(value)
+                         ? "is out of the range of"
+                         : "is not an integer, so it is not an");
+      }
+      if (const auto* v = std::get_if<bool>(&value)) stored = std::int64_t{*v ? 1 : 0};
+      break;
+    case DTypeKind::floating:
+    case DTypeKind::complex: {
+      if (dtype.kind() == DTypeKind::floating &&
+          std::holds_alternative<std::complex<double>>(value)) {
+        throw refuse("is complex, so it is not a");
+      }
+      const auto round = [&](double v) {
+        const auto itemsize =
+            dtype.kind() == DTypeKind::complex ? dtype.itemsize() / 2 : dtype.itemsize();
+        return itemsize == 2 ? round_to_float16(v) : itemsize == 4 ? round_to_float32(v) : v;
+      };
+      std::complex<double> c = std::visit(
+          [](const auto& v) -> std::complex<double> {
+            using V = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<V, bool>) {
+              return v ? 1.0 : 0.0;
+            } else if constexpr (std::is_same_v<V, std::complex<double>>) {
+              return v;
+            } else {
+              return static_cast<double>(v);
+            }
+          },
+          value);
+      if (dtype.kind() == DTypeKind::floating) {
+        stored = round(c.real());
+      } else {
+        stored = std::complex<double>(round(c.real()), round(c.imag()));
+      }
+      break;
+    }
+    case DTypeKind::structure: break;
+  }
+  auto node = std::make_shared<ExpressionNode>();
+  node->op = ExpressionOp::scalar;
+  node->scalar = stored;
+  node->dtype = dtype;
+  node->compute = dtype;
+  return node;
+}
+
 OperandType operand_type(const NodePtr& node) { return {node->dtype, node->weak}; }
 
 std::shared_ptr<ExpressionNode> make_node(ExpressionOp op, std::vector<NodePtr> operands,
@@ -236,7 +299,7 @@ ArrayExpression operator/(const ArrayExpression& a, const ArrayExpression& b) {
 
 ArrayExpression operator-(const ArrayExpression& a) {
   const auto& node = a.node();
-  if (node->op == ExpressionOp::scalar) {  // folded: the negated value, still weak
+  if (node->op == ExpressionOp::scalar && node->weak) {  // folded: the negated value, still weak
     const auto negated = std::visit(
         [](const auto& v) -> detail::ScalarValue {
           using V = std::decay_t<decltype(v)>;

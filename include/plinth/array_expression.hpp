@@ -87,6 +87,8 @@ using ScalarValue = std::variant<bool, std::int64_t, std::uint64_t, double, std:
 PLINTH_EXPORT std::shared_ptr<const ExpressionNode> array_leaf(const Array& array);
 PLINTH_EXPORT std::shared_ptr<const ExpressionNode> multi_array_leaf(const MultiArray& array);
 PLINTH_EXPORT std::shared_ptr<const ExpressionNode> scalar_leaf(const ScalarValue& value);
+PLINTH_EXPORT std::shared_ptr<const ExpressionNode> typed_scalar_leaf(const ScalarValue& value,
+                                                                      const DType& dtype);
 template <class T>
 ScalarValue to_scalar_value(T value) {
   using U = std::remove_cvref_t<T>;
@@ -148,6 +150,20 @@ class PLINTH_EXPORT ArrayExpression {
  private:
   std::shared_ptr<const detail::ExpressionNode> node_;
 };
+
+/// A *strong* scalar of `dtype` (numpy's scalars, such as `np.float32(2)`, and 0-d arrays):
+/// unlike a weak C++ scalar, it takes part in promotion as an array of `dtype` does, so
+/// `float32_array * typed_scalar(2.0, float64)` is float64 and `int8_array +
+/// typed_scalar(1, int16)` is int16; `typed_scalar(1, int8) + 1` is int8. `value` is taken as
+/// `dtype` holds it: a real is rounded to float32 or float16 (once, to nearest even), a
+/// complex to complex64, for those dtypes. Its value is a kernel argument, as a weak
+/// scalar's. Throws LogicError for a struct dtype, for a value of a higher kind than the
+/// dtype's (a real for an integer dtype, a complex for a real one, anything but a bool for
+/// bool; convert with astype() instead) and for an integer out of the dtype's range.
+template <ExpressionScalar T>
+ArrayExpression typed_scalar(T value, const DType& dtype) {
+  return ArrayExpression(detail::typed_scalar_leaf(detail::to_scalar_value(value), dtype));
+}
 
 // --- Operators (numpy's ufuncs); they throw LogicError when the shapes do not broadcast ---
 

@@ -3,6 +3,7 @@
 // casting, broadcasting, scalar conversion; and the dtypes of expressions of scalars only
 // (no device needed).
 
+#include "algorithms/array_expression_node.hpp"
 #include "algorithms/array_expression_rules.hpp"
 #include "algorithms/elementwise_codegen.hpp"
 
@@ -290,6 +291,42 @@ TEST(ArrayExpressionScalars, ExpressionsOfScalarsOnly) {
   EXPECT_NE(message_of([] {
               static_cast<void>(astype(ArrayExpression(std::complex<double>(1)), f16));
             }).find("imaginary"),
+            std::string::npos);
+}
+
+TEST(ArrayExpressionScalars, TypedScalarsPromoteAsArrays) {
+  const auto f = typed_scalar(2.0, f32);
+  EXPECT_FALSE(f.is_weak_scalar());
+  EXPECT_EQ(f.dtype(), f32);
+  EXPECT_TRUE(f.shape().empty());
+  EXPECT_EQ((f * 2.5).dtype(), f32);                     // a weak real takes float32
+  EXPECT_EQ((f * typed_scalar(2.5, f64)).dtype(), f64);  // a strong float64 does not
+  EXPECT_EQ((typed_scalar(1, i8) + 1).dtype(), i8);
+  EXPECT_EQ((typed_scalar(1, i8) + typed_scalar(1, i16)).dtype(), i16);
+  EXPECT_EQ((typed_scalar(1, u8) + typed_scalar(1, i8)).dtype(), i16);
+  EXPECT_EQ((typed_scalar(true, b) + 1).dtype(), i64);
+  EXPECT_EQ((-typed_scalar(1, u8)).dtype(), u8);  // not folded into a weak scalar
+  EXPECT_FALSE((-typed_scalar(1, u8)).is_weak_scalar());
+  EXPECT_EQ((typed_scalar(1, f16) * std::complex<double>(0, 1)).dtype(), c64);
+  // The value as the dtype holds it.
+  EXPECT_EQ(std::get<double>(typed_scalar(0.1, f32).node()->scalar), static_cast<double>(0.1f));
+  EXPECT_EQ(std::get<double>(typed_scalar(0.1, f16).node()->scalar), 0.0999755859375);
+  EXPECT_EQ(std::get<std::complex<double>>(typed_scalar(0.1, c64).node()->scalar),
+            std::complex<double>(static_cast<double>(0.1f), 0));
+  EXPECT_EQ(std::get<std::int64_t>(typed_scalar(true, i8).node()->scalar), 1);
+  EXPECT_EQ(std::get<std::uint64_t>(typed_scalar(~std::uint64_t{0}, u64).node()->scalar),
+            ~std::uint64_t{0});
+  EXPECT_NE(message_of([] { static_cast<void>(typed_scalar(300, i8)); }).find("range of int8"),
+            std::string::npos);
+  EXPECT_NE(message_of([] { static_cast<void>(typed_scalar(-1, u64)); }).find("range"),
+            std::string::npos);
+  EXPECT_NE(message_of([] { static_cast<void>(typed_scalar(2.5, i32)); }).find("integer"),
+            std::string::npos);
+  EXPECT_NE(message_of([] {
+              static_cast<void>(typed_scalar(std::complex<double>(1, 1), f64));
+            }).find("complex"),
+            std::string::npos);
+  EXPECT_NE(message_of([] { static_cast<void>(typed_scalar(1, b)); }).find("bool"),
             std::string::npos);
 }
 
