@@ -390,7 +390,7 @@ def test_no_leak_over_many_evaluations(queue):
     x = plinth.to_device(queue, np.arange(256, dtype=np.float32))
     for _ in range(50):
         plinth.evaluate(x * 2 + 1)
-    queue.finish() if hasattr(queue, "finish") else None
+    queue.synchronize()
     tracemalloc.start()
     first = tracemalloc.get_traced_memory()[0]
     for _ in range(2000):
@@ -401,3 +401,38 @@ def test_no_leak_over_many_evaluations(queue):
     growth = tracemalloc.get_traced_memory()[0] - first
     tracemalloc.stop()
     assert growth < 100_000, growth
+
+
+def test_overhead_against_cupy(queue):
+    """plinth.evaluate(x * 2 + 1) (one kernel) costs no more than CuPy's x * 2 + 1 (two)."""
+    cp = pytest.importorskip("cupy")
+    try:
+        if cp.cuda.runtime.getDeviceCount() == 0:
+            pytest.skip("no CUDA device")
+    except cp.cuda.runtime.CUDARuntimeError:
+        pytest.skip("no CUDA device")
+    if "nvidia" not in queue.device.name.lower() and "h100" not in queue.device.name.lower():
+        pytest.skip("plinth's test device is not an NVIDIA GPU")
+    import time
+
+    n, reps = 4096, 2000
+    x = plinth.to_device(queue, np.arange(n, dtype=np.float32))
+    xc = cp.arange(n, dtype=cp.float32)
+
+    def per_call(f, sync):
+        for _ in range(200):
+            f()
+        sync()
+        best = float("inf")
+        for _ in range(5):
+            start = time.perf_counter()
+            for _ in range(reps):
+                f()
+            sync()
+            best = min(best, (time.perf_counter() - start) / reps)
+        return best
+
+    ours = per_call(lambda: plinth.evaluate(x * 2 + 1), queue.synchronize)
+    theirs = per_call(lambda: xc * 2 + 1, cp.cuda.Device().synchronize)
+    print(f"plinth.evaluate(x * 2 + 1): {ours * 1e6:.2f} us, CuPy x * 2 + 1: {theirs * 1e6:.2f} us")
+    assert ours <= theirs * 1.05, (ours, theirs)
