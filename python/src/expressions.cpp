@@ -342,7 +342,7 @@ const char* const expression_doc =
     "It is evaluated into a new Array, once (the value is kept: later changes to the arrays "
     "it was built from do not change it), the first time it is used as an array: passed to "
     "any function or method taking an Array (it converts implicitly), get(), numpy.asarray(), "
-    "indexing, len(), bool(), printing, a kernel argument. plinth.evaluate(expression, "
+    "indexing, bool(), printing, a kernel argument. plinth.evaluate(expression, "
     "out=None, queue=None) evaluates it explicitly, into `out` if given. `shape`, `dtype`, "
     "`ndim` and `size` do not evaluate it.\n\n"
     "Dtypes follow numpy 2: Python's bool, int, float and complex are weak scalars (only "
