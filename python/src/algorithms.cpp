@@ -1,6 +1,6 @@
 // numpy's algorithms over plinth.Array: reductions (array_reductions.hpp), scans (scan.hpp),
 // sorting (sorting.hpp), compaction (compaction.hpp), histograms (histogram.hpp), shape
-// operations (array_shape.hpp) and take/put (indexing.hpp); as module functions, and as methods
+// operations (array_shape.hpp); as module functions, and as methods
 // of Array and Expression where numpy's ndarray has them.
 
 #include <plinth/array_reductions.hpp>
@@ -8,7 +8,6 @@
 #include <plinth/compaction.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/histogram.hpp>
-#include <plinth/indexing.hpp>
 #include <plinth/scan.hpp>
 #include <plinth/sorting.hpp>
 
@@ -52,13 +51,6 @@ Order order_from(const std::string& order) {
   if (order == "C") return Order::C;
   if (order == "F") return Order::F;
   throw LogicError("order must be 'C' or 'F', not '" + order + "'");
-}
-
-IndexMode mode_from(const std::string& mode) {
-  if (mode == "raise") return IndexMode::raise;
-  if (mode == "wrap") return IndexMode::wrap;
-  if (mode == "clip") return IndexMode::clip;
-  throw LogicError("mode must be 'raise', 'wrap' or 'clip', not '" + mode + "'");
 }
 
 /// `out` (None or an Array) as an Array.
@@ -610,13 +602,14 @@ void bind_algorithms(nb::module_& m) {
   m.def("reshape", &reshape_, nb::arg("x"), nb::arg("shape"), nb::arg("order") = "C", q,
         "numpy.reshape: a view where the layout allows, else a copy (in `order`); one extent "
         "may be -1.");
-  if (!nb::hasattr(classes.array, "reshape")) {
+  {
     const auto reshape_method = [](nb::handle self, nb::args shape, const std::string& order) {
       const PyArray& x = value_of(self);
       if (shape.size() == 1) return reshape_(x, shape[0], order, std::nullopt);
       return reshape_(x, shape, order, std::nullopt);
     };
     for (nb::handle cls : {classes.array, classes.expression}) {
+      if (nb::hasattr(cls, "reshape")) continue;
       nb::cpp_function_def(reshape_method, nb::scope(cls), nb::name("reshape"), nb::is_method(),
                            nb::arg("shape"), nb::arg("order") = "C",
                            "numpy's ndarray.reshape: x.reshape(2, 3) or x.reshape((2, 3)).");
@@ -625,7 +618,7 @@ void bind_algorithms(nb::module_& m) {
   m.def("transpose", &transpose_, nb::arg("x"), nb::arg("axes") = nb::none(),
         "numpy.transpose: a view with the axes permuted (reversed by default). For a C-order "
         "copy, plinth.ascontiguousarray(plinth.transpose(x)).");
-  if (!nb::hasattr(classes.array, "transpose")) {
+  {
     const auto transpose_method = [](nb::handle self, nb::args axes) {
       const PyArray& x = value_of(self);
       if (axes.size() == 0) return transpose_(x, std::nullopt);
@@ -636,14 +629,16 @@ void bind_algorithms(nb::module_& m) {
       return transpose_(x, nb::cast<std::vector<std::ptrdiff_t>>(axes));
     };
     for (nb::handle cls : {classes.array, classes.expression}) {
+      if (nb::hasattr(cls, "transpose")) continue;
       nb::cpp_function_def(transpose_method, nb::scope(cls), nb::name("transpose"), nb::is_method(),
                            nb::arg("axes"),
                            "numpy's ndarray.transpose (a view): x.transpose(1, 0, 2) or "
                            "x.transpose((1, 0, 2)).");
     }
   }
-  if (!nb::hasattr(classes.array, "T")) {
+  {
     for (nb::handle cls : {classes.array, classes.expression}) {
+      if (nb::hasattr(cls, "T")) continue;
       nb::setattr(cls, "T",
                   nb::steal(PyObject_CallOneArg(
                       reinterpret_cast<PyObject*>(&PyProperty_Type),
@@ -770,32 +765,6 @@ void bind_algorithms(nb::module_& m) {
       "may_share_memory",
       [](const PyArray& a, const PyArray& b) { return may_share_memory(a.array, b.array); },
       nb::arg("a"), nb::arg("b"), "numpy.may_share_memory (its default bounds check).");
-
-  // --- take and put ---
-  m.def(
-      "take",
-      [](const PyArray& x, const PyArray& indices, std::optional<std::ptrdiff_t> axis,
-         const std::string& mode, const Q& queue) {
-        const Queue& qu = x.queue_or_default(queue);
-        const auto mo = mode_from(mode);
-        nb::gil_scoped_release release;
-        return PyArray{take(qu, x.array, indices.array, axis, mo), qu};
-      },
-      nb::arg("x"), nb::arg("indices"), nb::arg("axis") = nb::none(), nb::arg("mode") = "raise", q,
-      "numpy.take: the elements (slices along `axis`) at the integer array `indices`; mode "
-      "'raise' (waits, LogicError for an index out of range), 'wrap' or 'clip'.");
-  m.def(
-      "put",
-      [](const PyArray& x, const PyArray& indices, const PyArray& values, const std::string& mode,
-         const Q& queue) {
-        const Queue& qu = x.queue_or_default(queue);
-        const auto mo = mode_from(mode);
-        nb::gil_scoped_release release;
-        put(qu, x.array, indices.array, values.array, mo);
-      },
-      nb::arg("x"), nb::arg("indices"), nb::arg("values"), nb::arg("mode") = "raise", q,
-      "numpy.put, in place: x.flat[indices[k]] = values[k % values.size] (values of x's "
-      "dtype).");
 }
 
 }  // namespace plinth::python

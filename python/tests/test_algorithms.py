@@ -1,4 +1,4 @@
-"""Reductions, scans, sorting, compaction, histograms, shape operations, take/put: numpy's."""
+"""Reductions, scans, sorting, compaction, histograms and shape operations: numpy's."""
 
 import numpy as np
 import pytest
@@ -273,26 +273,3 @@ def test_views_keep_their_base_alive(queue):
     del x
     np.testing.assert_array_equal(t.get(), host.T)
     np.testing.assert_array_equal(parts[1].get(), host[:, 2:])
-
-
-def test_take_and_put(queue):
-    host = sample(np.float32)
-    x = plinth.to_device(queue, host)
-    indices = np.array([[0, 5], [7, 23]])
-    i = plinth.to_device(queue, indices)
-    close(plinth.take(x, i), np.take(host, indices), exact=True)
-    close(plinth.take(x, plinth.to_device(queue, np.array([2, 0])), axis=1),
-          np.take(host, [2, 0], axis=1), exact=True)
-    close(plinth.take(x, plinth.to_device(queue, np.array([30, -30])), mode="wrap"),
-          np.take(host, [30, -30], mode="wrap"), exact=True)
-    close(plinth.take(x, plinth.to_device(queue, np.array([30, -30])), mode="clip"),
-          np.take(host, [30, -30], mode="clip"), exact=True)
-    with pytest.raises(plinth.LogicError):
-        plinth.take(x, plinth.to_device(queue, np.array([30])))
-    with pytest.raises(plinth.LogicError, match="mode"):
-        plinth.take(x, i, mode="nearest")
-    values = np.array([-1.0, -2.0], np.float32)
-    plinth.put(x, plinth.to_device(queue, np.array([1, 20])), plinth.to_device(queue, values))
-    expected = host.copy()
-    np.put(expected, [1, 20], values)
-    close(x, expected, exact=True)
