@@ -344,7 +344,8 @@ const char* const expression_doc =
     "any function or method taking an Array (it converts implicitly), get(), numpy.asarray(), "
     "indexing, bool(), printing, a kernel argument. plinth.evaluate(expression, "
     "out=None, queue=None) evaluates it explicitly, into `out` if given. `shape`, `dtype`, "
-    "`ndim` and `size` do not evaluate it.\n\n"
+    "`ndim` and `size` do not evaluate it; the other attributes of Array (strides, "
+    "copy(), ...) are its value's.\n\n"
     "Dtypes follow numpy 2: Python's bool, int, float and complex are weak scalars (only "
     "their kind counts: float32_array * 2.5 is float32), numpy scalars and 0-d numpy arrays "
     "are strong (float32_array * np.float64(2) is float64). Comparisons are elementwise, so "
@@ -399,14 +400,27 @@ void bind_expressions(nb::module_& m) {
           "Its value as a new numpy array (evaluates it first; blocks until the copy is done).")
       .def(
           "__array__",
-          [](nb::handle self, nb::handle dtype, nb::handle copy) {
-            nb::object host = self.attr("get")();
-            if (!dtype.is_none()) host = host.attr("astype")(dtype);
-            static_cast<void>(copy);  // get() always returns a new array
-            return host;
+          [](const PyExpression& e, nb::handle dtype, nb::handle copy) {
+            nb::object value = nb::cast(e.evaluated());
+            return value.attr("__array__")(dtype, copy);
           },
           nb::arg("dtype") = nb::none(), nb::arg("copy") = nb::none(),
-          "numpy's conversion: get(), converted to `dtype` if given.")
+          "numpy's conversion: its value's __array__ (evaluates it).")
+      .def(
+          "__str__", [](const PyExpression& e) { return nb::str(nb::cast(e.evaluated())); },
+          "Its value's str (evaluates it).")
+      .def(
+          "__getattr__",
+          [](const PyExpression& e, const std::string& name) -> nb::object {
+            const nb::handle array_type = nb::type<PyArray>();
+            if (!nb::hasattr(array_type, name.c_str())) {
+              throw nb::attribute_error(
+                  ("'Expression' object has no attribute '" + name + "'").c_str());
+            }
+            return nb::cast(e.evaluated()).attr(name.c_str());
+          },
+          "Any other attribute of plinth.Array: its value's (evaluates it), as `strides`, "
+          "`copy()` or `is_c_contiguous`.")
       .def(
           "__repr__",
           [](const PyExpression& e) {

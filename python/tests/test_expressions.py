@@ -436,3 +436,20 @@ def test_overhead_against_cupy(queue):
     theirs = per_call(lambda: xc * 2 + 1, cp.cuda.Device().synchronize)
     print(f"plinth.evaluate(x * 2 + 1): {ours * 1e6:.2f} us, CuPy x * 2 + 1: {theirs * 1e6:.2f} us")
     assert ours <= theirs * 1.05, (ours, theirs)
+
+
+def test_other_array_attributes_are_the_values(queue):
+    host = np.arange(6, dtype=np.float32).reshape(2, 3)
+    e = plinth.to_device(queue, host) + 1
+    assert not hasattr(e, "no_such_attribute")
+    assert not e.evaluated  # an unknown name does not evaluate
+    assert e.strides == (12, 4)
+    assert e.evaluated
+    np.testing.assert_array_equal(e.copy().get(), host + 1)
+    assert str(e) == str(host + 1)
+    with pytest.raises(ValueError):
+        np.asarray(e, copy=False)  # as Array's: device memory cannot be viewed
+    s = plinth.sin(1.0)
+    assert not hasattr(s, "no_such_attribute")
+    with pytest.raises(plinth.LogicError, match="queue"):
+        s.strides
