@@ -26,6 +26,7 @@
 namespace plinth::python {
 
 const PyArray& PyExpression::evaluated() const {
+  const std::lock_guard<std::mutex> lock(*mutex);
   if (!value) {
     if (!queue) throw LogicError("an expression of scalars only has no queue to run on");
     value.emplace(evaluate(*queue, expression), *queue);

@@ -8,6 +8,8 @@
 
 #include "py_array.hpp"
 
+#include <memory>
+#include <mutex>
 #include <optional>
 
 namespace plinth::python {
@@ -20,9 +22,12 @@ struct PyExpression {
   /// The value, once evaluated (expressions.cpp: evaluated()). Later changes to the arrays
   /// it was built from do not change it: an expression is evaluated at most once.
   mutable std::optional<PyArray> value;
+  /// Guards `value`: callers evaluate with the GIL released, so two Python threads may
+  /// evaluate one expression at once (copies share it: a coarser lock, no harm).
+  std::shared_ptr<std::mutex> mutex = std::make_shared<std::mutex>();
 
-  /// The value, evaluating the expression into a new Array the first time.
-  /// Throws LogicError for an expression without a queue.
+  /// The value, evaluating the expression into a new Array the first time (thread-safe;
+  /// needs no GIL). Throws LogicError for an expression without a queue.
   const PyArray& evaluated() const;
 };
 

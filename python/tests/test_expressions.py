@@ -453,3 +453,17 @@ def test_other_array_attributes_are_the_values(queue):
     assert not hasattr(s, "no_such_attribute")
     with pytest.raises(plinth.LogicError, match="queue"):
         s.strides
+
+
+def test_threads_evaluate_one_expression_once(queue):
+    from concurrent.futures import ThreadPoolExecutor
+
+    host = np.arange(1000, dtype=np.float32)
+    x = plinth.to_device(queue, host)
+    with ThreadPoolExecutor(8) as pool:
+        for _ in range(20):
+            e = x * 2 + 1
+            values = list(pool.map(lambda _: e.get(), range(8)))
+            for v in values:
+                np.testing.assert_array_equal(v, host * 2 + 1)
+            assert e.evaluated
