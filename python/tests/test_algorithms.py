@@ -273,3 +273,28 @@ def test_views_keep_their_base_alive(queue):
     del x
     np.testing.assert_array_equal(t.get(), host.T)
     np.testing.assert_array_equal(parts[1].get(), host[:, 2:])
+
+
+def test_no_leak_over_many_calls(queue):
+    import gc
+    import tracemalloc
+
+    x = plinth.to_device(queue, np.arange(64, dtype=np.float32).reshape(8, 8))
+    for _ in range(20):
+        plinth.sum(x, axis=0)
+        x.T.cumsum()
+    queue.synchronize()
+    pool = plinth.MemoryPool.of(queue.device.context) if hasattr(plinth, "MemoryPool") else None
+    in_use = pool.stats().bytes_in_use if pool else None
+    tracemalloc.start()
+    first = tracemalloc.get_traced_memory()[0]
+    for _ in range(10_000):
+        plinth.sum(x, axis=0)
+        x.T.reshape(4, 16).max()
+    queue.synchronize()
+    gc.collect()
+    growth = tracemalloc.get_traced_memory()[0] - first
+    tracemalloc.stop()
+    assert growth < 100_000, growth
+    if pool:
+        assert pool.stats().bytes_in_use == in_use

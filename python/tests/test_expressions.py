@@ -388,19 +388,27 @@ def test_expressions_keep_their_arrays_alive(queue):
 
 def test_no_leak_over_many_evaluations(queue):
     x = plinth.to_device(queue, np.arange(256, dtype=np.float32))
+    out = plinth.to_device(queue, np.zeros(256, np.float32))
     for _ in range(50):
         plinth.evaluate(x * 2 + 1)
     queue.synchronize()
+    pool = plinth.MemoryPool.of(queue.device.context) if hasattr(plinth, "MemoryPool") else None
+    in_use = pool.stats().bytes_in_use if pool else None
     tracemalloc.start()
     first = tracemalloc.get_traced_memory()[0]
-    for _ in range(2000):
+    for _ in range(10_000):
         e = x * 2 + 1
         plinth.evaluate(e)
+        plinth.evaluate(x - 1, out=out)
+        x += np.float32(0)
         del e
+    queue.synchronize()
     gc.collect()
     growth = tracemalloc.get_traced_memory()[0] - first
     tracemalloc.stop()
     assert growth < 100_000, growth
+    if pool:
+        assert pool.stats().bytes_in_use == in_use
 
 
 def test_overhead_against_cupy(queue):
