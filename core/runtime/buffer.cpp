@@ -138,6 +138,21 @@ Buffer Buffer::from_backend_buffer(const BoundDevice& device, std::uintptr_t nat
                      size);
 }
 
+Buffer Buffer::from_backend_buffer(const BoundDevice& device, std::uintptr_t native_memory,
+                                   std::size_t size, std::shared_ptr<void> owner) {
+  Buffer buffer = from_backend_buffer(device, native_memory, size, false);
+  if (owner) {
+    // The adapter goes first (it may still name the memory, e.g. a cl_mem), then the owner.
+    auto& adapter = buffer.impl_->adapter;
+    adapter = std::shared_ptr<backend::BufferAdapter>(
+        adapter.get(), [adapter, owner = std::move(owner)](backend::BufferAdapter*) mutable {
+          adapter.reset();
+          owner.reset();
+        });
+  }
+  return buffer;
+}
+
 PitchedBuffer Buffer::allocate_pitched(const BoundDevice& device, std::size_t width_bytes,
                                        std::size_t height, std::size_t depth) {
   if (width_bytes == 0 || height == 0 || depth == 0) {

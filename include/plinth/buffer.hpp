@@ -34,6 +34,14 @@ class PLINTH_EXPORT Buffer {
   /// `take_ownership` it is freed with the last copy.
   static Buffer from_backend_buffer(const BoundDevice& device, std::uintptr_t native_memory,
                                     std::size_t size, bool take_ownership = false);
+  /// Wraps native memory of `size` bytes on `device` that something else owns (another
+  /// library's array: DLPack, __cuda_array_interface__): plinth never frees it, and releases
+  /// `owner` (e.g. a handle whose deleter gives the memory back to its producer) once the
+  /// last copy of the buffer and of its sub-regions has gone and plinth's handle of the
+  /// memory has been released. `owner` may be null (the caller keeps the memory alive).
+  /// Throws LogicError for size 0, BackendError where the backend refuses the handle.
+  static Buffer from_backend_buffer(const BoundDevice& device, std::uintptr_t native_memory,
+                                    std::size_t size, std::shared_ptr<void> owner);
   /// Allocates `depth` slices of `height` rows of `width_bytes` bytes on `device`, each row
   /// starting at a multiple of the pitch the device prefers for 2-D and 3-D copies and
   /// accesses (PyCUDA's mem_alloc_pitch: CUDA's cuMemAllocPitch; elsewhere the width rounded

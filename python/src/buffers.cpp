@@ -295,8 +295,11 @@ void bind_buffers(nb::module_& m) {
       .def_static("allocate", &Buffer::allocate, nb::arg("device"), nb::arg("size"),
                   "Allocates `size` bytes on `device` (a BoundDevice), outside the memory "
                   "pool. Raises LogicError for size 0, OutOfMemoryError.")
-      .def_static("from_backend_buffer", &Buffer::from_backend_buffer, nb::arg("device"),
-                  nb::arg("handle"), nb::arg("size"), nb::arg("take_ownership") = false,
+      .def_static("from_backend_buffer",
+                  nb::overload_cast<const BoundDevice&, std::uintptr_t, std::size_t, bool>(
+                      &Buffer::from_backend_buffer),
+                  nb::arg("device"), nb::arg("handle"), nb::arg("size"),
+                  nb::arg("take_ownership") = false,
                   "Wraps native memory (cl_mem, CUdeviceptr, ... as an int) of `size` bytes "
                   "on `device`; with `take_ownership` it is freed with the last handle.")
       .def_static("allocate_pitched", &Buffer::allocate_pitched, nb::arg("device"),

@@ -4,6 +4,8 @@
 #include "fixture.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <type_traits>
 
 namespace plinth::conformance {
@@ -186,6 +188,40 @@ TEST_P(BufferTest, SubRegionOutlivesItsParent) {
   std::vector<std::byte> back(256);
   region->get(queue(), back);
   EXPECT_EQ(back, data);
+}
+
+TEST_P(BufferTest, WrappedMemoryReleasesItsOwnerWithTheLastCopy) {
+  // Another library's memory (what Python's from_dlpack wraps): the wrapped buffer shares it,
+  // and the owner goes only when the last copy and sub-region of the wrapping buffer have.
+  const auto data = pattern(512, 11);
+  auto memory = Buffer::allocate(device(), 512);
+  auto released = std::make_shared<bool>(false);
+  std::optional<Buffer> region;
+  {
+    auto owner = std::shared_ptr<void>(new Buffer(memory), [released](void* held) {
+      delete static_cast<Buffer*>(held);
+      *released = true;
+    });
+    const auto wrapped =
+        Buffer::from_backend_buffer(device(), memory.native_handle(), 512, std::move(owner));
+    EXPECT_EQ(wrapped.size(), 512u);
+    EXPECT_FALSE(wrapped.overlaps(memory));
+    wrapped.set(queue(), data, true);
+    std::vector<std::byte> back(512);
+    memory.get(queue(), back);
+    EXPECT_EQ(back, data);
+    region = wrapped.get_sub_region(0, 256);
+  }
+  EXPECT_FALSE(*released) << "a sub-region still uses the memory";
+  std::vector<std::byte> back(256);
+  region->get(queue(), back);
+  EXPECT_TRUE(std::equal(back.begin(), back.end(), data.begin()));
+  region.reset();
+  EXPECT_TRUE(*released);
+  // A null owner: the caller keeps the memory alive.
+  EXPECT_EQ(Buffer::from_backend_buffer(device(), memory.native_handle(), 64, nullptr).size(), 64u);
+  EXPECT_THROW(Buffer::from_backend_buffer(device(), memory.native_handle(), 0, nullptr),
+               LogicError);
 }
 
 PLINTH_INSTANTIATE_DEVICE_TEST(BufferTest);
