@@ -3,8 +3,8 @@
 // casting, broadcasting, scalar conversion; and the dtypes of expressions of scalars only
 // (no device needed).
 
-#include "algorithms/array_expression_node.hpp"
 #include "algorithms/array_expression_rules.hpp"
+#include "algorithms/array_expression_node.hpp"
 #include "algorithms/elementwise_codegen.hpp"
 
 #include <plinth/array_expression.hpp>
