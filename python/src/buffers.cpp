@@ -10,6 +10,7 @@
 #include <plinth/page_locked.hpp>
 #include <plinth/page_locked_pool.hpp>
 
+#include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "dtypes.hpp"
 #include "host_arrays.hpp"
@@ -60,11 +61,6 @@ class BufferView {
 
 nb::bytes to_bytes(std::span<const std::byte> bytes) {
   return nb::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-}
-
-std::vector<std::size_t> shape_from_python(nb::handle shape) {
-  if (PyLong_Check(shape.ptr())) return {nb::cast<std::size_t>(shape)};
-  return nb::cast<std::vector<std::size_t>>(shape);
 }
 
 nb::object numpy_bytes(std::size_t size) {
@@ -394,9 +390,8 @@ void bind_buffers(nb::module_& m) {
           "memory that is not managed.")
       .def(
           "managed_view",
-          [](const Buffer& b, nb::handle shape, const DType& dtype) {
-            return to_numpy(
-                HostArray::managed_view(b, ArrayMetadata(shape_from_python(shape), dtype)));
+          [](const Buffer& b, const ShapeArg& shape, const DType& dtype) {
+            return to_numpy(HostArray::managed_view(b, ArrayMetadata(shape.shape(), dtype)));
           },
           nb::arg("shape"), nb::arg("dtype") = "uint8",
           "A numpy array of `shape` and `dtype` over the host side of this managed memory (no "
@@ -537,9 +532,9 @@ void bind_buffers(nb::module_& m) {
 
   m.def(
       "page_locked",
-      [](const Context& context, nb::handle shape, const DType& dtype,
+      [](const Context& context, const ShapeArg& shape, const DType& dtype,
          std::optional<std::size_t> alignment) {
-        std::vector<std::size_t> extents = shape_from_python(shape);
+        std::vector<std::size_t> extents = shape.shape();
         const HostArray host =
             alignment ? HostArray::page_locked(context, std::move(extents), dtype, *alignment)
                       : HostArray::page_locked(context, std::move(extents), dtype);

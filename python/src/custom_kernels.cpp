@@ -178,6 +178,16 @@ std::optional<ElementwiseRange> range_of(nb::handle range) {
 
 using ArgsSpec = std::variant<std::string, std::vector<ElementwiseArg>>;
 
+// `kernel.program(queue, args)`: the Program a call with `args` runs (ElementwiseKernel's and
+// ReductionKernel's `program`).
+template <class Kernel>
+Program program_for(const Kernel& kernel, const nb::args& args, const std::optional<Queue>& queue) {
+  Values values(static_cast<std::size_t>(PyTuple_GET_SIZE(args.ptr())));
+  const Queue& q = call_queue(queue, convert(args, values), kernel.name());
+  nb::gil_scoped_release release;  // the first call on a device compiles
+  return kernel.program(q, values.span());
+}
+
 const char* const kind_names[] = {"input", "output", "inout", "scalar"};
 
 }  // namespace
@@ -265,17 +275,9 @@ void bind_custom_kernels(nb::module_& m) {
           "(or Expressions) for arrays, numbers (converted exactly to the declared dtype: "
           "LogicError where it cannot be) for scalars. queue: default, the first array's. "
           "range: slice(begin, end) or (begin, end) of flat indices.")
-      .def(
-          "program",
-          [](const ElementwiseKernel& kernel, const nb::args& args,
-             const std::optional<Queue>& queue) {
-            Values values(static_cast<std::size_t>(PyTuple_GET_SIZE(args.ptr())));
-            const Queue& q = call_queue(queue, convert(args, values), kernel.name());
-            nb::gil_scoped_release release;
-            return kernel.program(q, values.span());
-          },
-          nb::arg("args"), nb::kw_only(), nb::arg("queue") = nb::none(),
-          "The Program a call with `args` runs (e.g. for its source).")
+      .def("program", &program_for<ElementwiseKernel>, nb::arg("args"), nb::kw_only(),
+           nb::arg("queue") = nb::none(),
+           "The Program a call with `args` runs (e.g. for its source).")
       .def_prop_ro("arguments", &ElementwiseKernel::arguments)
       .def_prop_ro("operation", &ElementwiseKernel::operation)
       .def_prop_ro("name", &ElementwiseKernel::name)
@@ -333,17 +335,9 @@ void bind_custom_kernels(nb::module_& m) {
           "Reduces (asynchronously) and returns the result, an Array whose default queue is "
           "the one it ran on (`out` where given). queue: default, the first array's. axes: "
           "the axes to reduce (default all).")
-      .def(
-          "program",
-          [](const ReductionKernel& kernel, const nb::args& args,
-             const std::optional<Queue>& queue) {
-            Values values(static_cast<std::size_t>(PyTuple_GET_SIZE(args.ptr())));
-            const Queue& q = call_queue(queue, convert(args, values), kernel.name());
-            nb::gil_scoped_release release;
-            return kernel.program(q, values.span());
-          },
-          nb::arg("args"), nb::kw_only(), nb::arg("queue") = nb::none(),
-          "The Program a whole-array call with `args` runs (e.g. for its source).")
+      .def("program", &program_for<ReductionKernel>, nb::arg("args"), nb::kw_only(),
+           nb::arg("queue") = nb::none(),
+           "The Program a whole-array call with `args` runs (e.g. for its source).")
       .def_prop_ro("arguments", &ReductionKernel::arguments)
       .def_prop_ro("dtype_out", &ReductionKernel::output_dtype)
       .def_prop_ro("name", &ReductionKernel::name)

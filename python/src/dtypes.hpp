@@ -11,6 +11,8 @@
 #include <nanobind/nanobind.h>
 
 #include <optional>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace plinth::python {
@@ -35,20 +37,33 @@ nb::module_& numpy();
 
 namespace nanobind::detail {
 
-template <>
-struct type_caster<plinth::DType> {
-  // NB_TYPE_CASTER's members, but DType has no default constructor: the value starts as a
-  // placeholder that from_python() replaces.
-  using Value = plinth::DType;
-  static constexpr auto Name = const_name("numpy.typing.DTypeLike");
+// What NB_TYPE_CASTER declares, for the three casters below: the converted `value` and the
+// conversions nanobind's calls use. DType has no default constructor, so its caster starts
+// from a placeholder that from_python() replaces.
+template <class V>
+struct dtype_caster_base {
+  using Value = V;
   template <typename T_>
   using Cast = movable_cast_t<T_>;
   template <typename T_>
   static constexpr bool can_cast() {
     return true;
   }
-  Value value = plinth::DType::boolean();
+  Value value;
 
+  dtype_caster_base()
+    requires std::is_default_constructible_v<V>
+  = default;
+  explicit dtype_caster_base(V placeholder) : value(std::move(placeholder)) {}
+  explicit operator Value*() { return &value; }
+  explicit operator Value&() { return value; }
+  explicit operator Value&&() { return std::move(value); }
+};
+
+template <>
+struct type_caster<plinth::DType> : dtype_caster_base<plinth::DType> {
+  type_caster() : dtype_caster_base(plinth::DType::boolean()) {}
+  static constexpr auto Name = const_name("numpy.typing.DTypeLike");
   // False for what numpy.dtype() refuses (and None, which numpy would read as float64), so
   // that another overload may take it; a numpy dtype plinth has no type for raises
   // plinth.LogicError saying why (nanobind translates what a top-level caster throws).
@@ -74,25 +89,13 @@ struct type_caster<plinth::DType> {
     if (!p) return none().release();
     return from_cpp(*p, policy, list);
   }
-  explicit operator Value*() { return &value; }
-  explicit operator Value&() { return value; }
-  explicit operator Value&&() { return std::move(value); }
 };
 
 // `dtype=None` arguments: None is the empty optional; a dtype numpy knows and plinth cannot
 // hold raises plinth.LogicError naming it, as for a plain DType.
 template <>
-struct type_caster<std::optional<plinth::DType>> {
-  using Value = std::optional<plinth::DType>;
+struct type_caster<std::optional<plinth::DType>> : dtype_caster_base<std::optional<plinth::DType>> {
   static constexpr auto Name = const_name("numpy.typing.DTypeLike | None");
-  template <typename T_>
-  using Cast = movable_cast_t<T_>;
-  template <typename T_>
-  static constexpr bool can_cast() {
-    return true;
-  }
-  Value value;
-
   bool from_python(handle src, uint8_t, cleanup_list*) {
     if (src.is_none()) {
       value.reset();
@@ -105,24 +108,12 @@ struct type_caster<std::optional<plinth::DType>> {
     if (!dtype) return none().release();
     return type_caster<plinth::DType>::from_cpp(*dtype, policy, cleanup);
   }
-  explicit operator Value*() { return &value; }
-  explicit operator Value&() { return value; }
-  explicit operator Value&&() { return std::move(value); }
 };
 
 // Lists of dtypes: any sequence (not a str), each element as a DType argument.
 template <>
-struct type_caster<std::vector<plinth::DType>> {
-  using Value = std::vector<plinth::DType>;
+struct type_caster<std::vector<plinth::DType>> : dtype_caster_base<std::vector<plinth::DType>> {
   static constexpr auto Name = const_name("collections.abc.Sequence[numpy.typing.DTypeLike]");
-  template <typename T_>
-  using Cast = movable_cast_t<T_>;
-  template <typename T_>
-  static constexpr bool can_cast() {
-    return true;
-  }
-  Value value;
-
   bool from_python(handle src, uint8_t flags, cleanup_list* cleanup) {
     if (!PySequence_Check(src.ptr()) || PyUnicode_Check(src.ptr()) || PyBytes_Check(src.ptr())) {
       return false;
@@ -148,9 +139,6 @@ struct type_caster<std::vector<plinth::DType>> {
     }
     return list;
   }
-  explicit operator Value*() { return &value; }
-  explicit operator Value&() { return value; }
-  explicit operator Value&&() { return std::move(value); }
 };
 
 }  // namespace nanobind::detail

@@ -40,6 +40,8 @@ namespace {
 
 using Binary = ArrayExpression (*)(const ArrayExpression&, const ArrayExpression&);
 using Unary = ArrayExpression (*)(const ArrayExpression&);
+using Ternary = ArrayExpression (*)(const ArrayExpression&, const ArrayExpression&,
+                                    const ArrayExpression&);
 
 /// numpy.generic and numpy.ndarray, looked up once.
 nb::handle numpy_generic() {
@@ -187,6 +189,15 @@ nb::object binary_function(nb::handle a, nb::handle b) {
   auto x = operand(a, queue);
   auto y = operand(b, queue);
   return wrap(F(x, y), std::move(queue));
+}
+
+template <Ternary F>
+nb::object ternary_function(nb::handle a, nb::handle b, nb::handle c) {
+  std::optional<Queue> queue;
+  auto x = operand(a, queue);
+  auto y = operand(b, queue);
+  auto z = operand(c, queue);
+  return wrap(F(x, y, z), std::move(queue));
 }
 
 ArrayExpression add(const ArrayExpression& a, const ArrayExpression& b) { return a + b; }
@@ -610,28 +621,10 @@ void bind_expressions(nb::module_& m) {
         return nb::make_tuple(wrap(std::move(q), queue), wrap(std::move(r), queue));
       },
       nb::arg("x1"), nb::arg("x2"), "(x1 // x2, x1 % x2) (lazy).");
-  m.def(
-      "clip",
-      [](nb::handle a, nb::handle lo, nb::handle hi) {
-        std::optional<Queue> queue;
-        auto x = operand(a, queue);
-        auto l = operand(lo, queue);
-        auto h = operand(hi, queue);
-        return wrap(clip(x, l, h), std::move(queue));
-      },
-      nb::arg("x"), nb::arg("min"), nb::arg("max"),
-      "numpy's clip: minimum(maximum(x, min), max) (lazy).");
-  m.def(
-      "where",
-      [](nb::handle condition, nb::handle a, nb::handle b) {
-        std::optional<Queue> queue;
-        auto c = operand(condition, queue);
-        auto x = operand(a, queue);
-        auto y = operand(b, queue);
-        return wrap(where(c, x, y), std::move(queue));
-      },
-      nb::arg("condition"), nb::arg("x"), nb::arg("y"),
-      "numpy's where: x where condition is true, y elsewhere, in their promoted dtype (lazy).");
+  m.def("clip", &ternary_function<clip>, nb::arg("x"), nb::arg("min"), nb::arg("max"),
+        "numpy's clip: minimum(maximum(x, min), max) (lazy).");
+  m.def("where", &ternary_function<where>, nb::arg("condition"), nb::arg("x"), nb::arg("y"),
+        "numpy's where: x where condition is true, y elsewhere, in their promoted dtype (lazy).");
   const auto rounding = [](nb::handle a, int decimals) {
     std::optional<Queue> queue;
     auto x = operand(a, queue);

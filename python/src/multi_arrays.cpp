@@ -3,6 +3,7 @@
 #include <plinth/multi_array.hpp>
 #include <plinth/splay.hpp>
 
+#include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "dtypes.hpp"
 #include "host_arrays.hpp"
@@ -21,11 +22,6 @@
 namespace plinth::python {
 
 namespace {
-
-std::vector<std::size_t> shape_from_python(nb::handle shape) {
-  if (PyLong_Check(shape.ptr())) return {nb::cast<std::size_t>(shape)};
-  return nb::cast<std::vector<std::size_t>>(shape);
-}
 
 std::vector<BoundDevice> device_list(const BoundMultiDevice& devices) {
   return std::vector<BoundDevice>(devices.begin(), devices.end());
@@ -50,9 +46,9 @@ void bind_multi_arrays(nb::module_& m) {
                          "per device holding the part its splay gives it.")
       .def_static(
           "empty",
-          [](const std::vector<BoundDevice>& devices, nb::handle shape, const DType& dtype,
+          [](const std::vector<BoundDevice>& devices, const ShapeArg& shape, const DType& dtype,
              const std::shared_ptr<BaseSplay>& splay, const std::optional<Allocator>& allocator) {
-            return MultiArray::empty(BoundMultiDevice(devices), shape_from_python(shape), dtype,
+            return MultiArray::empty(BoundMultiDevice(devices), shape.shape(), dtype,
                                      allocator.value_or(Allocator{}), splay);
           },
           nb::arg("devices"), nb::arg("shape"), nb::arg("dtype"), nb::arg("splay") = nb::none(),

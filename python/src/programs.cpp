@@ -75,6 +75,14 @@ std::vector<std::byte> to_bytes(nb::bytes data) {
   return {first, first + data.size()};
 }
 
+// The options of a program loaded from binaries or SPIR-V: nothing to render or compile.
+ProgramOptions prebuilt_options(bool keep, const std::vector<ConstantArray>& constant_arrays) {
+  ProgramOptions options;
+  options.keep = keep;
+  options.constant_arrays = constant_arrays;
+  return options;
+}
+
 nb::bytes to_python_bytes(const std::vector<std::byte>& data) {
   return nb::bytes(reinterpret_cast<const char*>(data.data()), data.size());
 }
@@ -143,9 +151,7 @@ void bind_programs(nb::module_& m) {
              const std::vector<ConstantArray>& constant_arrays) {
             std::vector<std::vector<std::byte>> copies;
             for (const auto& binary : binaries) copies.push_back(to_bytes(binary));
-            ProgramOptions options;
-            options.keep = keep;
-            options.constant_arrays = constant_arrays;
+            const ProgramOptions options = prebuilt_options(keep, constant_arrays);
             const BoundMultiDevice bound = multi_device(devices);
             nb::gil_scoped_release release;
             return Program::from_binaries(bound, copies, options);
@@ -159,9 +165,7 @@ void bind_programs(nb::module_& m) {
           [](const PyDevices& devices, nb::bytes spirv, bool keep,
              const std::vector<ConstantArray>& constant_arrays) {
             const std::vector<std::byte> copy = to_bytes(spirv);
-            ProgramOptions options;
-            options.keep = keep;
-            options.constant_arrays = constant_arrays;
+            const ProgramOptions options = prebuilt_options(keep, constant_arrays);
             const BoundMultiDevice bound = multi_device(devices);
             nb::gil_scoped_release release;
             return Program::from_spirv(bound, copy, options);

@@ -275,7 +275,9 @@ void bind_templates(nb::module_& m) {
             return render_source(s, nb::cast<Args>(args));
           },
           nb::arg("args"), "The snippet rendered with `args`.")
-      .def("__eq__", [](const Snippet& a, const Snippet& b) { return a.impl() == b.impl(); })
+      .def(
+          "__eq__", [](const Snippet& a, const Snippet& b) { return a.impl() == b.impl(); },
+          nb::is_operator())
       .def("__hash__", [](const Snippet& s) { return std::hash<const void*>()(s.impl().get()); })
       .def("__repr__", [](const Snippet& s) { return "<plinth.Snippet " + s.name() + ">"; });
 
@@ -304,7 +306,9 @@ void bind_templates(nb::module_& m) {
       .def_prop_ro("name", &Module::name)
       .def_prop_ro("def_", &Module::def)
       .def_prop_ro("globals", &Module::globals)
-      .def("__eq__", [](const Module& a, const Module& b) { return a.impl() == b.impl(); })
+      .def(
+          "__eq__", [](const Module& a, const Module& b) { return a.impl() == b.impl(); },
+          nb::is_operator())
       .def("__hash__", [](const Module& s) { return std::hash<const void*>()(s.impl().get()); })
       .def("__repr__", [](const Module& s) { return "<plinth.Module " + s.name() + ">"; });
 

@@ -8,17 +8,7 @@ import pytest
 import plinth
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _on_pocl(api):
-    """These tests are written for CI's PoCL with two devices (POCL_DEVICES="pthread pthread");
-    elsewhere (e.g. PLINTH_API choosing CUDA) they skip."""
-    if api.shortcut != "opencl" or len(api.platforms[0].devices) != 2:
-        pytest.skip("written for PoCL with two devices")
-
-
-@pytest.fixture(scope="module")
-def context2(api):
-    return plinth.Context.from_criteria(api, devices_num=2)
+pytestmark = pytest.mark.usefixtures("pocl_two_devices")
 
 
 def test_from_criteria(api, context2):

@@ -5,12 +5,7 @@ import pytest
 import plinth
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _on_pocl(api):
-    """These tests are written for CI's PoCL with two devices (POCL_DEVICES="pthread pthread");
-    elsewhere (e.g. PLINTH_API choosing CUDA) they skip."""
-    if api.shortcut != "opencl" or len(api.platforms[0].devices) != 2:
-        pytest.skip("written for PoCL with two devices")
+pytestmark = pytest.mark.usefixtures("pocl_two_devices")
 
 
 def test_api(api):

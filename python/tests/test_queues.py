@@ -6,17 +6,7 @@ import pytest
 import plinth
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _on_pocl(api):
-    """These tests are written for CI's PoCL with two devices (POCL_DEVICES="pthread pthread");
-    elsewhere (e.g. PLINTH_API choosing CUDA) they skip."""
-    if api.shortcut != "opencl" or len(api.platforms[0].devices) != 2:
-        pytest.skip("written for PoCL with two devices")
-
-
-@pytest.fixture(scope="module")
-def context2(api):
-    return plinth.Context.from_criteria(api, devices_num=2)
+pytestmark = pytest.mark.usefixtures("pocl_two_devices")
 
 
 def test_queue(context2):
@@ -114,7 +104,6 @@ def test_multi_queue(context2):
             context2.unbound_devices).devices[0])])
     with pytest.raises(plinth.LogicError):
         plinth.MultiQueue.on_devices([])
-
 
 
 def _holds_gil_throughout(context, wait):
