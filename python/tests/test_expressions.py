@@ -73,7 +73,14 @@ def test_binary_operators_match_numpy(queue, dtype, name, op, refused):
         pytest.skip("numpy refuses it too")
     a, b = sample(dtype, seed=1), sample(dtype, seed=2)
     expected = op(a, b)
-    exact = not (name == "/" and dtype in (np.complex64,))
+    # OpenCL lets float32 division be 2.5 ulp off (NVIDIA's is; PoCL's is exact); CUDA's and
+    # float64's are correctly rounded.
+    loose_division = dtype == np.complex64 or (
+        dtype == np.float32
+        and queue.context.api.shortcut == "opencl"
+        and "Portable" not in queue.context.platform.name
+    )
+    exact = not (name == "/" and loose_division)
     xs, ys = layouts(queue, a), layouts(queue, b)
     for k, (_, x, xa) in enumerate(xs):  # each layout of a, with some layout of b
         _, y, yb = ys[(k + 1) % len(ys)]
@@ -411,41 +418,6 @@ def test_no_leak_over_many_evaluations(queue):
     assert growth < 100_000, growth
     if pool:
         assert pool.stats().bytes_in_use == in_use
-
-
-def test_overhead_against_cupy(queue):
-    """plinth.evaluate(x * 2 + 1) (one kernel) costs no more than CuPy's x * 2 + 1 (two)."""
-    cp = pytest.importorskip("cupy")
-    try:
-        if cp.cuda.runtime.getDeviceCount() == 0:
-            pytest.skip("no CUDA device")
-    except cp.cuda.runtime.CUDARuntimeError:
-        pytest.skip("no CUDA device")
-    if "nvidia" not in queue.device.name.lower() and "h100" not in queue.device.name.lower():
-        pytest.skip("plinth's test device is not an NVIDIA GPU")
-    import time
-
-    n, reps = 4096, 2000
-    x = plinth.to_device(queue, np.arange(n, dtype=np.float32))
-    xc = cp.arange(n, dtype=cp.float32)
-
-    def per_call(f, sync):
-        for _ in range(200):
-            f()
-        sync()
-        best = float("inf")
-        for _ in range(5):
-            start = time.perf_counter()
-            for _ in range(reps):
-                f()
-            sync()
-            best = min(best, (time.perf_counter() - start) / reps)
-        return best
-
-    ours = per_call(lambda: plinth.evaluate(x * 2 + 1), queue.synchronize)
-    theirs = per_call(lambda: xc * 2 + 1, cp.cuda.Device().synchronize)
-    print(f"plinth.evaluate(x * 2 + 1): {ours * 1e6:.2f} us, CuPy x * 2 + 1: {theirs * 1e6:.2f} us")
-    assert ours <= theirs * 1.05, (ours, theirs)
 
 
 def test_other_array_attributes_are_the_values(queue):

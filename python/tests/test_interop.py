@@ -160,7 +160,7 @@ def test_cuda_import_from_torch_shares_memory_and_releases_it(cuda_queue):
     gc.collect()
 
 
-def test_cuda_default_queue_is_on_the_tensors_device():
+def test_cuda_default_queue_is_on_the_tensors_device(cuda_queue):
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():
         pytest.skip("torch has no CUDA device")
