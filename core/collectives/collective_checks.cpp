@@ -117,8 +117,8 @@ bool same_elements(const Array& a, const Array& b) {
 
 }  // namespace
 
-std::vector<Array> rank_parts(const CommunicatorImpl& comm, const char* collective,
-                              const char* name, const MultiArray& array) {
+std::vector<const Array*> rank_parts(const CommunicatorImpl& comm, const char* collective,
+                                     const char* name, const MultiArray& array) {
   const auto& queues = comm.queues.queues();
   const auto& parts = array.subarrays();
   bool same = array.devices().size() == queues.size();
@@ -131,21 +131,21 @@ std::vector<Array> rank_parts(const CommunicatorImpl& comm, const char* collecti
         array.devices().context() == comm.queues.devices().context() ? "" : " of another context",
         device_list(comm.queues.devices())));
   }
-  std::vector<Array> arrays;
+  std::vector<const Array*> arrays;
   arrays.reserve(queues.size());
-  for (const auto& queue : queues) arrays.push_back(parts[queue.device()]);
+  for (const auto& queue : queues) arrays.push_back(&parts[queue.device()]);
   return arrays;
 }
 
-std::vector<Array> rank_parts(const CommunicatorImpl& comm, const char* collective,
-                              const Array& array) {
+std::vector<const Array*> rank_parts(const CommunicatorImpl& comm, const char* collective,
+                                     const Array& array) {
   if (comm.queues.queues().size() != 1) {
     throw LogicError(fmt::format(
         "Communicator::{}: the Array form needs a communicator with one rank in this process; "
         "this one has {} (pass MultiArrays)",
         collective, comm.queues.queues().size()));
   }
-  return {array};
+  return {&array};
 }
 
 std::optional<CheckedCollective> check_collective(const CommunicatorImpl& comm,
@@ -154,11 +154,11 @@ std::optional<CheckedCollective> check_collective(const CommunicatorImpl& comm,
   const char* const collective = args.collective;
   const auto& queues = comm.queues.queues();
   const std::size_t ranks = comm.size;
-  const DType& dtype = args.src.front().dtype();
+  const DType& dtype = args.src.front()->dtype();
   for (std::size_t i = 0; i < queues.size(); ++i) {
     const auto& device = queues[i].device();
-    for (const auto& [name, array] : {std::pair<const char*, const Array&>{"src", args.src[i]},
-                                      std::pair<const char*, const Array&>{"dst", args.dst[i]}}) {
+    for (const auto& [name, array] : {std::pair<const char*, const Array&>{"src", *args.src[i]},
+                                      std::pair<const char*, const Array&>{"dst", *args.dst[i]}}) {
       if (array.device() != device) {
         throw LogicError(
             fmt::format("Communicator::{}: {} of rank {}: {}", collective, name, comm.ranks[i],
@@ -178,10 +178,10 @@ std::optional<CheckedCollective> check_collective(const CommunicatorImpl& comm,
       }
     }
   }
-  const std::size_t count = args.src.front().size();
+  const std::size_t count = args.src.front()->size();
   for (std::size_t i = 0; i < queues.size(); ++i) {
-    const std::size_t src = args.src[i].size();
-    const std::size_t dst = args.dst[i].size();
+    const std::size_t src = args.src[i]->size();
+    const std::size_t dst = args.dst[i]->size();
     const std::size_t rank = comm.ranks[i];
     if (args.kind == K::all_gather) {
       if (src != count) {
@@ -224,12 +224,13 @@ std::optional<CheckedCollective> check_collective(const CommunicatorImpl& comm,
       }
     }
     if (args.kind == K::all_gather || args.kind == K::reduce_scatter) {
-      if (share_memory(args.src[i], args.dst[i])) {
+      if (share_memory(*args.src[i], *args.dst[i])) {
         throw LogicError(fmt::format(
             "Communicator::{}: src and dst of rank {} overlap; {} needs separate arrays",
             collective, rank, collective));
       }
-    } else if (share_memory(args.src[i], args.dst[i]) && !same_elements(args.src[i], args.dst[i])) {
+    } else if (share_memory(*args.src[i], *args.dst[i]) &&
+               !same_elements(*args.src[i], *args.dst[i])) {
       throw LogicError(fmt::format(
           "Communicator::{}: src and dst of rank {} overlap partly; dst must be src itself or "
           "not share its memory",
@@ -253,16 +254,24 @@ std::optional<CheckedCollective> check_collective(const CommunicatorImpl& comm,
   checked.call.type = working.type;
   checked.dtype = working.dtype;
   // NCCL's count: elements per rank sent (all_gather) or received (reduce_scatter).
-  const std::size_t per_rank = args.kind == K::reduce_scatter ? args.dst.front().size() : count;
+  const std::size_t per_rank = args.kind == K::reduce_scatter ? args.dst.front()->size() : count;
   checked.call.count = per_rank * working.factor;
   if (checked.call.count == 0) return std::nullopt;
-  for (std::size_t i = 0; i < queues.size(); ++i) {
-    const auto& src = args.src[i];
-    const auto& dst = args.dst[i];
-    checked.parts.push_back({flat(src, working.dtype, src.size() * working.factor),
-                             flat(dst, working.dtype, dst.size() * working.factor)});
-  }
+  checked.ranks.reserve(queues.size());
+  for (std::size_t i = 0; i < queues.size(); ++i)
+    checked.ranks.push_back({args.src[i], args.dst[i]});
   return checked;
+}
+
+std::vector<CollectiveArrays> flat_parts(const CheckedCollective& collective) {
+  const std::size_t itemsize = collective.dtype.itemsize();
+  std::vector<CollectiveArrays> parts;
+  parts.reserve(collective.ranks.size());
+  for (const auto& [src, dst] : collective.ranks) {
+    parts.push_back({flat(*src, collective.dtype, src->nbytes() / itemsize),
+                     flat(*dst, collective.dtype, dst->nbytes() / itemsize)});
+  }
+  return parts;
 }
 
 }  // namespace plinth::detail

@@ -52,24 +52,24 @@ struct CommunicatorImpl {
 };
 
 /// The arrays a public call names for each local rank (MultiArray parts in the queues'
-/// order, or the one Array), before checking.
+/// order, or the one Array), before checking. Not owned: the public call's arguments hold them.
 struct CollectiveArgs {
   const char* collective;  // "all_reduce", ... for messages
   backend::CollectiveKind kind;
-  std::vector<Array> src;  // one per local rank
-  std::vector<Array> dst;
+  std::vector<const Array*> src;  // one per local rank
+  std::vector<const Array*> dst;
   const ReduceOp* op = nullptr;  // for reductions
   std::size_t root = 0;
 };
 
 /// One Array per local rank from a MultiArray form's `array` (argument `name`). Throws
 /// LogicError unless its devices are exactly the communicator's.
-std::vector<Array> rank_parts(const CommunicatorImpl& comm, const char* collective,
-                              const char* name, const MultiArray& array);
+std::vector<const Array*> rank_parts(const CommunicatorImpl& comm, const char* collective,
+                                     const char* name, const MultiArray& array);
 /// The one local rank's Array from an Array form. Throws LogicError unless the communicator
 /// has exactly one local rank.
-std::vector<Array> rank_parts(const CommunicatorImpl& comm, const char* collective,
-                              const Array& array);
+std::vector<const Array*> rank_parts(const CommunicatorImpl& comm, const char* collective,
+                                     const Array& array);
 
 /// Checks `args` against `comm` and the dtype and op rules; returns the call to run, or
 /// nothing for arrays of no elements. Throws LogicError naming the collective, the argument

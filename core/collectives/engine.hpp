@@ -14,20 +14,33 @@
 
 namespace plinth::detail {
 
-/// One local rank's arrays of a checked call: flat (one dimension), C-contiguous, of the
-/// call's working dtype, on the rank's device.
+/// One local rank's arrays as the caller gave them (checked: C-contiguous, on the rank's
+/// device, of the call's dtype). Not owned: valid while the public call runs, which is as
+/// long as an engine's run() looks at them.
+struct RankArrays {
+  const Array* src = nullptr;
+  const Array* dst = nullptr;
+};
+
+/// A collective whose arguments collective_checks.cpp has checked (never empty): what the
+/// library is told, in its terms (complex as pairs of reals, moved dtypes as bytes). Built on
+/// every call, so it holds pointers rather than Arrays: a call allocates little.
+struct CheckedCollective {
+  backend::CollectiveCall call;   ///< count > 0, root < the communicator's size
+  DType dtype = DType::uint8();   ///< the working dtype, matching call.type
+  std::vector<RankArrays> ranks;  ///< one per local rank, in the queues' order
+};
+
+/// One local rank's arrays as flat (one-dimensional) arrays of the call's working dtype, over
+/// the same memory.
 struct CollectiveArrays {
   Array src;
   Array dst;
 };
 
-/// A collective whose arguments collective_checks.cpp has checked (never empty): what the
-/// library is told, in its terms (complex as pairs of reals, moved dtypes as bytes).
-struct CheckedCollective {
-  backend::CollectiveCall call;         ///< count > 0, root < the communicator's size
-  DType dtype = DType::uint8();         ///< the working dtype, matching call.type
-  std::vector<CollectiveArrays> parts;  ///< one per local rank, in the queues' order
-};
+/// Every local rank's arrays of `collective` as flat arrays of its working dtype (plinth's
+/// own engine computes on them).
+std::vector<CollectiveArrays> flat_parts(const CheckedCollective& collective);
 
 /// Runs checked collectives on a communicator's queues. Not thread-safe (nor is a
 /// Communicator's use).

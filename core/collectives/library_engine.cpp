@@ -23,7 +23,8 @@ class LibraryEngine final : public CollectiveEngine {
     const auto& queues = queues_.queues();
     parts_.clear();
     for (std::size_t i = 0; i < queues.size(); ++i) {
-      const auto& [src, dst] = collective.parts[i];
+      const Array& src = *collective.ranks[i].src;
+      const Array& dst = *collective.ranks[i].dst;
       note_use(src.base_buffer(), queues[i]);  // for the memory pool's ordering
       note_use(dst.base_buffer(), queues[i]);
       parts_.push_back({&queues[i].adapter(), &src.base_buffer().adapter(),

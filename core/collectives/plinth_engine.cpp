@@ -80,14 +80,16 @@ class PlinthEngine final : public CollectiveEngine {
       }
     }
     const std::size_t ranks = queues_.queues().size();
-    const auto& parts = collective.parts;
+    const auto parts = flat_parts(collective);
     const std::size_t count = call.count;
     switch (call.kind) {
       case CollectiveKind::all_reduce:
-        reduce_onto(collective, 0, parts[0].dst);
+        reduce_onto(collective, parts, 0, parts[0].dst);
         distribute(0, parts[0].dst, 0, parts, 0, count);
         break;
-      case CollectiveKind::reduce: reduce_onto(collective, call.root, parts[call.root].dst); break;
+      case CollectiveKind::reduce:
+        reduce_onto(collective, parts, call.root, parts[call.root].dst);
+        break;
       case CollectiveKind::broadcast:
         distribute(call.root, parts[call.root].src, 0, parts, 0, count);
         if (!same_elements(parts[call.root].src, parts[call.root].dst)) {
@@ -106,7 +108,7 @@ class PlinthEngine final : public CollectiveEngine {
       }
       case CollectiveKind::reduce_scatter: {
         const Array total = scratch(0, ranks - 1, collective.dtype, ranks * count);
-        reduce_onto(collective, 0, total);
+        reduce_onto(collective, parts, 0, total);
         const auto reduced = queue(0).record_event();
         for (std::size_t r = 0; r < ranks; ++r) {
           if (r != 0) queue(r).wait_for(reduced);
@@ -180,8 +182,8 @@ class PlinthEngine final : public CollectiveEngine {
 
   // `acc` (on rank `root`'s device, as many elements as each src) gets the reduction of every
   // rank's src, ordered on the root's queue.
-  void reduce_onto(const CheckedCollective& collective, std::size_t root, const Array& acc) {
-    const auto& parts = collective.parts;
+  void reduce_onto(const CheckedCollective& collective, const std::vector<CollectiveArrays>& parts,
+                   std::size_t root, const Array& acc) {
     const std::size_t ranks = parts.size();
     const std::size_t elements = parts[root].src.size();
     if (ranks == 1) {
