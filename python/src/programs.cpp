@@ -4,12 +4,15 @@
 #include <plinth/compile.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/kernel_caches.hpp>
+#include <plinth/multi_array.hpp>
+#include <plinth/per_device.hpp>
 #include <plinth/program.hpp>
 #include <plinth/program_cache.hpp>
 
 #include "bindings.hpp"
 #include "kernel_args.hpp"
 #include "program_options.hpp"
+#include "py_array.hpp"
 #include "render_values.hpp"
 
 #include <nanobind/stl/map.h>
@@ -65,9 +68,10 @@ const Queue& queue_argument(nb::handle object) {
   if (Py_TYPE(object.ptr()) == queue_type || nb::isinstance<Queue>(object)) {
     return *nb::inst_ptr<Queue>(object);
   }
-  throw nb::type_error(("the first argument of a kernel call is a plinth.Queue, not " +
-                        nb::cast<std::string>(nb::type_name(object.type())))
-                           .c_str());
+  throw nb::type_error(
+      ("the first argument of a kernel call is a plinth.Queue or MultiQueue, not " +
+       nb::cast<std::string>(nb::type_name(object.type())))
+          .c_str());
 }
 
 std::vector<std::byte> to_bytes(nb::bytes data) {
@@ -99,6 +103,76 @@ nb::object kernel_of(nb::handle self, const std::string& name) {
   nb::object kernel = nb::cast(program.kernel(name));
   dict[name.c_str()] = kernel;
   return kernel;
+}
+
+// Kernel calls on a MultiQueue (the C++ MultiQueue calls, program.hpp): each argument is, on
+// each device, a MultiArray's part there, a dict's value for that device (keys: BoundDevices),
+// or the argument itself.
+
+// A MultiQueue first argument, or null (an exact type check: a pointer comparison on the
+// single-queue hot path).
+const MultiQueue* multi_queue_argument(nb::handle object) {
+  static PyTypeObject* const type = reinterpret_cast<PyTypeObject*>(nb::type<MultiQueue>().ptr());
+  return Py_TYPE(object.ptr()) == type ? nb::inst_ptr<MultiQueue>(object) : nullptr;
+}
+
+// The value of `dict` for `device`. Throws LogicError naming the argument if it has none.
+nb::object dict_value(nb::handle dict, const BoundDevice& device, std::size_t index) {
+  nb::object key = nb::cast(device);
+  PyObject* value = PyDict_GetItemWithError(dict.ptr(), key.ptr());
+  if (value == nullptr) {
+    if (PyErr_Occurred()) throw nb::python_error();
+    throw LogicError("argument " + std::to_string(index) + ": the dict has no value for device " +
+                     std::to_string(device.index()) + " ('" + device.name() + "')");
+  }
+  return nb::borrow(value);
+}
+
+// `args` on each queue's device, every one found before anything is launched.
+std::vector<nb::tuple> arguments_per_queue(const MultiQueue& queues, const nb::args& args) {
+  std::vector<nb::tuple> result;
+  for (const auto& queue : queues.queues()) {
+    nb::list on_device;
+    std::size_t index = 0;
+    for (nb::handle arg : args) {
+      if (nb::isinstance<MultiArray>(arg)) {
+        on_device.append(
+            nb::cast(PyArray(nb::cast<const MultiArray&>(arg)[queue.device()], queue)));
+      } else if (PyDict_Check(arg.ptr())) {
+        on_device.append(dict_value(arg, queue.device(), index));
+      } else {
+        on_device.append(arg);
+      }
+      ++index;
+    }
+    result.push_back(nb::tuple(on_device));
+  }
+  return result;
+}
+
+// A dict of global sizes (BoundDevice: int or tuple) as a PerDevice.
+PerDevice<std::vector<std::size_t>> sizes_per_device(nb::handle dict) {
+  if (!PyDict_Check(dict.ptr())) {
+    throw nb::type_error("global_sizes: a dict of BoundDevice to int or tuple of ints");
+  }
+  PerDevice<std::vector<std::size_t>> sizes;
+  for (auto [device, size] : nb::borrow<nb::dict>(dict)) {
+    if (!nb::isinstance<BoundDevice>(device)) {
+      throw nb::type_error("global_sizes: the keys are plinth.BoundDevice objects");
+    }
+    sizes.insert(nb::cast<const BoundDevice&>(device),
+                 LaunchSize(size, "global_size", false).vector());
+  }
+  return sizes;
+}
+
+void launch_on_queues(const PreparedKernel& kernel, const MultiQueue& queues,
+                      const nb::args& args) {
+  const auto per_queue = arguments_per_queue(queues, args);
+  for (std::size_t i = 0; i < per_queue.size(); ++i) {
+    const KernelArgs packed(tuple_items(nb::borrow<nb::args>(per_queue[i])));
+    kernel.launch(queues.queues()[i], packed.args());
+  }
 }
 
 }  // namespace
@@ -234,20 +308,40 @@ void bind_programs(nb::module_& m) {
           "__call__",
           [](const Kernel& kernel, nb::handle queue, nb::handle global_size, nb::handle local_size,
              const nb::args& args) {
+            if (const MultiQueue* queues = multi_queue_argument(queue)) {
+              const LaunchSize local(local_size, "local_size", true);
+              if (PyDict_Check(global_size.ptr())) {
+                return launch_on_queues(
+                    kernel.prepare_per_device(sizes_per_device(global_size), local.vector()),
+                    *queues, args);
+              }
+              const LaunchSize global(global_size, "global_size", false);
+              const auto per_queue = arguments_per_queue(*queues, args);
+              for (std::size_t i = 0; i < per_queue.size(); ++i) {
+                const KernelArgs packed(tuple_items(nb::borrow<nb::args>(per_queue[i])));
+                kernel.launch(queues->queues()[i], global.extents(), local.extents(),
+                              packed.args());
+              }
+              return;
+            }
             const Queue& q = queue_argument(queue);
             const LaunchSize global(global_size, "global_size", false);
             const LaunchSize local(local_size, "local_size", true);
             const KernelArgs packed(tuple_items(args));
             kernel.launch(q, global.extents(), local.extents(), packed.args());
           },
-          nb::sig("def __call__(self, queue: Queue, global_size: int | tuple[int, ...], "
-                  "local_size: int | tuple[int, ...] | None, *args: object) -> None"),
+          nb::sig("def __call__(self, queue: Queue | MultiQueue, global_size: int | tuple[int, "
+                  "...] | dict[BoundDevice, int | tuple[int, ...]], local_size: int | tuple[int, "
+                  "...] | None, *args: object) -> None"),
           nb::arg("queue"), nb::arg("global_size"), nb::arg("local_size").none(), nb::arg("args"),
           "Launches the kernel on `queue` (asynchronously) with `args`: plinth.Array, "
           "plinth.Expression (its value), plinth.Buffer, and numpy scalars of the parameters' "
           "types (numpy.int32(1), numpy.float32(0.5)...). Python ints and floats are a "
           "LogicError (a parameter's C type is not known from Python). Raises LogicError "
-          "naming the argument for a wrong count, scalar size or device, or a bad shape.")
+          "naming the argument for a wrong count, scalar size or device, or a bad shape. "
+          "On a MultiQueue it runs on every queue's device: a MultiArray argument is its part "
+          "there, a dict (BoundDevice: value) that device's value; global_size may be such a "
+          "dict too. Every device's arguments are found before anything is launched.")
       .def(
           "prepare",
           [](const Kernel& kernel, nb::handle global_size, nb::handle local_size,
@@ -262,6 +356,22 @@ void bind_programs(nb::module_& m) {
           "The kernel with a fixed launch shape, a PreparedKernel (the fast path). "
           "local_mem: bytes of dynamic local memory. Raises LogicError for a local size that "
           "does not divide the global size or exceeds a limit.")
+      .def(
+          "prepare_per_device",
+          [](const Kernel& kernel, nb::handle global_sizes, nb::handle local_size,
+             std::size_t local_mem) {
+            return kernel.prepare_per_device(sizes_per_device(global_sizes),
+                                             LaunchSize(local_size, "local_size", true).vector(),
+                                             local_mem);
+          },
+          nb::sig("def prepare_per_device(self, global_sizes: dict[BoundDevice, int | tuple[int, "
+                  "...]], local_size: int | tuple[int, ...] | None = None, local_mem: int = 0) "
+                  "-> PreparedKernel"),
+          nb::arg("global_sizes"), nb::arg("local_size").none() = nb::none(),
+          nb::arg("local_mem") = 0,
+          "As prepare(), with a global size per device (a dict keyed by BoundDevice): the "
+          "PreparedKernel runs only on those devices. Raises LogicError for a bad shape or a "
+          "device the program was not built for.")
       .def_prop_ro("name", &Kernel::name)
       .def_prop_ro("max_total_local_sizes", &Kernel::max_total_local_sizes,
                    "The largest work-group size the kernel runs with, per program device.")
@@ -274,13 +384,17 @@ void bind_programs(nb::module_& m) {
       .def(
           "__call__",
           [](const PreparedKernel& kernel, nb::handle queue, const nb::args& args) {
+            if (const MultiQueue* queues = multi_queue_argument(queue)) {
+              return launch_on_queues(kernel, *queues, args);
+            }
             const Queue& q = queue_argument(queue);
             const KernelArgs packed(tuple_items(args));
             kernel.launch(q, packed.args());
           },
-          nb::sig("def __call__(self, queue: Queue, *args: object) -> None"), nb::arg("queue"),
-          nb::arg("args"),
-          "Launches the kernel on `queue` (asynchronously) with `args`, as Kernel's call.")
+          nb::sig("def __call__(self, queue: Queue | MultiQueue, *args: object) -> None"),
+          nb::arg("queue"), nb::arg("args"),
+          "Launches the kernel on `queue` (asynchronously) with `args`, as Kernel's call (on a "
+          "MultiQueue too).")
       .def("global_size", &PreparedKernel::global_size, nb::arg("device"),
            "The global size on `device`.")
       .def("local_size", &PreparedKernel::local_size, nb::arg("device"),

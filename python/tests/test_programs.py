@@ -259,3 +259,44 @@ def test_many_arguments_and_struct_scalars(context, queue):
     value["a"], value["e"] = 30, 12
     program.big.prepare(1)(queue, out, value)
     assert out.get()[0] == 42
+
+
+MULTI_SOURCE = """
+KERNEL void fill(GLOBAL_MEM int *x, int base) {
+    x[get_global_id(0)] = base + (int)get_global_id(0);
+}
+"""
+
+
+def test_kernels_on_a_multi_queue(context2):
+    program = plinth.Program(context2, MULTI_SOURCE)
+    queues = plinth.MultiQueue.on_devices(context2.devices)
+    d0, d1 = context2.devices
+    bases = {d0: np.int32(0), d1: np.int32(100)}
+    expected = np.r_[np.arange(5), 100 + np.arange(5)].astype(np.int32)
+
+    # The same global size on each device; a MultiArray is its part, a dict its device's value.
+    x = plinth.MultiArray.empty(context2.devices, 10, np.int32)
+    program.fill(queues, 5, None, x, bases)
+    np.testing.assert_array_equal(x.get(queues), expected)
+
+    # Per-device global sizes, as a call and prepared.
+    y = plinth.MultiArray.empty(context2.devices, 10, np.int32)
+    program.fill(queues, {d0: 5, d1: 5}, None, y, bases)
+    np.testing.assert_array_equal(y.get(queues), expected)
+    z = plinth.MultiArray.empty(context2.devices, 10, np.int32)
+    prepared = program.fill.prepare_per_device({d0: (5,), d1: 5})
+    assert prepared.global_size(d1) == [5]
+    prepared(queues, z, {d0: np.int32(0), d1: np.int32(100)})
+    np.testing.assert_array_equal(z.get(queues), expected)
+
+    # A dict without a device is refused, naming the argument, before anything runs.
+    with pytest.raises(plinth.LogicError, match="argument 1: the dict has no value for device 1"):
+        program.fill(queues, 5, None, x, {d0: np.int32(7)})
+    with pytest.raises(plinth.LogicError, match="argument 1: the dict has no value"):
+        prepared(queues, z, {d1: np.int32(7)})
+    np.testing.assert_array_equal(x.get(queues), expected)
+    with pytest.raises(TypeError, match="BoundDevice"):
+        program.fill.prepare_per_device({0: 5})
+    with pytest.raises(TypeError, match="Queue or MultiQueue"):
+        program.fill(42, 5, None, x, bases)
