@@ -294,6 +294,7 @@ class CupySide(unittest.TestCase):
                 run.run_cupy(cupy, args)
 
 
+@unittest.skipIf(numpy is None, "numpy is missing")
 class Float16(unittest.TestCase):
     def test_fuse_is_cupys_call_where_it_rounds_as_numpy(self):
         args = run.parse_args(SMALL + ["--workloads", "f16_fma"])
