@@ -166,12 +166,13 @@ PerDevice<std::vector<std::size_t>> sizes_per_device(nb::handle dict) {
   return sizes;
 }
 
-void launch_on_queues(const PreparedKernel& kernel, const MultiQueue& queues,
-                      const nb::args& args) {
+// `launch(queue, kernel_args)` on every queue of `queues`, with `args` on its device.
+template <class Launch>
+void launch_on_queues(const MultiQueue& queues, const nb::args& args, const Launch& launch) {
   const auto per_queue = arguments_per_queue(queues, args);
   for (std::size_t i = 0; i < per_queue.size(); ++i) {
     const KernelArgs packed(tuple_items(nb::borrow<nb::args>(per_queue[i])));
-    kernel.launch(queues.queues()[i], packed.args());
+    launch(queues.queues()[i], packed.args());
   }
 }
 
@@ -311,18 +312,16 @@ void bind_programs(nb::module_& m) {
             if (const MultiQueue* queues = multi_queue_argument(queue)) {
               const LaunchSize local(local_size, "local_size", true);
               if (PyDict_Check(global_size.ptr())) {
-                return launch_on_queues(
-                    kernel.prepare_per_device(sizes_per_device(global_size), local.vector()),
-                    *queues, args);
+                const PreparedKernel prepared =
+                    kernel.prepare_per_device(sizes_per_device(global_size), local.vector());
+                return launch_on_queues(*queues, args, [&](const Queue& q, auto packed) {
+                  prepared.launch(q, packed);
+                });
               }
               const LaunchSize global(global_size, "global_size", false);
-              const auto per_queue = arguments_per_queue(*queues, args);
-              for (std::size_t i = 0; i < per_queue.size(); ++i) {
-                const KernelArgs packed(tuple_items(nb::borrow<nb::args>(per_queue[i])));
-                kernel.launch(queues->queues()[i], global.extents(), local.extents(),
-                              packed.args());
-              }
-              return;
+              return launch_on_queues(*queues, args, [&](const Queue& q, auto packed) {
+                kernel.launch(q, global.extents(), local.extents(), packed);
+              });
             }
             const Queue& q = queue_argument(queue);
             const LaunchSize global(global_size, "global_size", false);
@@ -385,7 +384,8 @@ void bind_programs(nb::module_& m) {
           "__call__",
           [](const PreparedKernel& kernel, nb::handle queue, const nb::args& args) {
             if (const MultiQueue* queues = multi_queue_argument(queue)) {
-              return launch_on_queues(kernel, *queues, args);
+              return launch_on_queues(
+                  *queues, args, [&](const Queue& q, auto packed) { kernel.launch(q, packed); });
             }
             const Queue& q = queue_argument(queue);
             const KernelArgs packed(tuple_items(args));
