@@ -28,8 +28,6 @@ std::string c_type(const DType& dtype) {
   return ctype(dtype).as_string();
 }
 
-bool is_signed_int(const DType& dtype) { return dtype.kind() == DTypeKind::signed_integer; }
-
 DType unsigned_like(const DType& dtype) {
   switch (dtype.itemsize()) {
     case 1: return DType::uint8();
@@ -503,6 +501,8 @@ class Generator final : public CodeHelpers {
 };
 
 }  // namespace
+
+bool is_signed_int(const DType& dtype) { return dtype.kind() == DTypeKind::signed_integer; }
 
 const char* math_function_name(MathFunction function) noexcept {
   switch (function) {

@@ -15,6 +15,9 @@
 
 namespace plinth::detail {
 
+/// Whether `dtype` is a signed integer (int8 to int64).
+bool is_signed_int(const DType& dtype);
+
 struct GeneratedExpression {
   /// The declaration: the output `o` first, then one input `a<k>` per distinct array, then
   /// one scalar `s<k>` per scalar leaf. Bool arrays and scalars are declared uint8, float16

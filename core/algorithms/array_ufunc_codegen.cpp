@@ -45,7 +45,6 @@ std::string call(const std::string& name, const std::vector<std::string>& args) 
                           : fmt::format("{}({}, {})", name, args[0], args[1]);
 }
 
-bool is_signed_int(const DType& t) { return t.kind() == DTypeKind::signed_integer; }
 bool is_int_or_bool(const DType& t) { return is_integer(t) || t == DType::boolean(); }
 
 [[noreturn]] void refuse(Ufunc f, const DType& t) {

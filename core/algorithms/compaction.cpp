@@ -1,6 +1,7 @@
 #include <plinth/compaction.hpp>
 
 #include "algorithms/compaction_codegen.hpp"
+#include "algorithms/kit/array_arguments.hpp"
 #include "algorithms/kit/launch_sizing.hpp"
 #include "algorithms/kit/program_slot.hpp"
 #include "algorithms/kit/recipe_cache.hpp"
@@ -22,25 +23,19 @@ namespace plinth {
 
 namespace {
 
+using detail::check_argument_device;
+using detail::contiguous_array;
+using detail::element_offset;
+using detail::flat_view;
+
 /// Work items per group the kernels are written for (their local arrays' size).
 constexpr std::size_t compaction_local = 256;
 /// Groups per compute unit for the count and the scatter.
-constexpr std::size_t groups_per_compute_unit = 8;
+constexpr std::size_t compaction_groups_per_compute_unit = 8;
 
 detail::RecipeId compaction_recipe_id() {
   static const detail::RecipeId id = detail::next_recipe_id();
   return id;
-}
-
-/// `a` as contiguous elements at a whole-element offset of its base buffer: itself, or a
-/// copy.
-Array contiguous(const Queue& queue, const Array& a) {
-  if (a.is_contiguous() && a.first_element_offset() % a.dtype().itemsize() == 0) return a;
-  return copy(queue, a);
-}
-
-std::int64_t element_offset(const Array& a) {
-  return static_cast<std::int64_t>(a.first_element_offset() / a.dtype().itemsize());
 }
 
 void check_flags(const char* function, const char* name, const Array& array) {
@@ -60,7 +55,7 @@ std::shared_ptr<detail::ProgramSlot> compaction_slot(const Queue& queue,
       {detail::compaction_count_function, detail::compaction_offsets_function,
        detail::compaction_scatter_function, detail::compaction_gather_function,
        detail::compaction_unravel_function},
-      compaction_local, groups_per_compute_unit);
+      compaction_local, compaction_groups_per_compute_unit);
 }
 
 /// The kernels of a slot, copied out under its lock, and its sizing.
@@ -167,45 +162,30 @@ ReductionKernel count_kernel(const DType& dtype) {
       });
 }
 
-void check_device(const char* function, const char* name, const Queue& queue, const Array& a) {
-  if (!(a.device() == queue.device())) {
-    throw LogicError(
-        fmt::format("{}: argument '{}' is on another device than the queue's", function, name));
-  }
-}
-
-/// A contiguous C-order 1-D view of a contiguous array's elements.
-Array flat(const Array& a) {
-  const auto& m = a.metadata();
-  return Array::from_buffer(
-      a.base_buffer(), ArrayMetadata({a.size()}, a.dtype(), std::nullopt, m.first_element_offset(),
-                                     m.buffer_size()));
-}
-
 }  // namespace
 
 Array count_nonzero(const Queue& queue, const Array& a,
                     const std::optional<std::vector<std::size_t>>& axes) {
   check_flags("count_nonzero", "a", a);
-  check_device("count_nonzero", "a", queue, a);
+  check_argument_device("count_nonzero", "a", queue, a);
   const std::array<ElementwiseValue, 1> values{ElementwiseValue(as_words(a))};
   return count_kernel(a.dtype()).launch(queue, values, ReductionTarget{.axes = axes});
 }
 
 Array flatnonzero(const Queue& queue, const Array& a) {
   check_flags("flatnonzero", "a", a);
-  check_device("flatnonzero", "a", queue, a);
-  return compact(queue, contiguous(queue, a), a.size(), std::nullopt);
+  check_argument_device("flatnonzero", "a", queue, a);
+  return compact(queue, contiguous_array(queue, a), a.size(), std::nullopt);
 }
 
 std::vector<Array> nonzero(const Queue& queue, const Array& a) {
   check_flags("nonzero", "a", a);
-  check_device("nonzero", "a", queue, a);
+  check_argument_device("nonzero", "a", queue, a);
   if (a.ndim() == 0) {
     throw LogicError(
         "nonzero: argument 'a' is 0-d (numpy refuses it too: use atleast_1d(a).nonzero())");
   }
-  auto indices = compact(queue, contiguous(queue, a), a.size(), std::nullopt);
+  auto indices = compact(queue, contiguous_array(queue, a), a.size(), std::nullopt);
   if (a.ndim() == 1) return {indices};
   const auto count = indices.size();
   std::vector<Array> result;
@@ -233,21 +213,21 @@ std::vector<Array> nonzero(const Queue& queue, const Array& a) {
 
 Array extract(const Queue& queue, const Array& condition, const Array& a) {
   check_flags("extract", "condition", condition);
-  check_device("extract", "condition", queue, condition);
-  check_device("extract", "a", queue, a);
+  check_argument_device("extract", "condition", queue, condition);
+  check_argument_device("extract", "a", queue, a);
   if (condition.shape() != a.shape()) {
     throw LogicError(fmt::format(
         "extract: argument 'condition' has shape ({}), argument 'a' ({}): a mask needs a's shape",
         fmt::join(condition.shape(), ", "), fmt::join(a.shape(), ", ")));
   }
-  return compact(queue, contiguous(queue, condition), a.size(), contiguous(queue, a));
+  return compact(queue, contiguous_array(queue, condition), a.size(), contiguous_array(queue, a));
 }
 
 Array compress(const Queue& queue, const Array& condition, const Array& a,
                std::optional<std::ptrdiff_t> axis) {
   check_flags("compress", "condition", condition);
-  check_device("compress", "condition", queue, condition);
-  check_device("compress", "a", queue, a);
+  check_argument_device("compress", "condition", queue, condition);
+  check_argument_device("compress", "a", queue, a);
   if (condition.ndim() != 1) {
     throw LogicError(fmt::format("compress: argument 'condition' must be 1-D, got shape ({})",
                                  fmt::join(condition.shape(), ", ")));
@@ -259,7 +239,8 @@ Array compress(const Queue& queue, const Array& condition, const Array& a,
           "compress: argument 'condition' has {} elements, more than the {} of argument 'a'", m,
           a.size()));
     }
-    return compact(queue, contiguous(queue, condition), m, flat(contiguous(queue, a)));
+    return compact(queue, contiguous_array(queue, condition), m,
+                   flat_view(contiguous_array(queue, a)));
   }
   const auto ndim = static_cast<std::ptrdiff_t>(a.ndim());
   const auto d = *axis < 0 ? *axis + ndim : *axis;
@@ -273,14 +254,14 @@ Array compress(const Queue& queue, const Array& condition, const Array& a,
         "compress: argument 'condition' has {} elements, more than the extent {} of axis {}", m,
         extent, d));
   }
-  const auto indices = compact(queue, contiguous(queue, condition), m, std::nullopt);
+  const auto indices = compact(queue, contiguous_array(queue, condition), m, std::nullopt);
   auto shape = a.shape();
   shape[static_cast<std::size_t>(d)] = indices.size();
   auto out = Array::empty(queue, shape, a.dtype());
   if (out.size() == 0) return out;
   std::uint64_t inner = 1;
   for (auto k = static_cast<std::size_t>(d) + 1; k < a.ndim(); ++k) inner *= a.shape()[k];
-  const auto source = contiguous(queue, a);
+  const auto source = contiguous_array(queue, a);
   const detail::CompactionRecipe recipe{condition.dtype().itemsize(),
                                         detail::nonzero_test(condition.dtype()),
                                         a.dtype().itemsize(), compaction_local};

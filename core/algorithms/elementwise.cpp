@@ -32,7 +32,7 @@ namespace {
 /// Work items per group at most, and groups per compute unit at most (the grid-stride loop
 /// covers the rest).
 constexpr std::size_t preferred_local_size = 256;
-constexpr std::size_t groups_per_compute_unit = 32;
+constexpr std::size_t elementwise_groups_per_compute_unit = 32;
 /// Elements per vector at most (each lane repeats the operation in the source).
 constexpr std::size_t max_vector_width = 8;
 /// Bytes a vector load or store moves at most.
@@ -126,7 +126,7 @@ struct ElementwiseData {
     const auto& params = device.params();
     slot.local_size =
         local_size_for(params, kernel.max_total_local_sizes().front(), preferred_local_size);
-    slot.max_groups = group_limit(params, groups_per_compute_unit);
+    slot.max_groups = group_limit(params, elementwise_groups_per_compute_unit);
     slot.program = std::move(program);
     slot.kernels.push_back(std::move(kernel));
   }

@@ -1,4 +1,5 @@
 #include "algorithms/elementwise_codegen.hpp"
+#include "algorithms/identifier_chars.hpp"
 
 #include "dtypes/float32_rounding.hpp"
 
@@ -16,9 +17,6 @@ namespace plinth::detail {
 
 namespace {
 
-bool is_ident_start(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
 // The end of a `${...}` placeholder starting at `pos` (the `$`): one past its `}` (string

@@ -1,6 +1,7 @@
 #include <plinth/histogram.hpp>
 
 #include "algorithms/histogram_codegen.hpp"
+#include "algorithms/kit/array_arguments.hpp"
 #include "algorithms/kit/launch_sizing.hpp"
 #include "algorithms/kit/program_slot.hpp"
 
@@ -25,12 +26,15 @@ namespace plinth {
 
 namespace {
 
+using detail::check_argument_device;
+using detail::contiguous_array;
+using detail::element_offset;
+using detail::max_static_local_bytes;
+
 constexpr std::size_t histogram_local = 256;
-constexpr std::size_t groups_per_compute_unit = 4;
+constexpr std::size_t histogram_groups_per_compute_unit = 4;
 /// Bins a group counts in local memory at most.
 constexpr std::size_t max_local_bins = 8192;
-/// Static local memory a kernel may declare on every backend (CUDA's limit).
-constexpr std::size_t max_static_local_bytes = 48 * 1024;
 /// Elements one group counts at most, so that a 32-bit count never overflows.
 constexpr std::uint64_t max_group_elements = std::uint64_t{1} << 31;
 /// Bytes of partial counts at most when the bins are counted in global memory (more groups
@@ -57,28 +61,11 @@ const char* element_type(const DType& dtype) {
   return nullptr;
 }
 
-void check_device(const char* function, const char* name, const Queue& queue, const Array& a) {
-  if (!(a.device() == queue.device())) {
-    throw LogicError(
-        fmt::format("{}: argument '{}' is on another device than the queue's", function, name));
-  }
-}
-
 void check_double(const char* function, const Queue& queue, const char* why) {
   if (!queue.device().params().supports_double) {
     throw LogicError(fmt::format("{}: {} needs double precision, which the device {} lacks",
                                  function, why, queue.device().device().name()));
   }
-}
-
-/// `a` as contiguous elements at a whole-element offset of its base buffer.
-Array contiguous(const Queue& queue, const Array& a) {
-  if (a.is_contiguous() && a.first_element_offset() % a.dtype().itemsize() == 0) return a;
-  return copy(queue, a);
-}
-
-std::int64_t element_offset(const Array& a) {
-  return static_cast<std::int64_t>(a.first_element_offset() / a.dtype().itemsize());
 }
 
 /// Bins counted in local memory for `bins` on the queue's device (a power of two), or 0.
@@ -102,7 +89,7 @@ struct CountCall {
 /// Counts the `a`'s elements into `bins` bins by `call`'s rule: a new int64 array.
 Array count_bins(const Queue& queue, const Array& a, std::size_t bins, const CountCall& call) {
   auto counts = Array::empty(queue, {bins}, DType::int64());
-  const auto source = contiguous(queue, a);
+  const auto source = contiguous_array(queue, a);
   const std::uint64_t n = a.size();
   detail::HistogramRecipe recipe;
   recipe.rule = call.rule;
@@ -116,7 +103,7 @@ Array count_bins(const Queue& queue, const Array& a, std::size_t bins, const Cou
   const auto slot = detail::built_slot(
       histogram_recipe_id(), queue.device(), words, [&] { return histogram_source(recipe); },
       {detail::histogram_count_function, detail::histogram_merge_function}, histogram_local,
-      groups_per_compute_unit);
+      histogram_groups_per_compute_unit);
   const auto [kernels, local_size, max_groups] = [&] {
     const std::lock_guard lock(slot->mutex);
     return std::tuple(slot->kernels, slot->local_size, slot->max_groups);
@@ -165,7 +152,7 @@ Array count_bins(const Queue& queue, const Array& a, std::size_t bins, const Cou
 
 /// Checks histogram's `a` and returns whether its bin dtype is float64.
 bool check_histogram_array(const Queue& queue, const Array& a) {
-  check_device("histogram", "a", queue, a);
+  check_argument_device("histogram", "a", queue, a);
   const auto& dtype = a.dtype();
   if (dtype == DType::boolean() || dtype.is_struct() || is_complex(dtype) ||
       dtype == DType::float16() || element_type(dtype) == nullptr) {
@@ -281,7 +268,7 @@ HistogramResult histogram(const Queue& queue, const Array& a, std::span<const do
 
 Array bincount(const Queue& queue, const Array& x, const std::optional<Array>& weights,
                std::size_t minlength) {
-  check_device("bincount", "x", queue, x);
+  check_argument_device("bincount", "x", queue, x);
   const auto& dtype = x.dtype();
   if (x.ndim() != 1) {
     throw LogicError(
@@ -294,7 +281,7 @@ Array bincount(const Queue& queue, const Array& x, const std::optional<Array>& w
         dtype.name()));
   }
   if (weights) {
-    check_device("bincount", "weights", queue, *weights);
+    check_argument_device("bincount", "weights", queue, *weights);
     const auto& w = weights->dtype();
     if (weights->ndim() != 1 || weights->size() != x.size()) {
       throw LogicError(
@@ -342,7 +329,7 @@ Array bincount(const Queue& queue, const Array& x, const std::optional<Array>& w
   if (bins == 0) return out;
   fill(queue, out, 0.0);
   if (x.size() == 0) return out;
-  const auto source = contiguous(queue, read);
+  const auto source = contiguous_array(queue, read);
   const Array& w = *weights;
   const Array wread =
       w.dtype() == DType::boolean()
@@ -350,7 +337,7 @@ Array bincount(const Queue& queue, const Array& x, const std::optional<Array>& w
                                ArrayMetadata(w.shape(), DType::uint8(), w.strides(),
                                              w.first_element_offset(), w.metadata().buffer_size()))
           : w;
-  const auto wsource = contiguous(queue, wread);
+  const auto wsource = contiguous_array(queue, wread);
   detail::HistogramRecipe recipe;
   recipe.rule = detail::BinRule::integer;
   recipe.element_type = element_type(read.dtype());
@@ -362,7 +349,7 @@ Array bincount(const Queue& queue, const Array& x, const std::optional<Array>& w
                                            std::hash<std::string>{}(recipe.weight_type), 7};
   const auto slot = detail::built_slot(
       histogram_recipe_id(), queue.device(), words, [&] { return histogram_source(recipe); },
-      {detail::histogram_weighted_function}, histogram_local, groups_per_compute_unit);
+      {detail::histogram_weighted_function}, histogram_local, histogram_groups_per_compute_unit);
   const auto [kernel, local_size, max_groups] = [&] {
     const std::lock_guard lock(slot->mutex);
     return std::tuple(slot->kernels.front(), slot->local_size, slot->max_groups);

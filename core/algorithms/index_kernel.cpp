@@ -28,10 +28,6 @@ RecipeId index_recipe_id() {
   return id;
 }
 
-std::int64_t element_offset(const Array& a) {
-  return static_cast<std::int64_t>(a.first_element_offset() / a.dtype().itemsize());
-}
-
 std::uint64_t product(std::span<const std::size_t> extents) {
   return std::accumulate(extents.begin(), extents.end(), std::uint64_t{1},
                          std::multiplies<std::uint64_t>());
@@ -133,21 +129,6 @@ void run_index(const Queue& queue, const char* function, const IndexedArray& x, 
   const std::size_t local[1] = {local_size};
   kernel.launch(queue, global, local, args);
   if (raise) raise_noted(queue, function, x, bad);
-}
-
-bool is_contiguous_in_place(const Array& a) {
-  return a.is_contiguous() && a.first_element_offset() % a.dtype().itemsize() == 0;
-}
-
-Array contiguous_array(const Queue& queue, const Array& a) {
-  return is_contiguous_in_place(a) ? a : copy(queue, a);
-}
-
-Array flat_view(const Array& a) {
-  const auto& m = a.metadata();
-  return Array::from_buffer(
-      a.base_buffer(), ArrayMetadata({a.size()}, a.dtype(), std::nullopt, m.first_element_offset(),
-                                     m.buffer_size()));
 }
 
 }  // namespace plinth::detail

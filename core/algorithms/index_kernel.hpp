@@ -3,6 +3,8 @@
 // The one launch behind take, put, gather and scatter (indexing.hpp): a contiguous array
 // indexed along consecutive dimensions by index arrays of one shape.
 
+#include "algorithms/kit/array_arguments.hpp"
+
 #include <plinth/array.hpp>
 #include <plinth/indexing.hpp>
 #include <plinth/queue.hpp>
@@ -35,15 +37,5 @@ std::vector<std::size_t> result_shape(const IndexedArray& x);
 /// positions.
 void run_index(const Queue& queue, const char* function, const IndexedArray& x, const Array& other,
                bool scatter, IndexMode mode);
-
-/// `a` as contiguous elements at a whole-element offset of its base buffer: itself, or a
-/// copy made on `queue`.
-Array contiguous_array(const Queue& queue, const Array& a);
-
-/// Whether contiguous_array(queue, a) is `a` itself.
-bool is_contiguous_in_place(const Array& a);
-
-/// A contiguous C-order 1-D view of a contiguous array's elements.
-Array flat_view(const Array& a);
 
 }  // namespace plinth::detail

@@ -26,16 +26,10 @@ namespace plinth {
 
 namespace {
 
+using detail::check_argument_device;
 using detail::contiguous_array;
 using detail::flat_view;
 using detail::IndexedArray;
-
-void check_device(const char* function, const char* name, const Queue& queue, const Array& a) {
-  if (!(a.device() == queue.device())) {
-    throw LogicError(
-        fmt::format("{}: argument '{}' is on another device than the queue's", function, name));
-  }
-}
 
 void check_indices(const char* function, const char* name, const Array& indices) {
   if (!is_integer(indices.dtype()) && indices.dtype() != DType::boolean()) {
@@ -90,8 +84,8 @@ Array broadcast_contiguous(const Queue& queue, const Array& a,
 
 Array take(const Queue& queue, const Array& a, const Array& indices,
            std::optional<std::ptrdiff_t> axis, IndexMode mode) {
-  check_device("take", "a", queue, a);
-  check_device("take", "indices", queue, indices);
+  check_argument_device("take", "a", queue, a);
+  check_argument_device("take", "indices", queue, indices);
   check_indices("take", "indices", indices);
   const std::size_t first = axis ? normalized_axis("take", *axis, a.ndim()) : 0;
   const Array source = contiguous_array(queue, a);
@@ -107,9 +101,9 @@ Array take(const Queue& queue, const Array& a, const Array& indices,
 
 void put(const Queue& queue, const Array& a, const Array& indices, const Array& values,
          IndexMode mode) {
-  check_device("put", "a", queue, a);
-  check_device("put", "indices", queue, indices);
-  check_device("put", "values", queue, values);
+  check_argument_device("put", "a", queue, a);
+  check_argument_device("put", "indices", queue, indices);
+  check_argument_device("put", "values", queue, values);
   check_indices("put", "indices", indices);
   check_values("put", a, values);
   if (indices.size() == 0 || values.size() == 0) return;
@@ -166,7 +160,7 @@ void expand_terms(const Queue& queue, const char* function, const Array& a,
       continue;
     }
     const Array& array = *term.array();
-    check_device(function, "index", queue, array);
+    check_argument_device(function, "index", queue, array);
     check_indices(function, "index", array);
     if (array.dtype() != DType::boolean()) {
       need(1);
@@ -197,7 +191,7 @@ void expand_terms(const Queue& queue, const char* function, const Array& a,
 
 Prepared prepare(const Queue& queue, const char* function, const Array& a,
                  std::span<const ArrayIndex> index) {
-  check_device(function, "a", queue, a);
+  check_argument_device(function, "a", queue, a);
   Prepared p;
   std::vector<Index> terms;
   expand_terms(queue, function, a, index, p, terms);
@@ -254,7 +248,7 @@ Array gather(const Queue& queue, const Array& a, std::initializer_list<ArrayInde
 
 void scatter(const Queue& queue, const Array& a, std::span<const ArrayIndex> index,
              const Array& values, IndexMode mode) {
-  check_device("scatter", "values", queue, values);
+  check_argument_device("scatter", "values", queue, values);
   check_values("scatter", a, values);
   const Prepared p = prepare(queue, "scatter", a, index);
   if (p.basic) {

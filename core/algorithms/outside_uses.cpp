@@ -1,5 +1,7 @@
 #include "algorithms/outside_uses.hpp"
 
+#include "algorithms/identifier_chars.hpp"
+
 #include <fmt/format.h>
 
 #include <cstddef>
@@ -19,10 +21,6 @@ struct Region {
   std::size_t begin, end;
   std::vector<std::string_view> parameters;
 };
-
-bool is_ident_char(char c) {
-  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
 
 /// The parameters of the function-like macro whose `#define` is at [begin, end) (none for an
 /// object-like one: its name is not followed at once by `(`).

@@ -39,7 +39,7 @@ const char* operation_name(Operation op) {
 
 // The words of element i (number first_index + i: a MultiArray's part starts there in the
 // whole array), then the body that stores into y[i].
-constexpr const char* draw =
+constexpr const char* draw_words =
     "const ${philox}words w = ${philox}stream(first_index + i, offset_lo, offset_hi, seed_lo, "
     "seed_hi);\n";
 
@@ -48,7 +48,7 @@ std::string uniform_operation(bool is_double) {
   return fmt::format(
       "{{\n{}const {} v = ${{math}}scale_shift({}, width, low);\n"
       "y[i] = v < high ? v : below_high;\n}}",
-      draw, is_double ? "double" : "float", u);
+      draw_words, is_double ? "double" : "float", u);
 }
 
 std::string normal_operation(bool is_double, bool is_complex) {
@@ -57,22 +57,22 @@ std::string normal_operation(bool is_double, bool is_complex) {
   const std::string complex = is_double ? "plinth_complex128" : "plinth_complex64";
   if (!is_complex) {
     return fmt::format(
-        "{{\n{}const {} z = {};\ny[i] = ${{math}}scale_shift(z.x, scale, mean_re);\n}}", draw,
+        "{{\n{}const {} z = {};\ny[i] = ${{math}}scale_shift(z.x, scale, mean_re);\n}}", draw_words,
         complex, pair);
   }
   return fmt::format(
       "{{\n{0}const {1} z = {2};\n{1} o;\no.x = ${{math}}scale_shift(z.x, scale, mean_re);\n"
       "o.y = ${{math}}scale_shift(z.y, scale, mean_im);\ny[i] = o;\n}}",
-      draw, complex, pair);
+      draw_words, complex, pair);
 }
 
 std::string bits_operation(const DType& dtype) {
   if (dtype.itemsize() == 8) {
     return fmt::format(
-        "{{\n{}y[i] = ({})(((${{philox}}u64)w.x1 << 32) | (${{philox}}u64)w.x0);\n}}", draw,
+        "{{\n{}y[i] = ({})(((${{philox}}u64)w.x1 << 32) | (${{philox}}u64)w.x0);\n}}", draw_words,
         ctype(dtype).as_string());
   }
-  return fmt::format("{{\n{}y[i] = ({})w.x0;\n}}", draw, ctype(dtype).as_string());
+  return fmt::format("{{\n{}y[i] = ({})w.x0;\n}}", draw_words, ctype(dtype).as_string());
 }
 
 ElementwiseKernel make_kernel(Operation op, const DType& dtype) {

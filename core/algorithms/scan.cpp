@@ -34,7 +34,7 @@ namespace {
 
 /// Groups per compute unit for stages 1 and 3 (enough to fill a GPU's multiprocessors; the
 /// group totals stay few, so stage 2 is short).
-constexpr std::size_t groups_per_compute_unit = 8;
+constexpr std::size_t scan_groups_per_compute_unit = 8;
 bool is_real_scalar(const DType& dtype) {
   return dtype.kind() == DTypeKind::signed_integer || dtype.kind() == DTypeKind::unsigned_integer ||
          dtype.kind() == DTypeKind::floating;
@@ -180,7 +180,7 @@ struct ScanData {
       slot.single_pass = single_pass;
       slot.geometry = geometry;
       slot.local_size = geometry.local_size;
-      slot.max_groups = group_limit(params, groups_per_compute_unit);
+      slot.max_groups = group_limit(params, scan_groups_per_compute_unit);
       return;
     }
   }

@@ -9,7 +9,7 @@ namespace plinth::detail {
 namespace {
 
 constexpr std::size_t max_local_size = 256;
-constexpr std::size_t max_items = 16;
+constexpr std::size_t scan_max_items = 16;
 constexpr std::size_t tile_bytes = 16384;
 
 // Local memory is padded by one element every 32 (_SCAN_PAD), so that work items reading
@@ -30,7 +30,7 @@ ScanGeometry choose_scan_geometry(const ScanLimits& limits) noexcept {
     geometry.local_size -= geometry.local_size % limits.warp_size;
   }
   geometry.items =
-      std::clamp<std::size_t>(tile_bytes / (geometry.local_size * itemsize), 1, max_items);
+      std::clamp<std::size_t>(tile_bytes / (geometry.local_size * itemsize), 1, scan_max_items);
   if (limits.local_mem_size == 0) return geometry;
   const std::size_t budget = limits.local_mem_size / 2;
   while (scan_local_bytes(geometry, itemsize) > budget && geometry.items > 1) --geometry.items;

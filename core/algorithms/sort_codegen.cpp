@@ -10,7 +10,7 @@ namespace plinth::detail {
 namespace {
 
 constexpr std::size_t radix_bins = 256;
-constexpr std::size_t max_items = 16;
+constexpr std::size_t sort_max_items = 16;
 constexpr std::size_t local_budget = 44 * 1024;
 
 const char* bits_type(unsigned bits) {
@@ -285,7 +285,7 @@ RadixGeometry choose_radix_geometry(const RadixLimits& limits, const RadixKeySpe
   const std::size_t per_item = local * (spec.bits + spec.payload_bits) / 8;
   const std::size_t fixed = fixed_bytes(geometry);
   geometry.items = budget > fixed ? (budget - fixed) / per_item : 1;
-  geometry.items = std::clamp<std::size_t>(geometry.items, 1, max_items);
+  geometry.items = std::clamp<std::size_t>(geometry.items, 1, sort_max_items);
   return geometry;
 }
 

@@ -23,7 +23,7 @@ namespace plinth::detail {
 namespace {
 
 /// Tiles' groups launched per compute unit (each loops over its share of the tiles).
-constexpr std::size_t groups_per_compute_unit = 16;
+constexpr std::size_t radix_groups_per_compute_unit = 16;
 
 struct RadixSlot : ProgramSlot {
   RadixGeometry geometry;
@@ -87,7 +87,7 @@ void build(RadixSlot& slot, const BoundDevice& device, const RadixKeySpec& spec)
     slot.kernels = std::move(built);
     slot.geometry = geometry;
     slot.local_size = geometry.local_size;
-    slot.max_groups = group_limit(params, groups_per_compute_unit);
+    slot.max_groups = group_limit(params, radix_groups_per_compute_unit);
     return;
   }
 }

@@ -20,9 +20,7 @@ namespace plinth::detail {
 namespace {
 
 /// Groups per compute unit at most (the group-stride loop covers the other tiles).
-constexpr std::size_t groups_per_compute_unit = 16;
-/// Static local memory a kernel may declare on every backend (CUDA's limit).
-constexpr std::size_t max_static_local_bytes = 48 * 1024;
+constexpr std::size_t tiled_copy_groups_per_compute_unit = 16;
 
 /// The one recipe id of the tiled copies in the Context's KernelStore; the variant words
 /// (variant_words) tell the programs apart.
@@ -57,7 +55,7 @@ void build(ProgramSlot& slot, const BoundDevice& device, const TiledCopyRecipe& 
   // The rows were chosen for the device; the kernel may allow fewer work items.
   const std::size_t local = tile_edge * recipe.rows;
   slot.local_size = local <= kernel.max_total_local_sizes().front() ? local : 0;
-  slot.max_groups = group_limit(device.params(), groups_per_compute_unit);
+  slot.max_groups = group_limit(device.params(), tiled_copy_groups_per_compute_unit);
   slot.program = std::move(program);
   slot.kernels.push_back(std::move(kernel));
 }

@@ -3,6 +3,7 @@
 // ipc_support(). The handles' text and bytes are ipc_handles.cpp's.
 
 #include "runtime/impl.hpp"
+#include "runtime/ipc_limits.hpp"
 
 #include <plinth/backend/context.hpp>
 #include <plinth/buffer.hpp>
@@ -22,7 +23,6 @@ namespace plinth {
 namespace {
 
 constexpr int ipc_minor = 6;
-constexpr std::size_t max_vendor_bytes = 4096;
 
 // Why `api`'s plugin cannot share memory or events at all, or "" when it has the methods.
 std::string plugin_refusal(const detail::LoadedApi& api) {
@@ -60,10 +60,10 @@ void require_api(std::string_view call, const BoundDevice& device, const std::st
 }
 
 void check_vendor_answer(const BoundDevice& device, const char* method, std::size_t size) {
-  if (size == 0 || size > max_vendor_bytes) {
+  if (size == 0 || size > detail::max_ipc_vendor_bytes) {
     throw BackendError(detail::loaded(device.context().api()).id.shortcut, method, 0, "bad handle",
                        fmt::format("the backend made a handle of {} bytes (1 to {} expected)", size,
-                                   max_vendor_bytes));
+                                   detail::max_ipc_vendor_bytes));
   }
 }
 

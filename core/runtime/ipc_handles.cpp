@@ -3,6 +3,7 @@
 // strictly: they come from another process, through files, sockets or the environment.
 
 #include "runtime/handle_text.hpp"
+#include "runtime/ipc_limits.hpp"
 
 #include <plinth/errors.hpp>
 #include <plinth/ipc.hpp>
@@ -17,15 +18,14 @@ namespace plinth {
 
 namespace {
 
-constexpr std::size_t max_vendor_bytes = 4096;
 constexpr std::array<char, 4> memory_tag{'p', 'l', 'm', '1'};
 constexpr std::array<char, 4> event_tag{'p', 'l', 'e', '1'};
 
 void check_vendor(std::string_view call, std::size_t size) {
   if (size == 0) throw LogicError(fmt::format("{}: the vendor handle is empty", call));
-  if (size > max_vendor_bytes) {
+  if (size > detail::max_ipc_vendor_bytes) {
     throw LogicError(fmt::format("{}: the vendor handle has {} bytes, more than {}", call, size,
-                                 max_vendor_bytes));
+                                 detail::max_ipc_vendor_bytes));
   }
 }
 

@@ -102,7 +102,7 @@ bool decompose(const Factors& factors, std::size_t parts, std::vector<std::size_
   }
 }
 
-std::string shape_text(std::span<const std::size_t> shape) {
+std::string size_list_text(std::span<const std::size_t> shape) {
   return fmt::format("[{}]", fmt::join(shape, ", "));
 }
 
@@ -172,7 +172,7 @@ DimensionGroups group_dimensions(std::span<const std::size_t> virtual_shape,
     while (true) {
       if (a + a_count > available.size())
         throw LogicError(fmt::format("virtual shape {} does not fit in the real shape {}",
-                                     shape_text(virtual_shape), shape_text(available)));
+                                     size_list_text(virtual_shape), size_list_text(available)));
       // More virtual work items in the group than real ones: one more real dimension.
       if (product(virtual_shape, v, v + v_count) > product(available, a, a + a_count)) {
         ++a_count;
@@ -303,7 +303,7 @@ bool is_skipped(const SkipThreshold& skip, const std::array<std::size_t, 3>& rea
 namespace {
 
 using detail::FlatTerm;
-using detail::shape_text;
+using detail::size_list_text;
 using detail::VirtualDimensionMap;
 
 // The kernel functions are generated with C++ rather than a template language, as
@@ -434,8 +434,8 @@ VsizeModules make_modules(const Mapping& data) {
 void check_sizes(const char* what, const std::vector<std::size_t>& sizes) {
   for (std::size_t d = 0; d < sizes.size(); ++d) {
     if (sizes[d] == 0)
-      throw VirtualSizeError(
-          fmt::format("The virtual {} size {} is 0 in dimension {}", what, shape_text(sizes), d));
+      throw VirtualSizeError(fmt::format("The virtual {} size {} is 0 in dimension {}", what,
+                                         size_list_text(sizes), d));
   }
 }
 
@@ -489,7 +489,8 @@ VirtualSizes::VirtualSizes(const VirtualSizeLimits& limits, std::vector<std::siz
     throw VirtualSizeError(fmt::format(
         "The virtual local size {} has {} dimension(s) and the virtual global size {} has {}; "
         "they must have the same number",
-        shape_text(local_size), local_size.size(), shape_text(global_size), global_size.size()));
+        size_list_text(local_size), local_size.size(), size_list_text(global_size),
+        global_size.size()));
   }
   check_sizes("global", global_size);
   check_sizes("local", local_size);
@@ -509,7 +510,7 @@ VirtualSizes::VirtualSizes(const VirtualSizeLimits& limits, std::vector<std::siz
     if (__builtin_mul_overflow(work_items, size, &work_items))
       throw VirtualSizeError(
           fmt::format("The virtual global size {} has more work items than a size_t holds",
-                      shape_text(global_size)));
+                      size_list_text(global_size)));
   }
 
   // The local size is laid onto the real local dimensions without padding where it can be;
@@ -537,15 +538,15 @@ VirtualSizes::VirtualSizes(const VirtualSizeLimits& limits, std::vector<std::siz
     if (detail::saturating_product(local_size) > max_total) {
       throw VirtualSizeError(
           fmt::format("Requested local size is greater than the maximum {} (local size {})",
-                      max_total, shape_text(local_size)));
+                      max_total, size_list_text(local_size)));
     }
     local_map = lay_out(local_size);
     if (!fits(local_map)) {
       throw VirtualSizeError(fmt::format(
           "The virtual local size {} cannot be laid onto the real local dimensions (at most {}) "
           "within the maximum of {} work items per group: it would take {}",
-          shape_text(local_size), fmt::join(max_local_sizes, " x "), max_total,
-          shape_text(local_map.real_shape)));
+          size_list_text(local_size), fmt::join(max_local_sizes, " x "), max_total,
+          size_list_text(local_map.real_shape)));
     }
   }
 
@@ -556,7 +557,7 @@ VirtualSizes::VirtualSizes(const VirtualSizeLimits& limits, std::vector<std::siz
     if (__builtin_mul_overflow(grid[d], local_size[d], &bounding[d]))
       throw VirtualSizeError(fmt::format(
           "The virtual global size {} rounded up to whole groups of {} does not fit in a size_t",
-          shape_text(global_size), shape_text(local_size)));
+          size_list_text(global_size), size_list_text(local_size)));
   }
   const std::size_t groups = detail::saturating_product(grid);  // at most work_items
   const std::size_t max_groups = detail::saturating_product(limits.max_num_groups);
@@ -564,7 +565,7 @@ VirtualSizes::VirtualSizes(const VirtualSizeLimits& limits, std::vector<std::siz
     throw VirtualSizeError(fmt::format(
         "Bounding global size {} is too large: {} groups of {} are more than the real grid "
         "holds ({})",
-        shape_text(bounding), groups, shape_text(local_size),
+        size_list_text(bounding), groups, size_list_text(local_size),
         fmt::join(limits.max_num_groups, " x ")));
   }
 
@@ -581,7 +582,7 @@ VirtualSizes::VirtualSizes(const VirtualSizeLimits& limits, std::vector<std::siz
       throw VirtualSizeError(fmt::format(
           "The real grid {} of groups of {} for the virtual global size {} does not fit in a "
           "size_t",
-          shape_text(real_grid), shape_text(real_local), shape_text(global_size)));
+          size_list_text(real_grid), size_list_text(real_local), size_list_text(global_size)));
   }
 
   auto modules = make_modules({global_size, local_size, grid, bounding, local_map, grid_map});
@@ -614,8 +615,8 @@ VirtualIds VirtualSizes::ids(const std::array<std::size_t, 3>& real_local_id,
       throw LogicError(fmt::format(
           "VirtualSizes::ids: real local id {} or group id {} is outside the real grid (local "
           "size {}, global size {})",
-          shape_text(real_local_id), shape_text(real_group_id), shape_text(data.real_local),
-          shape_text(data.real_global)));
+          size_list_text(real_local_id), size_list_text(real_group_id),
+          size_list_text(data.real_local), size_list_text(data.real_global)));
     }
   }
 

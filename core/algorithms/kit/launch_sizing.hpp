@@ -9,6 +9,9 @@
 
 namespace plinth::detail {
 
+/// Static local memory a kernel may declare on every backend (CUDA's limit).
+inline constexpr std::size_t max_static_local_bytes = 48 * 1024;
+
 /// Work items per group for a 1-D launch: `preferred`, at most `kernel_limit` (the kernel's
 /// own maximum) and the device's limits, rounded down to a multiple of the warp size where it
 /// is larger than one; at least 1. Throws nothing.

@@ -11,7 +11,7 @@ namespace plinth::backend {
 
 namespace {
 
-constexpr std::string_view basics = R"(#define KERNEL extern "C" __global__
+constexpr std::string_view gpu_cxx_basics = R"(#define KERNEL extern "C" __global__
 #define GLOBAL_MEM
 #define LOCAL_MEM __shared__
 #define LOCAL_MEM_DECL __shared__
@@ -105,7 +105,7 @@ std::string gpu_cxx_scalar_traits() {
 std::string gpu_cxx_dialect(GpuCxx language, bool fast_math) {
   std::string text(fast_math ? "#define PLINTH_FAST_MATH\n" : "");
   text += language == GpuCxx::cuda ? "#define PLINTH_CUDA_API\n" : "#define PLINTH_HIP_API\n";
-  text += basics;
+  text += gpu_cxx_basics;
   text += dialect::gpu_cxx_scalar_traits();
   text += dialect::gpu_cxx_atomics(language);
   text += dialect::gpu_cxx_sub_groups(language);

@@ -18,7 +18,8 @@ namespace {
 // loads, stores and fences in the PTX memory model's own forms from sm_70 (ld.acquire.gpu,
 // st.release.gpu, fence.acq_rel.gpu/.cta: PTX has no lighter fence for acquire or release
 // alone), volatile accesses and membar before it.
-constexpr std::string_view cuda_primitives = R"(#define PLINTH_ATOMIC_ADD(p, v, S) atomicAdd(p, v)
+constexpr std::string_view atomics_cuda_primitives =
+    R"(#define PLINTH_ATOMIC_ADD(p, v, S) atomicAdd(p, v)
 #define PLINTH_ATOMIC_AND(p, v, S) atomicAnd(p, v)
 #define PLINTH_ATOMIC_OR(p, v, S) atomicOr(p, v)
 #define PLINTH_ATOMIC_XOR(p, v, S) atomicXor(p, v)
@@ -83,7 +84,7 @@ template <class T, int S> __device__ __forceinline__ void plinth_store_MEM_ORDER
 
 // HIP: the __hip_atomic_* builtins, which take the order and the scope (agent for global
 // memory, workgroup for local), and __builtin_amdgcn_fence.
-constexpr std::string_view hip_primitives =
+constexpr std::string_view atomics_hip_primitives =
     R"(#define PLINTH_HIP_SCOPE(S) (S ? __HIP_MEMORY_SCOPE_AGENT : __HIP_MEMORY_SCOPE_WORKGROUP)
 #define PLINTH_ATOMIC_ADD(p, v, S) __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, PLINTH_HIP_SCOPE(S))
 #define PLINTH_ATOMIC_AND(p, v, S) __hip_atomic_fetch_and(p, v, __ATOMIC_RELAXED, PLINTH_HIP_SCOPE(S))
@@ -120,11 +121,11 @@ __device__ __forceinline__ void plinth_local_global_barrier() {
 #define LOCAL_GLOBAL_BARRIER plinth_local_global_barrier()
 )";
 
-// The operations on top of the primitives, the same for both languages. Integers go through
+// The atomics_operations on top of the primitives, the same for both languages. Integers go through
 // the unsigned type of their size (add, sub, and, or, xor, xchg, cmpxchg: the same bits) or
 // the signed one (min, max of signed types); floats add natively (a compare-and-swap loop on
 // CUDA before sm_60 for double), and min, max, xchg and cmpxchg work on their bits.
-constexpr std::string_view operations = R"(#define PLINTH_AU(T) typename plinth_num<T>::u
+constexpr std::string_view atomics_operations = R"(#define PLINTH_AU(T) typename plinth_num<T>::u
 #define PLINTH_AS(T) typename plinth_num<T>::s
 template <class T, int S> __device__ __forceinline__ T plinth_atomic_cmpxchg(T *p, T e, T d) {
   return plinth_bit_cast<T>(PLINTH_ATOMIC_CAS((PLINTH_AU(T) *)p, plinth_bit_cast<PLINTH_AU(T)>(e),
@@ -190,8 +191,8 @@ constexpr std::array<std::string_view, 2> fence_scopes{"WORK_GROUP", "DEVICE"};
 }  // namespace
 
 std::string gpu_cxx_atomics(GpuCxx language) {
-  std::string text(language == GpuCxx::cuda ? cuda_primitives : hip_primitives);
-  text += operations;
+  std::string text(language == GpuCxx::cuda ? atomics_cuda_primitives : atomics_hip_primitives);
+  text += atomics_operations;
   for (const auto order : fence_orders) {
     for (const auto scope : fence_scopes) {
       // The order for HIP's fence (CUDA's have one form for all three).

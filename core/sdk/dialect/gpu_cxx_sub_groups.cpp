@@ -12,7 +12,7 @@ namespace plinth::backend::dialect {
 
 namespace {
 
-constexpr std::string_view cuda_primitives = R"(#define PLINTH_SG_W 32u
+constexpr std::string_view sub_group_cuda_primitives = R"(#define PLINTH_SG_W 32u
 #define PLINTH_SG_MASK const unsigned int plinth_m = 0xffffffffu >> (32u - get_sub_group_size());
 #define PLINTH_SHFL(x, l) __shfl_sync(plinth_m, x, l)
 #define PLINTH_SHFL_UP(x, d) __shfl_up_sync(plinth_m, x, d)
@@ -34,7 +34,8 @@ __device__ __forceinline__ int sub_group_all(int predicate) {
 #define SUB_GROUP_BARRIER __syncwarp(0xffffffffu >> (32u - get_sub_group_size()))
 )";
 
-constexpr std::string_view hip_primitives = R"(#define PLINTH_SG_W ((unsigned int)warpSize)
+constexpr std::string_view sub_group_hip_primitives =
+    R"(#define PLINTH_SG_W ((unsigned int)warpSize)
 #define PLINTH_SG_MASK
 #define PLINTH_SHFL(x, l) __shfl(x, (int)(l))
 #define PLINTH_SHFL_UP(x, d) __shfl_up(x, d)
@@ -62,7 +63,7 @@ __device__ __forceinline__ void plinth_sub_group_barrier() {
 // fast as a hand-written __shfl_down_sync tree), those of a smaller last one a tree that skips
 // the lanes that do not exist, then a broadcast of lane 0. Scans are Hillis-Steele over
 // shuffles up, which never read a lane that does not exist.
-constexpr std::string_view operations =
+constexpr std::string_view sub_group_operations =
     R"(__device__ __forceinline__ unsigned int plinth_group_items() {
   return blockDim.x * blockDim.y * blockDim.z;
 }
@@ -142,8 +143,8 @@ template <int Op, class T> __device__ __forceinline__ T plinth_sg_scan_exclusive
 }  // namespace
 
 std::string gpu_cxx_sub_groups(GpuCxx language) {
-  std::string text(language == GpuCxx::cuda ? cuda_primitives : hip_primitives);
-  text += operations;
+  std::string text(language == GpuCxx::cuda ? sub_group_cuda_primitives : sub_group_hip_primitives);
+  text += sub_group_operations;
   text += language == GpuCxx::cuda ? cuda_votes : hip_votes;
   for (const auto& scalar : scalars) {
     for (const std::string_view kind :

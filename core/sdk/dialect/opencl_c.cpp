@@ -8,7 +8,7 @@ namespace plinth::backend {
 
 namespace {
 
-constexpr std::string_view basics = R"(
+constexpr std::string_view opencl_c_basics = R"(
 #if defined(cl_khr_fp64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
@@ -110,7 +110,7 @@ std::string opencl_c_dialect(std::string_view api_macro, bool fast_math) {
   text += "#define ";
   text += api_macro;
   text += '\n';
-  text += basics;
+  text += opencl_c_basics;
   text += features;
   text += dialect::opencl_c_atomics();
   text += dialect::opencl_c_sub_groups();
