@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace arg_reductions_test {
 namespace {
 
 using ArgReductionTest = DeviceTest;
@@ -243,4 +244,5 @@ TEST_P(ArgReductionTest, MisuseNamesTheArgument) {
 PLINTH_INSTANTIATE_DEVICE_TEST(ArgReductionTest);
 
 }  // namespace
+}  // namespace arg_reductions_test
 }  // namespace plinth::conformance

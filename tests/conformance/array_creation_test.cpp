@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace array_creation_test {
 namespace {
 
 using ArrayCreationTest = DeviceTest;
@@ -272,4 +273,5 @@ TEST_P(ArrayCreationTest, MultiQueueZerosAndFull) {
 PLINTH_INSTANTIATE_DEVICE_TEST(ArrayCreationTest);
 
 }  // namespace
+}  // namespace array_creation_test
 }  // namespace plinth::conformance

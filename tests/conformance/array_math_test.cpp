@@ -23,6 +23,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace array_math_test {
 namespace {
 
 using ArrayMathTest = DeviceTest;
@@ -877,4 +878,5 @@ PLINTH_INSTANTIATE_DEVICE_TEST(ArrayMathTest);
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(ArrayMathMultiDeviceTest);
 
 }  // namespace
+}  // namespace array_math_test
 }  // namespace plinth::conformance

@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace array_reductions_test {
 namespace {
 
 using ArrayReductionsTest = DeviceTest;
@@ -272,4 +273,5 @@ TEST_P(ArrayReductionsTest, NanReductionsSkipNaNs) {
 
 PLINTH_INSTANTIATE_DEVICE_TEST(ArrayReductionsTest);
 
+}  // namespace array_reductions_test
 }  // namespace plinth::conformance

@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace array_shape_test {
 namespace {
 
 using ArrayShapeTest = DeviceTest;
@@ -332,4 +333,5 @@ TEST_P(ArrayShapeTest, MisuseIsALogicError) {
 PLINTH_INSTANTIATE_DEVICE_TEST(ArrayShapeTest);
 
 }  // namespace
+}  // namespace array_shape_test
 }  // namespace plinth::conformance

@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace array_statistics_test {
 namespace {
 
 using ArrayStatisticsTest = DeviceTest;
@@ -171,4 +172,5 @@ TEST_P(ArrayStatisticsTest, VarIsStableWithALargeMean) {
 
 PLINTH_INSTANTIATE_DEVICE_TEST(ArrayStatisticsTest);
 
+}  // namespace array_statistics_test
 }  // namespace plinth::conformance

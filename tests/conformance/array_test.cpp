@@ -11,6 +11,7 @@
 #include <span>
 
 namespace plinth::conformance {
+namespace array_test {
 namespace {
 
 using ArrayTest = DeviceTest;
@@ -617,4 +618,5 @@ PLINTH_INSTANTIATE_DEVICE_TEST(ArrayTest);
 PLINTH_INSTANTIATE_DEVICE_TEST(ArrayViewTest);
 
 }  // namespace
+}  // namespace array_test
 }  // namespace plinth::conformance

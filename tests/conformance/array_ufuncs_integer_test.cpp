@@ -13,6 +13,7 @@
 #include <algorithm>
 
 namespace plinth::conformance {
+namespace array_ufuncs_integer_test {
 namespace {
 
 using namespace ufunc;  // NOLINT(google-build-using-namespace)
@@ -280,4 +281,5 @@ TEST_P(ArrayUfuncsIntegerTest, RefusalsNameTheFunctionAndDtype) {
 PLINTH_INSTANTIATE_DEVICE_TEST(ArrayUfuncsIntegerTest);
 
 }  // namespace
+}  // namespace array_ufuncs_integer_test
 }  // namespace plinth::conformance

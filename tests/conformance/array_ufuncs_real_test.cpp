@@ -11,6 +11,7 @@
 #include <plinth/errors.hpp>
 
 namespace plinth::conformance {
+namespace array_ufuncs_real_test {
 namespace {
 
 using namespace ufunc;  // NOLINT(google-build-using-namespace)
@@ -341,4 +342,5 @@ PLINTH_INSTANTIATE_DEVICE_TEST(ArrayUfuncsRealTest);
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(ArrayUfuncsMultiDeviceTest);
 
 }  // namespace
+}  // namespace array_ufuncs_real_test
 }  // namespace plinth::conformance

@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace array_views_test {
 namespace {
 
 using ArrayViewsTest = DeviceTest;
@@ -261,4 +262,5 @@ TEST_P(ArrayViewsTest, MayShareMemoryIsNumpysBoundsCheck) {
 PLINTH_INSTANTIATE_DEVICE_TEST(ArrayViewsTest);
 
 }  // namespace
+}  // namespace array_views_test
 }  // namespace plinth::conformance

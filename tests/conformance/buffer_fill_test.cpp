@@ -11,6 +11,7 @@
 #include <cstring>
 
 namespace plinth::conformance {
+namespace buffer_fill_test {
 namespace {
 
 using BufferFillTest = DeviceTest;
@@ -175,4 +176,5 @@ PLINTH_INSTANTIATE_DEVICE_TEST(BufferFillTest);
 PLINTH_INSTANTIATE_DEVICE_TEST(BufferFillKernelTest);
 
 }  // namespace
+}  // namespace buffer_fill_test
 }  // namespace plinth::conformance

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 namespace plinth::conformance {
+namespace buffer_test {
 namespace {
 
 using BufferTest = DeviceTest;
@@ -227,4 +228,5 @@ TEST_P(BufferTest, WrappedMemoryReleasesItsOwnerWithTheLastCopy) {
 PLINTH_INSTANTIATE_DEVICE_TEST(BufferTest);
 
 }  // namespace
+}  // namespace buffer_test
 }  // namespace plinth::conformance

@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace collectives_test {
 namespace {
 
 using Collectives = MultiDeviceTest;
@@ -660,4 +661,5 @@ PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(Collectives);
 PLINTH_INSTANTIATE_DEVICE_TEST(CollectivesOnOneDevice);
 
 }  // namespace
+}  // namespace collectives_test
 }  // namespace plinth::conformance

@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace compaction_test {
 namespace {
 
 using CompactionTest = DeviceTest;
@@ -300,4 +301,5 @@ TEST_P(CompactionTest, MisuseNamesTheArgument) {
 PLINTH_INSTANTIATE_DEVICE_TEST(CompactionTest);
 
 }  // namespace
+}  // namespace compaction_test
 }  // namespace plinth::conformance

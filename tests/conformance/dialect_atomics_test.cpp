@@ -23,6 +23,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace dialect_atomics_test {
 namespace {
 
 using namespace dialect;
@@ -669,4 +670,5 @@ TEST_P(DialectAtomicsTest, SpinLockGuardsALocalUpdate) {
 PLINTH_INSTANTIATE_DEVICE_TEST(DialectAtomicsTest);
 
 }  // namespace
+}  // namespace dialect_atomics_test
 }  // namespace plinth::conformance

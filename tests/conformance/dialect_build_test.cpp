@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace dialect_build_test {
 namespace {
 
 using DialectBuildTest = DeviceTest;
@@ -260,4 +261,5 @@ KERNEL void k(GLOBAL_MEM int *p, int order) { atomic_fence(order, MEM_SCOPE_WORK
 PLINTH_INSTANTIATE_DEVICE_TEST(DialectBuildTest);
 
 }  // namespace
+}  // namespace dialect_build_test
 }  // namespace plinth::conformance

@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace dialect_fences_test {
 namespace {
 
 using namespace dialect;
@@ -320,4 +321,5 @@ TEST_P(DialectFencesTest, MessagesPassWithinAGroupAtWorkGroupScope) {
 PLINTH_INSTANTIATE_DEVICE_TEST(DialectFencesTest);
 
 }  // namespace
+}  // namespace dialect_fences_test
 }  // namespace plinth::conformance

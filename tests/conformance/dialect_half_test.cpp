@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace dialect_half_test {
 namespace {
 
 using namespace dialect;
@@ -176,4 +177,5 @@ TEST_P(DialectHalfTest, DoubleToHalfRoundsOnce) {
 PLINTH_INSTANTIATE_DEVICE_TEST(DialectHalfTest);
 
 }  // namespace
+}  // namespace dialect_half_test
 }  // namespace plinth::conformance

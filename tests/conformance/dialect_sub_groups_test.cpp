@@ -23,6 +23,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace dialect_sub_groups_test {
 namespace {
 
 using namespace dialect;
@@ -422,4 +423,5 @@ TEST_P(DialectSubGroupsTest, EveryOperationOfDouble) {
 PLINTH_INSTANTIATE_DEVICE_TEST(DialectSubGroupsTest);
 
 }  // namespace
+}  // namespace dialect_sub_groups_test
 }  // namespace plinth::conformance

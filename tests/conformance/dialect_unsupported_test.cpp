@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace dialect_unsupported_test {
 namespace {
 
 using DialectUnsupportedTest = DeviceTest;
@@ -92,4 +93,5 @@ TEST_P(DialectUnsupportedTest, WhatTheDeviceLacksIsACompileErrorNamingIt) {
 PLINTH_INSTANTIATE_DEVICE_TEST(DialectUnsupportedTest);
 
 }  // namespace
+}  // namespace dialect_unsupported_test
 }  // namespace plinth::conformance

@@ -14,6 +14,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace dialect_vectors_test {
 namespace {
 
 using namespace dialect;
@@ -173,4 +174,5 @@ TEST_P(DialectVectorsTest, LoadAndStoreEveryTypeAtAlignedAndUnalignedOffsets) {
 PLINTH_INSTANTIATE_DEVICE_TEST(DialectVectorsTest);
 
 }  // namespace
+}  // namespace dialect_vectors_test
 }  // namespace plinth::conformance

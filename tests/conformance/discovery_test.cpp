@@ -3,6 +3,7 @@
 #include "fixture.hpp"
 
 namespace plinth::conformance {
+namespace discovery_test {
 namespace {
 
 using Discovery = DeviceTest;
@@ -197,4 +198,5 @@ TEST_P(Discovery, ContextFromNativeHandles) {
 PLINTH_INSTANTIATE_DEVICE_TEST(Discovery);
 
 }  // namespace
+}  // namespace discovery_test
 }  // namespace plinth::conformance

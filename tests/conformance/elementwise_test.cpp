@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace elementwise_test {
 namespace {
 
 using ElementwiseTest = DeviceTest;
@@ -520,4 +521,5 @@ TEST_P(ElementwiseMultiDeviceTest, RunsOnEachDevicesPart) {
 PLINTH_INSTANTIATE_DEVICE_TEST(ElementwiseTest);
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(ElementwiseMultiDeviceTest);
 
+}  // namespace elementwise_test
 }  // namespace plinth::conformance

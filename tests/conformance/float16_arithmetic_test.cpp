@@ -23,6 +23,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace float16_arithmetic_test {
 namespace {
 
 using Float16Test = DeviceTest;
@@ -384,4 +385,5 @@ PLINTH_INSTANTIATE_DEVICE_TEST(Float16Test);
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(Float16MultiDeviceTest);
 
 }  // namespace
+}  // namespace float16_arithmetic_test
 }  // namespace plinth::conformance

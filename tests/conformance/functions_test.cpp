@@ -22,6 +22,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace functions_test {
 namespace {
 
 using Real = long double;
@@ -566,4 +567,5 @@ TEST_P(FunctionsTest, ExpSpecialValuesOfAnnexG) {
 PLINTH_INSTANTIATE_DEVICE_TEST(FunctionsTest);
 
 }  // namespace
+}  // namespace functions_test
 }  // namespace plinth::conformance

@@ -6,6 +6,7 @@
 #include <utility>
 
 namespace plinth::conformance {
+namespace handle_test {
 namespace {
 
 using HandleTest = DeviceTest;
@@ -71,4 +72,5 @@ TEST_P(HandleTest, MovedFromHandlesStayUsable) {
 PLINTH_INSTANTIATE_DEVICE_TEST(HandleTest);
 
 }  // namespace
+}  // namespace handle_test
 }  // namespace plinth::conformance

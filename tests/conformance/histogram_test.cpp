@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace histogram_test {
 namespace {
 
 using HistogramTest = DeviceTest;
@@ -298,4 +299,5 @@ TEST_P(HistogramTest, MisuseNamesTheArgument) {
 PLINTH_INSTANTIATE_DEVICE_TEST(HistogramTest);
 
 }  // namespace
+}  // namespace histogram_test
 }  // namespace plinth::conformance

@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace indexing_test {
 namespace {
 
 using IndexingTest = DeviceTest;
@@ -317,4 +318,5 @@ TEST_P(IndexingTest, MisuseThrowsLogicErrorNamingIt) {
 
 PLINTH_INSTANTIATE_DEVICE_TEST(IndexingTest);
 
+}  // namespace indexing_test
 }  // namespace plinth::conformance

@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace ipc_test {
 namespace {
 
 using IpcTest = DeviceTest;
@@ -157,4 +158,5 @@ TEST_P(IpcTest, HandlesOfAnotherApiAndEventsThatCannotTimeAreRefused) {
 PLINTH_INSTANTIATE_DEVICE_TEST(IpcTest);
 
 }  // namespace
+}  // namespace ipc_test
 }  // namespace plinth::conformance

@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace kernel_caches_test {
 namespace {
 
 using KernelCachesTest = DeviceTest;
@@ -87,4 +88,5 @@ TEST_P(KernelCachesTest, ClearingDropsEveryProgramAndTheNextCallBuildsAgain) {
 PLINTH_INSTANTIATE_DEVICE_TEST(KernelCachesTest);
 
 }  // namespace
+}  // namespace kernel_caches_test
 }  // namespace plinth::conformance

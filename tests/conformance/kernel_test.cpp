@@ -11,6 +11,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace kernel_test {
 namespace {
 
 using KernelTest = DeviceTest;
@@ -450,4 +451,5 @@ TEST_P(KernelTestWithProgram, DynamicLocalMemoryIsBoundAsTheBackendDeclares) {
 PLINTH_INSTANTIATE_DEVICE_TEST(KernelTestWithProgram);
 
 }  // namespace
+}  // namespace kernel_test
 }  // namespace plinth::conformance

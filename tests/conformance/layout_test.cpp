@@ -20,6 +20,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace layout_test {
 namespace {
 
 using LayoutTest = DeviceTest;
@@ -216,4 +217,5 @@ TEST_P(LayoutTest, IndicesBeyond31BitsAreExact) {
 PLINTH_INSTANTIATE_DEVICE_TEST(LayoutTest);
 
 }  // namespace
+}  // namespace layout_test
 }  // namespace plinth::conformance

@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace managed_memory_test {
 namespace {
 
 using ManagedMemoryTest = DeviceTest;
@@ -201,4 +202,5 @@ PLINTH_INSTANTIATE_DEVICE_TEST(ManagedMemoryKernelTest);
 PLINTH_INSTANTIATE_DEVICE_TEST(MemoryInfoTest);
 
 }  // namespace
+}  // namespace managed_memory_test
 }  // namespace plinth::conformance

@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace memory_pool_test {
 namespace {
 
 const char* const source = R"(
@@ -361,4 +362,5 @@ TEST_P(MemoryPoolDevicesTest, EachDeviceHasItsPoolAndOtherDevicesQueuesClaim) {
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(MemoryPoolDevicesTest);
 
 }  // namespace
+}  // namespace memory_pool_test
 }  // namespace plinth::conformance

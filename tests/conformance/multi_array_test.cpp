@@ -7,6 +7,7 @@
 #include <numeric>
 
 namespace plinth::conformance {
+namespace multi_array_test {
 namespace {
 
 using MultiArrayTest = MultiDeviceTest;
@@ -279,4 +280,5 @@ TEST_P(MultiArrayTest, MisuseIsALogicError) {
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(MultiArrayTest);
 
 }  // namespace
+}  // namespace multi_array_test
 }  // namespace plinth::conformance

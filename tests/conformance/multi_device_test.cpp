@@ -3,6 +3,7 @@
 #include "fixture.hpp"
 
 namespace plinth::conformance {
+namespace multi_device_test {
 namespace {
 
 using MultiDevice = MultiDeviceTest;
@@ -109,4 +110,5 @@ TEST_P(MultiDevice, CopiesBetweenDevicesOfAContext) {
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(MultiDevice);
 
 }  // namespace
+}  // namespace multi_device_test
 }  // namespace plinth::conformance

@@ -22,6 +22,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace multi_kernels_test {
 namespace {
 
 using MultiKernelTest = MultiDeviceTest;
@@ -432,4 +433,5 @@ TEST_P(MultiKernelTest, RandomNumbersAreThoseOfOneArray) {
 
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(MultiKernelTest);
 
+}  // namespace multi_kernels_test
 }  // namespace plinth::conformance

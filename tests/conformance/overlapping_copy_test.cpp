@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace overlapping_copy_test {
 namespace {
 
 using OverlappingCopyTest = DeviceTest;
@@ -177,4 +178,5 @@ TEST_P(OverlappingCopyTest, CopyIntoShiftsRowsAndTransposesInPlace) {
 PLINTH_INSTANTIATE_DEVICE_TEST(OverlappingCopyTest);
 
 }  // namespace
+}  // namespace overlapping_copy_test
 }  // namespace plinth::conformance

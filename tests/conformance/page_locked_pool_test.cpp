@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace page_locked_pool_test {
 namespace {
 
 using PageLockedPoolTest = DeviceTest;
@@ -360,4 +361,5 @@ TEST_P(PageLockedPoolTest, ThreadsAllocateAndReleaseConcurrently) {
 PLINTH_INSTANTIATE_DEVICE_TEST(PageLockedPoolTest);
 
 }  // namespace
+}  // namespace page_locked_pool_test
 }  // namespace plinth::conformance

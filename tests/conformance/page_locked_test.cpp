@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace page_locked_test {
 namespace {
 
 using PageLockedTest = DeviceTest;
@@ -233,4 +234,5 @@ PLINTH_INSTANTIATE_DEVICE_TEST(PageLockedTest);
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(PageLockedMultiDeviceTest);
 
 }  // namespace
+}  // namespace page_locked_test
 }  // namespace plinth::conformance

@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace peer_copy_test {
 namespace {
 
 using PeerCopy = MultiDeviceTest;
@@ -323,4 +324,5 @@ TEST_P(PeerCopy, ResplayRefusesMissingQueuesAndImpossibleSplays) {
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(PeerCopy);
 
 }  // namespace
+}  // namespace peer_copy_test
 }  // namespace plinth::conformance

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 namespace plinth::conformance {
+namespace program_test {
 namespace {
 
 using ProgramTest = DeviceTest;
@@ -413,4 +414,5 @@ TEST_P(ProgramTest, TheProgramCacheLoadsWhatItStored) {
 PLINTH_INSTANTIATE_DEVICE_TEST(ProgramTest);
 
 }  // namespace
+}  // namespace program_test
 }  // namespace plinth::conformance

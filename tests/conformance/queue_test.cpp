@@ -3,6 +3,7 @@
 #include "fixture.hpp"
 
 namespace plinth::conformance {
+namespace queue_test {
 namespace {
 
 using QueueTest = DeviceTest;
@@ -73,4 +74,5 @@ TEST_P(QueueTest, QueuesAreHandles) {
 PLINTH_INSTANTIATE_DEVICE_TEST(QueueTest);
 
 }  // namespace
+}  // namespace queue_test
 }  // namespace plinth::conformance

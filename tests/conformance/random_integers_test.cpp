@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace random_integers_test {
 namespace {
 
 using RandomIntegersTest = DeviceTest;
@@ -193,4 +194,5 @@ TEST_P(RandomIntegersTest, MisuseThrowsLogicErrorAndKeepsTheOffset) {
 
 PLINTH_INSTANTIATE_DEVICE_TEST(RandomIntegersTest);
 
+}  // namespace random_integers_test
 }  // namespace plinth::conformance

@@ -26,6 +26,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace random_test {
 namespace {
 
 using RandomTest = DeviceTest;
@@ -547,4 +548,5 @@ TEST_P(RandomTest, MisuseThrowsLogicErrorAndKeepsTheOffset) {
 
 PLINTH_INSTANTIATE_DEVICE_TEST(RandomTest);
 
+}  // namespace random_test
 }  // namespace plinth::conformance

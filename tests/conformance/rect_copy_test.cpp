@@ -12,6 +12,7 @@
 #include <numeric>
 
 namespace plinth::conformance {
+namespace rect_copy_test {
 namespace {
 
 using RectCopyTest = DeviceTest;
@@ -253,4 +254,5 @@ PLINTH_INSTANTIATE_DEVICE_TEST(RectCopyTest);
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(RectCopyMultiDevice);
 
 }  // namespace
+}  // namespace rect_copy_test
 }  // namespace plinth::conformance

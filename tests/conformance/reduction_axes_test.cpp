@@ -12,6 +12,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace reduction_axes_test {
 namespace {
 
 using ReductionAxesTest = DeviceTest;
@@ -139,4 +140,5 @@ TEST_P(ReductionAxesTest, ArgminAndArgmaxKeepdims) {
 
 PLINTH_INSTANTIATE_DEVICE_TEST(ReductionAxesTest);
 
+}  // namespace reduction_axes_test
 }  // namespace plinth::conformance

@@ -22,6 +22,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace reduction_layouts_test {
 namespace {
 
 using ReductionLayoutTest = DeviceTest;
@@ -283,4 +284,5 @@ TEST_P(ReductionLayoutTest, EmptyAndSingleExtents) {
 PLINTH_INSTANTIATE_DEVICE_TEST(ReductionLayoutTest);
 
 }  // namespace
+}  // namespace reduction_layouts_test
 }  // namespace plinth::conformance

@@ -21,6 +21,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace reduction_test {
 namespace {
 
 using ReductionTest = DeviceTest;
@@ -446,4 +447,5 @@ TEST_P(ReductionTest, MisuseIsReported) {
 PLINTH_INSTANTIATE_DEVICE_TEST(ReductionTest);
 
 }  // namespace
+}  // namespace reduction_test
 }  // namespace plinth::conformance

@@ -22,6 +22,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace scan_single_pass_test {
 namespace {
 
 using ScanSinglePassTest = DeviceTest;
@@ -461,4 +462,5 @@ TEST_P(ScanSinglePassTest, MoreThan2To32Elements) {
 PLINTH_INSTANTIATE_DEVICE_TEST(ScanSinglePassTest);
 
 }  // namespace
+}  // namespace scan_single_pass_test
 }  // namespace plinth::conformance

@@ -21,6 +21,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace scan_test {
 namespace {
 
 using ScanTest = DeviceTest;
@@ -523,4 +524,5 @@ TEST_P(ScanTest, CompileErrorShowsTheGeneratedSource) {
 PLINTH_INSTANTIATE_DEVICE_TEST(ScanTest);
 
 }  // namespace
+}  // namespace scan_test
 }  // namespace plinth::conformance

@@ -20,6 +20,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace sort_test {
 namespace {
 
 using SortTest = DeviceTest;
@@ -567,4 +568,5 @@ TEST_P(SortMultiTest, RowsOfEachPart) {
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(SortMultiTest);
 
 }  // namespace
+}  // namespace sort_test
 }  // namespace plinth::conformance

@@ -9,6 +9,7 @@
 #include <numeric>
 
 namespace plinth::conformance {
+namespace static_kernel_test {
 namespace {
 
 using StaticKernelTest = DeviceTest;
@@ -326,4 +327,5 @@ PLINTH_INSTANTIATE_DEVICE_TEST(StaticKernelTest);
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(MultiDeviceStaticKernelTest);
 
 }  // namespace
+}  // namespace static_kernel_test
 }  // namespace plinth::conformance

@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace strided_names_test {
 namespace {
 
 using StridedNamesTest = DeviceTest;
@@ -145,4 +146,5 @@ TEST_P(StridedNamesTest, ReductionRewritesAndRefusesAsElementwise) {
 PLINTH_INSTANTIATE_DEVICE_TEST(StridedNamesTest);
 
 }  // namespace
+}  // namespace strided_names_test
 }  // namespace plinth::conformance

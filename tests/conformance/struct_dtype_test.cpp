@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace struct_dtype_test {
 namespace {
 
 // Nested structs, arrays of scalars and of structs, an explicit offset that needs ALIGN, and
@@ -235,4 +236,5 @@ TEST_P(StructTest, RoundTripsDoublePrecisionFields) {
 PLINTH_INSTANTIATE_DEVICE_TEST(StructTest);
 
 }  // namespace
+}  // namespace struct_dtype_test
 }  // namespace plinth::conformance

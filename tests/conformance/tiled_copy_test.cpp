@@ -24,6 +24,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace tiled_copy_test {
 namespace {
 
 using TiledCopyTest = DeviceTest;
@@ -399,4 +400,5 @@ TEST_P(TiledCopyTest, ConcatenateOfTransposedViewsOfMixedDtypes) {
 PLINTH_INSTANTIATE_DEVICE_TEST(TiledCopyTest);
 
 }  // namespace
+}  // namespace tiled_copy_test
 }  // namespace plinth::conformance

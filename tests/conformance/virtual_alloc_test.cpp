@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace plinth::conformance {
+namespace virtual_alloc_test {
 namespace {
 
 using VirtualAllocTest = DeviceTest;
@@ -328,4 +329,5 @@ PLINTH_INSTANTIATE_DEVICE_TEST(VirtualAllocTest);
 PLINTH_INSTANTIATE_MULTI_DEVICE_TEST(VirtualAllocMultiDeviceTest);
 
 }  // namespace
+}  // namespace virtual_alloc_test
 }  // namespace plinth::conformance

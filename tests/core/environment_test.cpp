@@ -18,6 +18,7 @@
 #include <system_error>
 #include <vector>
 
+namespace environment_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -414,3 +415,4 @@ TEST(ProgramCacheSize, TheWarningEscapesControlCharactersOnce) {
 }
 
 }  // namespace
+}  // namespace environment_test

@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace plinth {
+namespace fill_test {
 namespace {
 
 using test::run_self;
@@ -137,4 +138,5 @@ TEST_F(HostFill, BadInputIsALogicErrorAndTouchesNothing) {
 }
 
 }  // namespace
+}  // namespace fill_test
 }  // namespace plinth

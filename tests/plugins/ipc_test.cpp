@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace plinth {
+namespace ipc_test {
 namespace {
 
 using test::pattern;
@@ -218,4 +219,5 @@ TEST(HostIpcOlderSdk, APluginOfSdk15IsRefusedNamingItsVersion) {
 }
 
 }  // namespace
+}  // namespace ipc_test
 }  // namespace plinth

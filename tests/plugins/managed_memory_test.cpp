@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace plinth {
+namespace managed_memory_test {
 namespace {
 
 // Only the host test backends (see sdk_versions_test.cpp). Set before the plugins load.
@@ -219,4 +220,5 @@ TEST_F(HostBackend, MemoryInfoFallsBackToTheParametersBefore1_6) {
 }
 
 }  // namespace
+}  // namespace managed_memory_test
 }  // namespace plinth

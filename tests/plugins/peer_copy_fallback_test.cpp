@@ -21,6 +21,7 @@
 #include <vector>
 
 namespace plinth {
+namespace peer_copy_fallback_test {
 namespace {
 
 using test::pattern;
@@ -171,4 +172,5 @@ INSTANTIATE_TEST_SUITE_P(, PeerCopyFallback, testing::Values("hostv13", "hostv14
                          [](const auto& param) { return std::string(param.param); });
 
 }  // namespace
+}  // namespace peer_copy_fallback_test
 }  // namespace plinth

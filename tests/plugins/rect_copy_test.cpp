@@ -22,6 +22,7 @@
 #include <vector>
 
 namespace plinth {
+namespace rect_copy_test {
 namespace {
 
 using test::pattern;
@@ -358,4 +359,5 @@ INSTANTIATE_TEST_SUITE_P(, RectCopyPeer, testing::Values("hostv14", "hostv16"),
                          [](const auto& param) { return std::string(param.param); });
 
 }  // namespace
+}  // namespace rect_copy_test
 }  // namespace plinth

@@ -23,6 +23,7 @@
 #include "error_message.hpp"
 
 namespace plinth {
+namespace sdk_versions_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -356,4 +357,5 @@ INSTANTIATE_TEST_SUITE_P(, SdkVersion,
                          [](const auto& param) { return std::string(param.param); });
 
 }  // namespace
+}  // namespace sdk_versions_test
 }  // namespace plinth

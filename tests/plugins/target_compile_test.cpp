@@ -15,6 +15,7 @@
 #include <string>
 
 namespace plinth {
+namespace target_compile_test {
 namespace {
 
 std::string text_of(const std::vector<std::byte>& bytes) {
@@ -131,4 +132,5 @@ TEST(TargetCompile, UnknownApisAreRefusedWithTheCandidates) {
 }
 
 }  // namespace
+}  // namespace target_compile_test
 }  // namespace plinth

@@ -16,6 +16,7 @@
 #include <string>
 
 namespace plinth::cuda {
+namespace dialect_test {
 namespace {
 
 class CudaDialect : public ::testing::Test {
@@ -181,4 +182,5 @@ TEST_F(CudaDialect, TheTargetsSupportEverythingWithWarpsOf32) {
 }
 
 }  // namespace
+}  // namespace dialect_test
 }  // namespace plinth::cuda

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+namespace fill_test {
 namespace {
 
 using plinth::cuda::Buffer;
@@ -104,3 +105,4 @@ TEST_F(CudaFill, LongerPatternsAreRefusedCallingNothing) {
 }
 
 }  // namespace
+}  // namespace fill_test

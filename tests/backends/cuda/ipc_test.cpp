@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+namespace ipc_test {
 namespace {
 
 using plinth::cuda::Buffer;
@@ -114,3 +115,4 @@ TEST_F(CudaIpc, AvailabilityFollowsTheDevicesIpcAttribute) {
 }
 
 }  // namespace
+}  // namespace ipc_test

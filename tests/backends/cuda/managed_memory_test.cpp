@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+namespace managed_memory_test {
 namespace {
 
 using plinth::ManagedAdvice;
@@ -104,3 +105,4 @@ TEST_F(CudaManagedMemory, MemoryInfoAsksInTheDevicesContext) {
 }
 
 }  // namespace
+}  // namespace managed_memory_test

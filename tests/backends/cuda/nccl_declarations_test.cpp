@@ -17,6 +17,7 @@
 
 namespace nccl = plinth::cuda::nccl;
 
+namespace nccl_declarations_test {
 namespace {
 
 // NCCL's types as plinth declares them: NCCL's function types map onto the table's.
@@ -159,3 +160,4 @@ TEST(NcclDeclarations, UnknownSdkValuesAreLogicErrors) {
 }
 
 }  // namespace
+}  // namespace nccl_declarations_test

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+namespace peer_copy_test {
 namespace {
 
 using plinth::cuda::Buffer;
@@ -93,3 +94,4 @@ TEST_F(CudaPeerCopy, AFailureToEnableIsABackendErrorAndIsTriedAgain) {
 }
 
 }  // namespace
+}  // namespace peer_copy_test

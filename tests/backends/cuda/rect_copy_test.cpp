@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+namespace rect_copy_test {
 namespace {
 
 using plinth::backend::RectShape;
@@ -131,3 +132,4 @@ TEST_F(CudaRectCopy, PitchedAllocationsAreCuMemAllocPitch) {
 }
 
 }  // namespace
+}  // namespace rect_copy_test

@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace plinth::hip {
+namespace compiler_test {
 namespace {
 
 constexpr const char* add_source = R"(
@@ -187,4 +188,5 @@ TEST(HipCodeObject, RecognisesWhatIsNotOne) {
 }
 
 }  // namespace
+}  // namespace compiler_test
 }  // namespace plinth::hip

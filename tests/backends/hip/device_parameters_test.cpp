@@ -8,6 +8,7 @@
 #include <cstring>
 
 namespace plinth::hip {
+namespace device_parameters_test {
 namespace {
 
 hipDeviceProp_t mi210() {
@@ -65,4 +66,5 @@ TEST(HipDeviceParameters, ReadsUnterminatedNamesWithinTheirArrays) {
 }
 
 }  // namespace
+}  // namespace device_parameters_test
 }  // namespace plinth::hip

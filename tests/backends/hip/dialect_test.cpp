@@ -17,6 +17,7 @@
 #include <string>
 
 namespace plinth::hip {
+namespace dialect_test {
 namespace {
 
 class HipDialect : public ::testing::Test {
@@ -95,4 +96,5 @@ TEST_F(HipDialect, SubGroupsAreTheWavefrontHiprtcCompilesFor) {
 }
 
 }  // namespace
+}  // namespace dialect_test
 }  // namespace plinth::hip

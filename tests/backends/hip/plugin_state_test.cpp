@@ -15,6 +15,7 @@
 #include <string>
 
 namespace plinth {
+namespace plugin_state_test {
 namespace {
 
 // Loads only the HIP plugin (the registry is loaded once per process, at the first use).
@@ -66,4 +67,5 @@ TEST(HipPlugin, CompilesForNamedTargetsThroughTheCore) {
 }
 
 }  // namespace
+}  // namespace plugin_state_test
 }  // namespace plinth

@@ -7,6 +7,7 @@
 #include <string>
 
 namespace plinth::hip {
+namespace prelude_test {
 namespace {
 
 bool defines(const std::string& prelude, const std::string& name) {
@@ -73,4 +74,5 @@ TEST(HipPrelude, FastMathDefinesItsMacroFirstAndOnlyThen) {
 }
 
 }  // namespace
+}  // namespace prelude_test
 }  // namespace plinth::hip

@@ -9,6 +9,7 @@
 #include <string>
 
 namespace plinth::hip {
+namespace targets_test {
 namespace {
 
 bool listed(const std::string& name) {
@@ -107,4 +108,5 @@ TEST(HipTargets, CompileTargetsAreComgrsListWithNominalParameters) {
 }
 
 }  // namespace
+}  // namespace targets_test
 }  // namespace plinth::hip

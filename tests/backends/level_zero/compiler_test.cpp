@@ -28,6 +28,7 @@
 #include <vector>
 
 namespace plinth::level_zero {
+namespace compiler_test {
 namespace {
 
 // Every kind of parameter the core passes: global, constant and local pointers, scalars of
@@ -426,4 +427,5 @@ TEST(LevelZeroCompilerDeathTest, AMissingTranslatorIsNamedToo) {
 }
 
 }  // namespace
+}  // namespace compiler_test
 }  // namespace plinth::level_zero

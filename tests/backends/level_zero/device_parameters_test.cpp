@@ -9,6 +9,7 @@
 #include <cstring>
 
 namespace plinth::level_zero {
+namespace device_parameters_test {
 namespace {
 
 DeviceProperties max_1100() {
@@ -182,4 +183,5 @@ TEST(LevelZeroDeviceParameters, TextsAndVersions) {
 }
 
 }  // namespace
+}  // namespace device_parameters_test
 }  // namespace plinth::level_zero

@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace plinth::level_zero {
+namespace dialect_spirv_test {
 namespace {
 
 std::string every_function() {
@@ -118,4 +119,5 @@ KERNEL void k(GLOBAL_MEM int *p) {
 }
 
 }  // namespace
+}  // namespace dialect_spirv_test
 }  // namespace plinth::level_zero

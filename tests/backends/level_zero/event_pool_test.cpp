@@ -13,6 +13,7 @@
 #include <utility>
 
 namespace plinth::level_zero {
+namespace event_pool_test {
 namespace {
 
 using Slot = SlotBook::Slot;
@@ -162,4 +163,5 @@ TEST(EventSlotBook, ManyPoolsManyCycles) {
 }
 
 }  // namespace
+}  // namespace event_pool_test
 }  // namespace plinth::level_zero

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 
+namespace evil_plugin {
 namespace {
 
 __attribute__((constructor)) void plinth_test_evil_plugin_loaded() {
@@ -17,3 +18,4 @@ __attribute__((constructor)) void plinth_test_evil_plugin_loaded() {
 }
 
 }  // namespace
+}  // namespace evil_plugin

@@ -20,6 +20,7 @@
 #include <string>
 
 namespace plinth {
+namespace plugin_state_test {
 namespace {
 
 // Loads only the Level Zero plugin (the registry is loaded once per process, at first use).
@@ -83,4 +84,5 @@ TEST(LevelZeroPlugin, CompilesToSpirvThroughTheCore) {
 }
 
 }  // namespace
+}  // namespace plugin_state_test
 }  // namespace plinth

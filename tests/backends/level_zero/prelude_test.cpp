@@ -13,6 +13,7 @@
 #include <string>
 
 namespace plinth::level_zero {
+namespace prelude_test {
 namespace {
 
 bool defines(const std::string& prelude, const std::string& name) {
@@ -109,4 +110,5 @@ TEST(LevelZeroPrelude, EveryMacroCompilesToValidSpirv) {
 }
 
 }  // namespace
+}  // namespace prelude_test
 }  // namespace plinth::level_zero

@@ -3,6 +3,7 @@
 // malformed modules with a LogicError (never a crash: this runs under ASan and UBSan).
 
 #include "spirv_reflection.hpp"
+#include "compiler_available.hpp"
 #include "prelude.hpp"
 #include "spirv_compiler.hpp"
 
@@ -17,14 +18,10 @@
 #include <vector>
 
 namespace plinth::level_zero {
+namespace spirv_reflection_test {
 namespace {
 
 using backend::ParamKind;
-
-#define PLINTH_NEED_COMPILER()                                             \
-  do {                                                                     \
-    if (const auto problem = compiler_problem()) GTEST_SKIP() << *problem; \
-  } while (false)
 
 std::vector<std::byte> compile(const std::string& source) {
   return compile_to_spirv(level_zero::prelude(false) + '\n' + source, {}).binary;
@@ -317,4 +314,5 @@ TEST(LevelZeroSpirvReflection, EveryTruncationIsRefusedOrReadNeverACrash) {
 }
 
 }  // namespace
+}  // namespace spirv_reflection_test
 }  // namespace plinth::level_zero

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 namespace plinth::opencl {
+namespace dialect_support_test {
 namespace {
 
 constexpr std::uint64_t relaxed = 1 << 0, acq_rel = 1 << 1, seq_cst = 1 << 2, work_item = 1 << 3,
@@ -191,4 +192,5 @@ TEST(OpenClDialect, SubGroupsWiderThan64AreLeftToTheEmulation) {
 }
 
 }  // namespace
+}  // namespace dialect_support_test
 }  // namespace plinth::opencl

@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace plinth::opencl {
+namespace pocl_binary_test {
 namespace {
 
 /// Writes a PoCL binary as PoCL's serializer does, remembering where its fields are.
@@ -197,4 +198,5 @@ TEST(PoclBinary, RealBinariesOfPoclPass) {
 }
 
 }  // namespace
+}  // namespace pocl_binary_test
 }  // namespace plinth::opencl

@@ -9,6 +9,7 @@
 #include <vector>
 
 namespace plinth::opencl {
+namespace ptx_binary_test {
 namespace {
 
 std::vector<std::byte> bytes_of(const std::string& text) {
@@ -60,4 +61,5 @@ TEST(PtxBinary, DamagedHeadersAndBinaryBytesAreRefused) {
 }
 
 }  // namespace
+}  // namespace ptx_binary_test
 }  // namespace plinth::opencl

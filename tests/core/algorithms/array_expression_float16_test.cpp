@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 namespace plinth::detail {
+namespace array_expression_float16_test {
 namespace {
 
 TEST(ArrayExpressionFloat16, LoadsRoundsAndStores) {
@@ -42,4 +43,5 @@ TEST(ArrayExpressionFloat16, ConversionsRoundOnceAndOnlyWhereNeeded) {
 }
 
 }  // namespace
+}  // namespace array_expression_float16_test
 }  // namespace plinth::detail

@@ -23,6 +23,7 @@
 #include "error_message.hpp"
 
 namespace plinth::detail {
+namespace array_expression_rules_test {
 namespace {
 
 const DType b = DType::boolean(), i8 = DType::int8(), u8 = DType::uint8(), i16 = DType::int16(),
@@ -331,4 +332,5 @@ TEST(ArrayExpressionScalars, TypedScalarsPromoteAsArrays) {
 }
 
 }  // namespace
+}  // namespace array_expression_rules_test
 }  // namespace plinth::detail

@@ -19,6 +19,7 @@
 #include "error_message.hpp"
 
 namespace plinth::detail {
+namespace array_ufunc_types_test {
 namespace {
 
 using Unary = std::function<ArrayExpression(const ArrayExpression&)>;
@@ -161,4 +162,5 @@ TEST(ArrayUfuncTypes, IntegerPowerWithNegativeScalarExponentIsRefused) {
 }
 
 }  // namespace
+}  // namespace array_ufunc_types_test
 }  // namespace plinth::detail

@@ -14,6 +14,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace elementwise_codegen_test {
 namespace {
 
 const DType f32 = DType::float32(), f64 = DType::float64(), i32 = DType::int32();
@@ -220,4 +221,5 @@ TEST(ElementwiseScalars, ExactConversionsOnly) {
 }
 
 }  // namespace
+}  // namespace elementwise_codegen_test
 }  // namespace plinth::detail

@@ -8,6 +8,7 @@
 #include <string>
 
 namespace plinth {
+namespace elementwise_declarations_test {
 namespace {
 
 using Kind = ElementwiseArg::Kind;
@@ -69,4 +70,5 @@ TEST(ElementwiseDeclarations, BadDeclarationsAreNamed) {
 }
 
 }  // namespace
+}  // namespace elementwise_declarations_test
 }  // namespace plinth

@@ -11,6 +11,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace layout_plan_test {
 namespace {
 
 std::vector<std::size_t> shape_of(const LayoutPlan& plan) {
@@ -147,4 +148,5 @@ TEST(FastDivisor, DividesExactlyBelow2To31) {
 }
 
 }  // namespace
+}  // namespace layout_plan_test
 }  // namespace plinth::detail

@@ -12,6 +12,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace lru_cache_test {
 namespace {
 
 // Strings looked up as string_views: a lookup builds no std::string.
@@ -79,4 +80,5 @@ TEST(LruCache, ADroppedValueLivesAsLongAsTheList) {
 }
 
 }  // namespace
+}  // namespace lru_cache_test
 }  // namespace plinth::detail

@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace outside_uses_test {
 namespace {
 
 const std::vector<std::string> names{"y", "", "x"};  // arrays 0 and 2, a scalar
@@ -81,4 +82,5 @@ TEST(OutsideUses, OtherUsesAreReportedWithWhere) {
 }
 
 }  // namespace
+}  // namespace outside_uses_test
 }  // namespace plinth::detail

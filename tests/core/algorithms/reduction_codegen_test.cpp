@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace reduction_codegen_test {
 namespace {
 
 TEST(ReductionAxesOrder, KeptAxesComeFirst) {
@@ -267,4 +268,5 @@ TEST(ReductionSource, TheSplitProgramHasItsThreeKernels) {
 }
 
 }  // namespace
+}  // namespace reduction_codegen_test
 }  // namespace plinth::detail

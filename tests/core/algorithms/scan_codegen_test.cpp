@@ -8,6 +8,7 @@
 #include <string>
 
 namespace plinth::detail {
+namespace scan_codegen_test {
 namespace {
 
 TEST(ScanGeometry, FitsTheDeviceAndTheElement) {
@@ -116,4 +117,5 @@ TEST(ScanSource, SinglePassAndSubGroupScansOnlyWhenAsked) {
 }
 
 }  // namespace
+}  // namespace scan_codegen_test
 }  // namespace plinth::detail

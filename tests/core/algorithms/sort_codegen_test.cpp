@@ -8,6 +8,7 @@
 #include <string>
 
 namespace plinth::detail {
+namespace sort_codegen_test {
 namespace {
 
 TEST(RadixGeometry, FitsTheDeviceAndTheKeys) {
@@ -96,4 +97,5 @@ TEST(RadixSource, KernelsAndPayload) {
 }
 
 }  // namespace
+}  // namespace sort_codegen_test
 }  // namespace plinth::detail

@@ -12,6 +12,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace tiled_copy_codegen_test {
 namespace {
 
 using Shape = std::vector<std::size_t>;
@@ -194,4 +195,5 @@ TEST(TiledCopySource, RejectsBadRecipes) {
 }
 
 }  // namespace
+}  // namespace tiled_copy_codegen_test
 }  // namespace plinth::detail

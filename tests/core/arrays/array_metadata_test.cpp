@@ -9,6 +9,7 @@
 #include <limits>
 
 namespace plinth {
+namespace array_metadata_test {
 namespace {
 
 constexpr auto ptrdiff_min = std::numeric_limits<std::ptrdiff_t>::min();
@@ -37,9 +38,11 @@ TEST(ArrayMetadataView, ExtremeStepsSelectWhatNumpySelects) {
 }
 
 }  // namespace
+}  // namespace array_metadata_test
 }  // namespace plinth
 
 namespace plinth {
+namespace array_metadata_test {
 namespace {
 
 // Found by tests/fuzz (array/regress-*): each was undefined behaviour (UBSan) or a wrong view.
@@ -112,4 +115,5 @@ TEST(ArrayMetadataSubRegion, MinimalSubregionHoldsExactlyTheElements) {
 }
 
 }  // namespace
+}  // namespace array_metadata_test
 }  // namespace plinth

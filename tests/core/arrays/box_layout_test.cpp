@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace box_layout_test {
 namespace {
 
 using Shape = std::vector<std::size_t>;
@@ -109,4 +110,5 @@ TEST(RectRegion, HugeNumbersAreLogicErrorsNotWraparounds) {
 }
 
 }  // namespace
+}  // namespace box_layout_test
 }  // namespace plinth::detail

@@ -11,6 +11,7 @@
 #include <vector>
 
 namespace plinth {
+namespace host_array_test {
 namespace {
 
 // Before: std::bad_alloc, a standard-library exception, left the public API.
@@ -72,4 +73,5 @@ TEST(HostArrayAligned, BadAlignmentsAreRefused) {
 }
 
 }  // namespace
+}  // namespace host_array_test
 }  // namespace plinth

@@ -17,6 +17,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace page_locked_pool_test {
 namespace {
 
 constexpr std::size_t MiB = std::size_t{1} << 20;
@@ -325,4 +326,5 @@ TEST(PageLockedPool, ThreadsAllocateAndReleaseConcurrently) {
 }
 
 }  // namespace
+}  // namespace page_locked_pool_test
 }  // namespace plinth::detail

@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace plinth {
+namespace reshape_rules_test {
 namespace {
 
 using Shape = std::vector<std::size_t>;
@@ -171,4 +172,5 @@ TEST(ArrayMetadataContiguity, FollowsNumpysFlags) {
 }
 
 }  // namespace
+}  // namespace reshape_rules_test
 }  // namespace plinth

@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace plinth {
+namespace splay_test {
 namespace {
 
 using Counts = std::vector<std::size_t>;
@@ -161,4 +162,5 @@ TEST(CloneSplayParts, AcceptEveryShape) {
 }
 
 }  // namespace
+}  // namespace splay_test
 }  // namespace plinth

@@ -14,6 +14,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace strided_test {
 namespace {
 
 constexpr std::byte sentinel{0xEE};
@@ -269,4 +270,5 @@ TEST(StridedCopyDegenerate, EmptyArraysWriteNothing) {
 }
 
 }  // namespace
+}  // namespace strided_test
 }  // namespace plinth::detail

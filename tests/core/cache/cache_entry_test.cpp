@@ -13,6 +13,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace cache_entry_test {
 namespace {
 
 std::vector<std::byte> bytes_of(const std::string& text) {
@@ -105,4 +106,5 @@ TEST(CacheKey, FieldsAreDelimitedAndHexIsFixedWidth) {
 }
 
 }  // namespace
+}  // namespace cache_entry_test
 }  // namespace plinth::detail

@@ -11,6 +11,7 @@
 #include <string>
 
 namespace plinth::detail {
+namespace cache_settings_test {
 namespace {
 
 CacheSettings settings(const std::map<std::string, std::string>& env) {
@@ -90,4 +91,5 @@ TEST(CacheSettings, WarningsQuoteTheValueUnescaped) {
 }
 
 }  // namespace
+}  // namespace cache_settings_test
 }  // namespace plinth::detail

@@ -29,6 +29,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace disk_cache_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -251,4 +252,5 @@ TEST(MemoryCache, IsBoundedOldestFirst) {
 }
 
 }  // namespace
+}  // namespace disk_cache_test
 }  // namespace plinth::detail

@@ -27,6 +27,7 @@
 #include <variant>
 #include <vector>
 
+namespace program_cache_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -318,3 +319,4 @@ TEST_F(ProgramCacheTest, OffDisablesTheCache) {
 }
 
 }  // namespace
+}  // namespace program_cache_test

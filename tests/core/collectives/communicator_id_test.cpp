@@ -11,6 +11,7 @@
 #include <vector>
 
 namespace plinth {
+namespace communicator_id_test {
 namespace {
 
 std::vector<std::byte> bytes_of(std::initializer_list<int> values) {
@@ -96,4 +97,5 @@ TEST(CommunicatorIdBytes, RefusesEmptyAndOversizedIds) {
 }
 
 }  // namespace
+}  // namespace communicator_id_test
 }  // namespace plinth

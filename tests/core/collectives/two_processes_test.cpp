@@ -26,6 +26,7 @@
 
 extern char** environ;
 
+namespace two_processes_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -154,3 +155,4 @@ TEST(ManyProcesses, EveryCollectiveOnOneRankPerCudaDevice) {
 }
 
 }  // namespace
+}  // namespace two_processes_test

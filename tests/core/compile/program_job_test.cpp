@@ -10,6 +10,7 @@
 
 #include <string>
 
+namespace program_job_test {
 namespace {
 
 using plinth::detail::parse_program_job;
@@ -158,3 +159,4 @@ TEST(ProgramJob, RefusesWrongTypes) {
 }
 
 }  // namespace
+}  // namespace program_job_test

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+namespace program_recorder_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -184,3 +185,4 @@ TEST_F(RecorderTest, TheEnvironmentsDirectoryIsRefusedWithOneWarning) {
 }
 
 }  // namespace
+}  // namespace program_recorder_test

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace plinth {
+namespace errors_test {
 namespace {
 
 TEST(Errors, HierarchyIsRootedAtError) {
@@ -60,4 +61,5 @@ TEST(Errors, NumberLines) {
 }
 
 }  // namespace
+}  // namespace errors_test
 }  // namespace plinth

@@ -18,6 +18,7 @@
 #include <vector>
 
 namespace plinth {
+namespace dtype_c_test {
 namespace {
 
 // Renders `${t}` with t bound to `value`: the module text, then the placeholder's.
@@ -395,4 +396,5 @@ TEST(ExtractField, GathersAFieldOfEveryElement) {
 }
 
 }  // namespace
+}  // namespace dtype_c_test
 }  // namespace plinth

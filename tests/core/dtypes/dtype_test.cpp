@@ -15,6 +15,7 @@
 #include <vector>
 
 namespace plinth {
+namespace dtype_test {
 namespace {
 
 // Reference data written by tests/data/generate_promotion_table.py with numpy.
@@ -487,4 +488,5 @@ TEST(DTypePredicates, ComplexForAndRealFor) {
 }
 
 }  // namespace
+}  // namespace dtype_test
 }  // namespace plinth

@@ -12,6 +12,7 @@
 #include <utility>
 
 namespace plinth::detail {
+namespace float16_rounding_test {
 namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
@@ -66,4 +67,5 @@ TEST(Float16Rounding, EveryBitPatternRoundTrips) {
 }
 
 }  // namespace
+}  // namespace float16_rounding_test
 }  // namespace plinth::detail

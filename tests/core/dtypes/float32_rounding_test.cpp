@@ -11,6 +11,7 @@
 #include <random>
 
 namespace plinth::detail {
+namespace float32_rounding_test {
 namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
@@ -77,4 +78,5 @@ TEST(Float32Rounding, ExactValues) {
 }
 
 }  // namespace
+}  // namespace float32_rounding_test
 }  // namespace plinth::detail

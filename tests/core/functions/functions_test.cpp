@@ -10,6 +10,7 @@
 #include <string>
 
 namespace plinth {
+namespace functions_test {
 namespace {
 
 std::string render(const Module& module) { return render_source("${f}", {}, {{"f", module}}); }
@@ -114,4 +115,5 @@ TEST(Functions, MisuseIsALogicError) {
 }
 
 }  // namespace
+}  // namespace functions_test
 }  // namespace plinth

@@ -11,6 +11,7 @@
 #include <string>
 
 namespace plinth::detail {
+namespace memory_pool_settings_test {
 namespace {
 
 MemoryPoolSettings settings(const std::map<std::string, std::string>& env) {
@@ -44,4 +45,5 @@ TEST(MemoryPoolSettings, TheLimitTakesBytesWithBinarySuffixes) {
 }
 
 }  // namespace
+}  // namespace memory_pool_settings_test
 }  // namespace plinth::detail

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+namespace device_spec_test {
 namespace {
 
 using plinth::LogicError;
@@ -115,3 +116,4 @@ TEST(Masks, BadRegexIsALogicErrorNamingTheMask) {
 }
 
 }  // namespace
+}  // namespace device_spec_test

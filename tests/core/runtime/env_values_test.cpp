@@ -9,6 +9,7 @@
 #include <string>
 
 namespace plinth::detail {
+namespace env_values_test {
 namespace {
 
 TEST(EnvValues, OffWordsInAnyCase) {
@@ -47,4 +48,5 @@ TEST(EnvValues, AnythingElseIsRefusedAndLeavesTheValue) {
 }
 
 }  // namespace
+}  // namespace env_values_test
 }  // namespace plinth::detail

@@ -12,6 +12,7 @@
 #include <vector>
 
 namespace plinth {
+namespace ipc_handles_test {
 namespace {
 
 std::vector<std::byte> bytes_of(std::string_view text) {
@@ -94,4 +95,5 @@ TEST(IpcEventHandleForms, RoundTripAndRefusals) {
 }
 
 }  // namespace
+}  // namespace ipc_handles_test
 }  // namespace plinth

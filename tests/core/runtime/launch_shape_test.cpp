@@ -14,6 +14,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace launch_shape_test {
 namespace {
 
 using Sizes = std::vector<std::size_t>;
@@ -268,4 +269,5 @@ TEST(LaunchShapeErrors, LocalSizeWhoseTotalOverflowsIsRefused) {
 }
 
 }  // namespace
+}  // namespace launch_shape_test
 }  // namespace plinth::detail

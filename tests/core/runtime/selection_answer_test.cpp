@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace plinth::detail {
+namespace selection_answer_test {
 namespace {
 
 using Indices = std::vector<std::size_t>;
@@ -46,4 +47,5 @@ TEST(SelectionAnswer, TheWrongCountIsRefusedAsGrunnurSays) {
 }
 
 }  // namespace
+}  // namespace selection_answer_test
 }  // namespace plinth::detail

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+namespace binary_image_test {
 namespace {
 
 using plinth::backend::binary_image_problem;
@@ -192,3 +193,4 @@ TEST(BinaryImage, EveryTruncationOfAnElfFileIsRefused) {
 }
 
 }  // namespace
+}  // namespace binary_image_test

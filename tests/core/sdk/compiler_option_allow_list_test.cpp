@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+namespace compiler_option_allow_list_test {
 namespace {
 
 using plinth::backend::compiler_option_problem;
@@ -179,3 +180,4 @@ TEST(CompilerOptionAllowList, QuotesABoundedPrintableExcerpt) {
 }
 
 }  // namespace
+}  // namespace compiler_option_allow_list_test

@@ -14,6 +14,7 @@
 #include <vector>
 
 namespace plinth::backend {
+namespace host_copier_test {
 namespace {
 
 // `size` bytes that depend on `seed` and on their position, none of them zero.
@@ -99,4 +100,5 @@ TEST(HostCopier, CopiesFromTwoThreadsAtOnce) {
 }
 
 }  // namespace
+}  // namespace host_copier_test
 }  // namespace plinth::backend

@@ -12,6 +12,7 @@
 #include <vector>
 
 namespace plinth::backend {
+namespace host_ranges_test {
 namespace {
 
 TEST(HostRanges, ContainsOnlyWholeRangesInsideOneAllocation) {
@@ -89,4 +90,5 @@ TEST(HostRanges, ManyThreadsAtOnce) {
 }
 
 }  // namespace
+}  // namespace host_ranges_test
 }  // namespace plinth::backend

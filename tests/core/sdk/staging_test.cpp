@@ -26,6 +26,7 @@
 #include <vector>
 
 namespace plinth::backend {
+namespace staging_test {
 namespace {
 
 constexpr std::size_t KiB = 1024;
@@ -702,4 +703,5 @@ TEST(StagingRing, PassesOnAFailedPollAndAFailedCleanUp) {
 }
 
 }  // namespace
+}  // namespace staging_test
 }  // namespace plinth::backend

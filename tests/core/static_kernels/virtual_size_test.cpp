@@ -8,6 +8,8 @@
 // the same. Real sizes are in the same order in both; error messages print virtual sizes in
 // the order given, as grunnur's do.
 
+#include "error_message.hpp"
+
 #include <plinth/errors.hpp>
 #include <plinth/render.hpp>
 #include <plinth/virtual_size.hpp>
@@ -24,21 +26,10 @@
 #include <vector>
 
 namespace plinth {
+namespace virtual_size_test {
 namespace {
 
 using Sizes = std::vector<std::size_t>;
-
-// Each evaluates `text` once.
-#define EXPECT_CONTAINS(text, part)                                                                \
-  do {                                                                                             \
-    const std::string text_ = (text);                                                              \
-    EXPECT_NE(text_.find(part), std::string::npos) << "missing: " << (part) << "\nin:\n" << text_; \
-  } while (false)
-#define EXPECT_STARTS_WITH(text, part)            \
-  do {                                            \
-    const std::string text_ = (text);             \
-    EXPECT_EQ(text_.rfind(part, 0), 0u) << text_; \
-  } while (false)
 
 std::size_t product(const Sizes& sizes) {
   return std::accumulate(sizes.begin(), sizes.end(), std::size_t{1}, std::multiplies<>());
@@ -480,4 +471,5 @@ TEST(VirtualSize, IdsOutsideTheRealGridAreMisuse) {
 }
 
 }  // namespace
+}  // namespace virtual_size_test
 }  // namespace plinth

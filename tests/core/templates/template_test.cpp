@@ -1,3 +1,5 @@
+#include "error_message.hpp"
+
 #include <plinth/errors.hpp>
 #include <plinth/render.hpp>
 
@@ -29,6 +31,7 @@ plinth::RenderValue to_render_value(const Accessor& accessor) {
 }  // namespace user
 
 namespace plinth {
+namespace template_test {
 namespace {
 
 static_assert(RenderConvertible<user::Accessor>);
@@ -45,10 +48,6 @@ std::string render_error_of(F render) {
   ADD_FAILURE() << "no RenderError";
   return {};
 }
-
-#define EXPECT_CONTAINS(text, part)                                                                \
-  EXPECT_NE(std::string(text).find(part), std::string::npos) << "missing: " << (part) << "\nin:\n" \
-                                                             << (text)
 
 // ---- Snippets ----
 
@@ -608,9 +607,11 @@ TEST(RenderError, MalformedTemplates) {
 }
 
 }  // namespace
+}  // namespace template_test
 }  // namespace plinth
 
 namespace plinth {
+namespace template_test {
 namespace {
 
 // Before: a moved-from Snippet, Module, Template or DefTemplate held a null pointer, and a
@@ -641,9 +642,11 @@ TEST(TemplateHandles, MovedFromHandlesStayUsable) {
 }
 
 }  // namespace
+}  // namespace template_test
 }  // namespace plinth
 
 namespace plinth {
+namespace template_test {
 namespace {
 
 // Found by tests/fuzz (template/regress-exponential-expansion): 35 defs that each use the next
@@ -668,4 +671,5 @@ TEST(RenderError, ExponentialExpansionHitsTheSizeLimit) {
 }
 
 }  // namespace
+}  // namespace template_test
 }  // namespace plinth

@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace plinth::detail {
+namespace packing_test {
 namespace {
 
 struct Request {
@@ -197,4 +198,5 @@ TEST(VirtualStatistics, PrintsCountsTotalsAndHistograms) {
 }
 
 }  // namespace
+}  // namespace packing_test
 }  // namespace plinth::detail
