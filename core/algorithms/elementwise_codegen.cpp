@@ -1,5 +1,5 @@
 #include "algorithms/elementwise_codegen.hpp"
-#include "algorithms/identifier_chars.hpp"
+#include "templates/identifiers.hpp"
 
 #include "dtypes/float32_rounding.hpp"
 

@@ -1,5 +1,7 @@
 // parse_elementwise_args: PyCUDA's C argument lists ("float a, float *x") as ElementwiseArgs.
 
+#include "templates/identifiers.hpp"
+
 #include <plinth/elementwise_args.hpp>
 #include <plinth/errors.hpp>
 
@@ -13,6 +15,7 @@
 
 namespace plinth {
 namespace {
+using detail::is_ident_char;
 
 const std::array<std::pair<const char*, const char*>, 36> type_names{{
     {"bool", "bool"},
@@ -58,10 +61,6 @@ bool is_qualifier(std::string_view word) {
          word == "__restrict" || word == "GLOBAL_MEM" || word == "__global" || word == "global";
 }
 
-bool is_identifier_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
-
 ElementwiseArg parse_one(std::string_view declaration, ElementwiseArg::Kind pointer_kind) {
   const auto fail = [&](const std::string& why) {
     return LogicError(fmt::format("the argument declaration '{}' {}", declaration, why));
@@ -79,9 +78,9 @@ ElementwiseArg parse_one(std::string_view declaration, ElementwiseArg::Kind poin
     } else if (c == '[' && i + 1 < declaration.size() && declaration[i + 1] == ']') {
       ++stars;
       i += 2;
-    } else if (is_identifier_char(c)) {
+    } else if (is_ident_char(c)) {
       std::size_t end = i;
-      while (end < declaration.size() && is_identifier_char(declaration[end])) ++end;
+      while (end < declaration.size() && is_ident_char(declaration[end])) ++end;
       const std::string word(declaration.substr(i, end - i));
       if (word == "const") is_const = true;
       if (!is_qualifier(word)) words.push_back(word);

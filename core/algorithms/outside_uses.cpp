@@ -1,6 +1,6 @@
 #include "algorithms/outside_uses.hpp"
 
-#include "algorithms/identifier_chars.hpp"
+#include "templates/identifiers.hpp"
 
 #include <fmt/format.h>
 

@@ -1,3 +1,5 @@
+#include "templates/identifiers.hpp"
+
 #include <plinth/dtype.hpp>
 #include <plinth/errors.hpp>
 
@@ -55,15 +57,6 @@ std::size_t checked_add(std::size_t a, std::size_t b, const std::string& field) 
 
 std::size_t round_up(std::size_t value, std::size_t alignment, const std::string& field) {
   return checked_add(value, (alignment - value % alignment) % alignment, field);
-}
-
-bool is_identifier(const std::string& name) {
-  const auto alpha = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  };
-  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  if (name.empty() || !alpha(name.front())) return false;
-  return std::all_of(name.begin(), name.end(), [&](char c) { return alpha(c) || digit(c); });
 }
 
 bool is_power_of_two(std::size_t value) { return value != 0 && (value & (value - 1)) == 0; }
@@ -146,7 +139,7 @@ DType DType::make_struct(std::vector<FieldSpec> specs, const StructLayout& layou
   std::size_t end = 0;  // the end of the previous field
 
   for (auto& spec : specs) {
-    if (!is_identifier(spec.name)) {
+    if (!detail::is_c_identifier(spec.name)) {
       throw LogicError(
           fmt::format("DType::make_struct: field name '{}' is not a C identifier", spec.name));
     }

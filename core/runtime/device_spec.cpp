@@ -1,5 +1,7 @@
 // PLINTH_DEVICE: "[!]api:dev[,dev...]" terms separated by ';' (DESIGN.md, "Environment").
 
+#include "templates/identifiers.hpp"
+
 #include "runtime/device_spec.hpp"
 
 #include <plinth/api.hpp>
@@ -50,9 +52,7 @@ std::string lower(std::string_view s) {
 }
 
 bool is_shortcut(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  });
+  return !s.empty() && std::all_of(s.begin(), s.end(), detail::is_ident_char);
 }
 
 /// Parses all of `digits` as a std::size_t; throws LogicError if it is not a number or too big.

@@ -1,3 +1,5 @@
+#include "templates/identifiers.hpp"
+
 #include <plinth/errors.hpp>
 #include <plinth/render.hpp>
 
@@ -18,6 +20,9 @@
 namespace plinth {
 
 namespace {
+
+using detail::is_digit;
+using detail::is_ident_char;
 
 // ---- Placeholders: ${path}, ${path(arg, ...)}, ${literal} ----
 
@@ -77,20 +82,16 @@ class PlaceholderParser {
     while (peek() == ' ' || peek() == '\t' || peek() == '\n') ++pos_;
     return peek();
   }
-  static bool word_char(char c) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  }
-  static bool digit(char c) { return c >= '0' && c <= '9'; }
 
   Expression expression() {
     const char c = skip_spaces();
     if (c == '"' || c == '\'') return {{}, string_literal(c)};
-    if (digit(c) || c == '-' || c == '.') return {{}, number_literal()};
-    if (!word_char(c)) throw SyntaxError{"expected a name or a literal"};
+    if (is_digit(c) || c == '-' || c == '.') return {{}, number_literal()};
+    if (!is_ident_char(c)) throw SyntaxError{"expected a name or a literal"};
     Expression expression;
     for (;;) {
       const auto start = pos_;
-      while (word_char(peek())) ++pos_;
+      while (is_ident_char(peek())) ++pos_;
       if (pos_ == start) throw SyntaxError{"expected a field name or an index after '.'"};
       expression.path.emplace_back(text_.substr(start, pos_ - start));
       while (peek() == '[') expression.path.push_back(subscript());
@@ -104,7 +105,7 @@ class PlaceholderParser {
     ++pos_;
     skip_spaces();
     const auto start = pos_;
-    while (digit(peek())) ++pos_;
+    while (is_digit(peek())) ++pos_;
     if (pos_ == start) throw SyntaxError{"expected an index (digits) after '['"};
     std::string index(text_.substr(start, pos_ - start));
     if (skip_spaces() != ']') throw SyntaxError{"expected ']' after an index"};

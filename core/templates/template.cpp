@@ -1,6 +1,7 @@
 #include <plinth/errors.hpp>
 #include <plinth/template.hpp>
 
+#include "templates/identifiers.hpp"
 #include "templates/template.hpp"
 
 #include <fmt/format.h>
@@ -252,15 +253,6 @@ namespace detail {
 
 namespace {
 
-bool is_identifier(std::string_view name) {
-  const auto alpha = [](char c) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-  };
-  if (name.empty() || !alpha(name[0])) return false;
-  return std::all_of(name.begin(), name.end(),
-                     [&](char c) { return alpha(c) || (c >= '0' && c <= '9'); });
-}
-
 void check_def(const std::string& name, const std::vector<std::string>& parameters) {
   check_identifier(name, "a def name");
   for (std::size_t i = 0; i < parameters.size(); ++i) {
@@ -274,7 +266,7 @@ void check_def(const std::string& name, const std::vector<std::string>& paramete
 }  // namespace
 
 void check_identifier(const std::string& name, const char* what) {
-  if (!is_identifier(name))
+  if (!is_c_identifier(name))
     throw LogicError(fmt::format("'{}' is not a C identifier, so it cannot be {}", name, what));
 }
 
@@ -355,7 +347,7 @@ std::optional<std::pair<std::string, std::vector<std::string>>> split_signature(
   const auto open = signature.find('(');
   std::pair<std::string, std::vector<std::string>> result{
       std::string(trim(signature.substr(0, open))), {}};
-  if (!is_identifier(result.first)) return std::nullopt;
+  if (!is_c_identifier(result.first)) return std::nullopt;
   if (open == std::string_view::npos) return result;
   if (signature.back() != ')') return std::nullopt;
   const auto list = signature.substr(open + 1, signature.size() - open - 2);
@@ -363,7 +355,7 @@ std::optional<std::pair<std::string, std::vector<std::string>>> split_signature(
   for (std::size_t start = 0;;) {
     const auto comma = list.find(',', start);
     const auto parameter = std::string(trim(list.substr(start, comma - start)));
-    if (!is_identifier(parameter)) return std::nullopt;
+    if (!is_c_identifier(parameter)) return std::nullopt;
     result.second.push_back(parameter);
     if (comma == std::string_view::npos) return result;
     start = comma + 1;

@@ -12,15 +12,6 @@
 
 namespace plinth::detail {
 
-bool is_c_identifier(std::string_view name) noexcept {
-  const auto alpha = [](char c) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-  };
-  if (name.empty() || !alpha(name[0])) return false;
-  return std::all_of(name.begin(), name.end(),
-                     [&](char c) { return alpha(c) || (c >= '0' && c <= '9'); });
-}
-
 namespace {
 
 std::string prefixes_text(const DeclarationRules& rules) {

@@ -5,6 +5,7 @@
 // them: ElementwiseKernel and ReductionKernel (and everything built on them) call these.
 
 #include "algorithms/elementwise_codegen.hpp"
+#include "templates/identifiers.hpp"
 
 #include <plinth/context.hpp>
 #include <plinth/elementwise.hpp>
@@ -17,9 +18,6 @@
 #include <string_view>
 
 namespace plinth::detail {
-
-/// Whether `name` is a C identifier. Throws nothing.
-bool is_c_identifier(std::string_view name) noexcept;
 
 /// What a kernel family allows in its declaration.
 struct DeclarationRules {
