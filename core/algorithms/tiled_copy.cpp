@@ -1,6 +1,7 @@
 #include "algorithms/tiled_copy.hpp"
 
 #include "algorithms/array_expression_codegen.hpp"
+#include "algorithms/kit/array_arguments.hpp"
 #include "algorithms/kit/launch_sizing.hpp"
 #include "algorithms/kit/program_slot.hpp"
 #include "algorithms/tiled_copy_codegen.hpp"
@@ -60,17 +61,6 @@ void build(ProgramSlot& slot, const BoundDevice& device, const TiledCopyRecipe& 
   slot.kernels.push_back(std::move(kernel));
 }
 
-/// The array's strides in elements, or nothing if one is not a whole number of elements.
-std::optional<std::vector<std::int64_t>> element_strides(const Array& array) {
-  const auto itemsize = static_cast<std::ptrdiff_t>(array.dtype().itemsize());
-  std::vector<std::int64_t> strides;
-  for (const auto stride : array.strides()) {
-    if (stride % itemsize != 0) return std::nullopt;
-    strides.push_back(stride / itemsize);
-  }
-  return strides;
-}
-
 std::uint64_t tiles_along(std::size_t extent) {
   return static_cast<std::uint64_t>((extent + tile_edge - 1) / tile_edge);
 }
@@ -96,8 +86,8 @@ bool tiled_copy(const Queue& queue, const Array& dest, const Array& src) {
       src.first_element_offset() % itemsize != 0) {
     return false;
   }
-  const auto dest_strides = element_strides(dest);
-  const auto src_strides = element_strides(src);
+  const auto dest_strides = strides_in_elements(dest);
+  const auto src_strides = strides_in_elements(src);
   if (!dest_strides || !src_strides) return false;
   const auto plan = plan_tiled_copy(dest.shape(), *dest_strides, *src_strides);
   if (!plan) return false;

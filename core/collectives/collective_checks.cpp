@@ -111,11 +111,11 @@ bool share_memory(const Array& a, const Array& b) {
   return a0 < b0 + b.nbytes() && b0 < a0 + a.nbytes();
 }
 
+}  // namespace
+
 bool same_elements(const Array& a, const Array& b) {
   return share_memory(a, b) && start_in_root(a) == start_in_root(b) && a.nbytes() == b.nbytes();
 }
-
-}  // namespace
 
 std::vector<const Array*> rank_parts(const CommunicatorImpl& comm, const char* collective,
                                      const char* name, const MultiArray& array) {

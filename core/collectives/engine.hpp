@@ -42,6 +42,10 @@ struct CollectiveArrays {
 /// own engine computes on them).
 std::vector<CollectiveArrays> flat_parts(const CheckedCollective& collective);
 
+/// Whether `a` and `b` are the same elements of one allocation (an in-place call's src and
+/// dst): the same first byte and size. Throws nothing.
+bool same_elements(const Array& a, const Array& b);
+
 /// Runs checked collectives on a communicator's queues. Not thread-safe (nor is a
 /// Communicator's use).
 class CollectiveEngine {

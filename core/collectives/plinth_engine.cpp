@@ -52,12 +52,6 @@ std::string combine_operation(CollectiveOp op) {
   throw LogicError("Communicator: unknown reduction op");
 }
 
-bool same_elements(const Array& a, const Array& b) {
-  return a.base_buffer().overlaps(b.base_buffer()) &&
-         a.base_buffer().offset() + a.first_element_offset() ==
-             b.base_buffer().offset() + b.first_element_offset();
-}
-
 class PlinthEngine final : public CollectiveEngine {
  public:
   explicit PlinthEngine(MultiQueue queues)

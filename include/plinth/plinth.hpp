@@ -10,6 +10,7 @@
 #include <plinth/array_metadata.hpp>
 #include <plinth/array_reductions.hpp>
 #include <plinth/array_shape.hpp>
+#include <plinth/blas.hpp>
 #include <plinth/buffer.hpp>
 #include <plinth/collectives.hpp>
 #include <plinth/compaction.hpp>

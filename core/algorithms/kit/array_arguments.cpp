@@ -36,4 +36,15 @@ std::int64_t element_offset(const Array& a) {
   return static_cast<std::int64_t>(a.first_element_offset() / a.dtype().itemsize());
 }
 
+std::optional<std::vector<std::int64_t>> strides_in_elements(const Array& a) {
+  const auto itemsize = static_cast<std::ptrdiff_t>(a.dtype().itemsize());
+  std::vector<std::int64_t> strides;
+  strides.reserve(a.ndim());
+  for (const auto stride : a.strides()) {
+    if (stride % itemsize != 0) return std::nullopt;
+    strides.push_back(stride / itemsize);
+  }
+  return strides;
+}
+
 }  // namespace plinth::detail

@@ -8,6 +8,8 @@
 #include <plinth/queue.hpp>
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace plinth::detail {
 
@@ -30,5 +32,8 @@ Array flat_view(const Array& a);
 /// `a`'s first element's offset in its base buffer, in elements (a whole number for the
 /// arrays above).
 std::int64_t element_offset(const Array& a);
+
+/// `a`'s strides in elements, or nothing if one of them is not a whole number of elements.
+std::optional<std::vector<std::int64_t>> strides_in_elements(const Array& a);
 
 }  // namespace plinth::detail

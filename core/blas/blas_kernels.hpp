@@ -1,0 +1,43 @@
+#pragma once
+
+// What runs a checked BLAS operation on a queue: plinth's generated GEMM and GEMV kernels
+// (blas_codegen.hpp), with every operand read through its strides. Internal to the core; the
+// public functions (blas.cpp, matmul.cpp) check the arguments and make the views first.
+
+#include "blas/blas_codegen.hpp"
+
+#include <plinth/array.hpp>
+#include <plinth/queue.hpp>
+
+#include <complex>
+#include <optional>
+
+namespace plinth::detail {
+
+/// The kernels' element type of `dtype`, or nothing for another dtype.
+std::optional<BlasType> blas_type(const DType& dtype) noexcept;
+
+/// One checked product's scalars and conjugations (the operands are already the views of
+/// op(A) and op(B)).
+struct ProductTerms {
+  std::complex<double> alpha = 1.0;
+  std::complex<double> beta = 0.0;
+  bool conjugate_a = false;
+  bool conjugate_b = false;
+};
+
+/// C[...] = alpha A[...] B[...] + beta C[...] for arrays of one BLAS dtype and one number of
+/// dimensions (at least 2): A (..., m, k), B (..., k, n), C (..., m, n), with one batch shape
+/// (the caller has broadcast it; a batch stride may be 0). C must not overlap A or B. Operands
+/// whose strides are not whole elements are copied first; batch dimensions that cannot be
+/// merged into one are looped over here. Throws LogicError for a device without doubles
+/// where the dtype needs them, CompileError, BackendError.
+void stacked_gemm(const Queue& queue, const Array& a, const Array& b, const Array& c,
+                  const ProductTerms& terms);
+
+/// y = alpha A x + beta y for A (m, k), x (k) and y (m) of one BLAS dtype (`terms.conjugate_a`
+/// conjugates A; conjugate_b is ignored). y must not overlap A or x. Throws as stacked_gemm.
+void strided_gemv(const Queue& queue, const Array& a, const Array& x, const Array& y,
+                  const ProductTerms& terms);
+
+}  // namespace plinth::detail
