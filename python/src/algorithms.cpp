@@ -11,6 +11,7 @@
 #include <plinth/scan.hpp>
 #include <plinth/sorting.hpp>
 
+#include "array_arguments.hpp"
 #include "bindings.hpp"
 #include "dtypes.hpp"
 #include "py_array.hpp"
@@ -51,18 +52,6 @@ Order order_from(const std::string& order) {
   if (order == "C") return Order::C;
   if (order == "F") return Order::F;
   throw LogicError("order must be 'C' or 'F', not '" + order + "'");
-}
-
-/// `out` (None or an Array) as an Array.
-std::optional<Array> out_array(nb::handle out) {
-  if (out.is_none()) return std::nullopt;
-  return nb::cast<const PyArray&>(out).array;
-}
-
-/// The result of an operation that ran on `queue` (or `out` itself where one was given).
-nb::object result(Array array, const Queue& queue, nb::handle out = nb::handle()) {
-  if (out.is_valid() && !out.is_none()) return nb::borrow(out);
-  return nb::cast(PyArray{std::move(array), queue});
 }
 
 nb::list results(std::vector<Array> arrays, const Queue& queue) {

@@ -1,7 +1,8 @@
 #pragma once
 
 // Python arguments of the array functions (arrays.cpp, array_creation.cpp,
-// array_indexing.cpp): scalars as the C++ ScalarValue, shapes, orders.
+// array_indexing.cpp, algorithms.cpp, blas.cpp): scalars as the C++ ScalarValue, shapes,
+// orders, numpy's `out` and the result that is `out` where one was given.
 
 #include <plinth/array_expression.hpp>
 #include <plinth/array_metadata.hpp>
@@ -23,6 +24,18 @@
 namespace plinth::python {
 
 namespace nb = nanobind;
+
+/// `out` (None or an Array) as an Array.
+inline std::optional<Array> out_array(nb::handle out) {
+  if (out.is_none()) return std::nullopt;
+  return nb::cast<const PyArray&>(out).array;
+}
+
+/// The result of an operation that ran on `queue` (or `out` itself where one was given).
+inline nb::object result(Array array, const Queue& queue, nb::handle out = nb::handle()) {
+  if (out.is_valid() && !out.is_none()) return nb::borrow(out);
+  return nb::cast(PyArray{std::move(array), queue});
+}
 
 /// A Python bool, int, float or complex as the C++ scalar it is (weak, as the C++ API takes
 /// scalars); nothing for other objects (numpy scalars included: they are not weak).

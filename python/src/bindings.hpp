@@ -27,6 +27,7 @@ void bind_array_creation(nb::module_& m);  // array_creation.cpp
 void bind_array_indexing(nb::module_& m);  // array_indexing.cpp
 void bind_expressions(nb::module_& m);     // expressions.cpp: lazy expressions, operators
 void bind_algorithms(nb::module_& m);      // algorithms.cpp: reductions, scans, sorts...
+void bind_blas(nb::module_& m);            // blas.cpp: gemm, gemv, ger, matmul, @
 void bind_random(nb::module_& m);          // random.cpp
 void bind_custom_kernels(nb::module_& m);  // custom_kernels.cpp: Elementwise/Reduction/Scan
 void bind_templates(nb::module_& m);       // templates.cpp: Template, Snippet, Module

@@ -9,6 +9,7 @@
 
 #include "bindings.hpp"
 #include "dtypes.hpp"
+#include "kernel_args.hpp"
 #include "py_array.hpp"
 #include "py_expression.hpp"
 #include "render_values.hpp"
@@ -70,24 +71,6 @@ class Values {
   std::vector<ElementwiseValue> heap_;
   std::size_t size_ = 0;
 };
-
-struct ArgumentTypes {
-  PyTypeObject* array = nullptr;
-  PyTypeObject* expression = nullptr;
-  PyTypeObject* numpy_generic = nullptr;
-};
-
-const ArgumentTypes& argument_types() {
-  static const ArgumentTypes types{
-      reinterpret_cast<PyTypeObject*>(nb::type<PyArray>().ptr()),
-      reinterpret_cast<PyTypeObject*>(nb::type<PyExpression>().ptr()),
-      reinterpret_cast<PyTypeObject*>(nb::object(numpy().attr("generic")).release().ptr())};
-  return types;
-}
-
-bool is_instance(PyObject* object, PyTypeObject* type) {
-  return type != nullptr && PyObject_TypeCheck(object, type);
-}
 
 // A Python number (or numpy scalar, through its Python value) as an ElementwiseValue: kept
 // exactly, converted to the declared dtype by the C++ call (which refuses what does not fit).

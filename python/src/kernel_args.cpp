@@ -14,15 +14,11 @@
 namespace plinth::python {
 namespace {
 
-// The Python types of the argument kinds, looked up once (after the module's classes are
-// bound: the first conversion happens in a call, long after import). A type not bound
-// (nullptr) never matches.
-struct ArgumentTypes {
-  PyTypeObject* array = nullptr;
-  PyTypeObject* expression = nullptr;
-  PyTypeObject* buffer = nullptr;
-  PyTypeObject* numpy_generic = nullptr;
-};
+std::string type_name(PyObject* object) {
+  return nb::cast<std::string>(nb::type_name(nb::handle(Py_TYPE(object))));
+}
+
+}  // namespace
 
 const ArgumentTypes& argument_types() {
   static const ArgumentTypes types = [] {
@@ -41,12 +37,6 @@ const ArgumentTypes& argument_types() {
 bool is_instance(PyObject* object, PyTypeObject* type) {
   return type != nullptr && PyObject_TypeCheck(object, type);
 }
-
-std::string type_name(PyObject* object) {
-  return nb::cast<std::string>(nb::type_name(nb::handle(Py_TYPE(object))));
-}
-
-}  // namespace
 
 KernelArgs::KernelArgs(std::span<PyObject* const> objects) {
   if (objects.size() > inline_args) {

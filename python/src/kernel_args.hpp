@@ -19,6 +19,22 @@ namespace plinth::python {
 
 namespace nb = nanobind;
 
+/// The Python types of the argument kinds, looked up once (after the module's classes are
+/// bound: the first conversion happens in a call, long after import). A type not bound
+/// (nullptr) never matches.
+struct ArgumentTypes {
+  PyTypeObject* array = nullptr;
+  PyTypeObject* expression = nullptr;
+  PyTypeObject* buffer = nullptr;
+  PyTypeObject* numpy_generic = nullptr;
+};
+
+/// The types, looked up by the first call (with the GIL held). Throws nothing after it.
+const ArgumentTypes& argument_types();
+
+/// Whether `object` is an instance of `type` (false for a null `type`). Needs the GIL.
+bool is_instance(PyObject* object, PyTypeObject* type);
+
 /// The KernelArgs of Python objects, in order:
 /// - plinth.Array: its elements (a pointer to the first one);
 /// - plinth.Expression: its value (evaluated into a new Array the first time);

@@ -21,6 +21,7 @@ NB_MODULE(_plinth, m) {
   bind_array_indexing(m);
   bind_expressions(m);
   bind_algorithms(m);
+  bind_blas(m);
   bind_random(m);
   bind_custom_kernels(m);
   bind_templates(m);
