@@ -22,6 +22,7 @@
 
 #include "../allocation_count.hpp"
 
+#include <plinth/blas.hpp>
 #include <plinth/plinth.hpp>
 
 #include <algorithm>
@@ -52,7 +53,9 @@ const std::vector<std::string> all_workloads = {
     "sort_f32", "sort_i32", "argsort_f32", "histogram", "argmax", "mask_select", "cumsum",
     // Issue 30: numpy's functions, creation and reshape; float16 arithmetic; take;
     // reductions.
-    "clip", "maximum", "arange", "reshape_sum", "f16_fma", "take", "prod", "any", "mean", "var"};
+    "clip", "maximum", "arange", "reshape_sum", "f16_fma", "take", "prod", "any", "mean", "var",
+    // Issue 33: a matrix product.
+    "matmul"};
 
 /// The command line's settings.
 struct Options {
@@ -62,6 +65,7 @@ struct Options {
   std::size_t matrix = 16384;                // side of the square matrix
   std::array<std::size_t, 3> cube{};         // the 3-D array; 0s: (matrix/64)^2 x 4096
   std::size_t sort = std::size_t{1} << 26;   // keys of the sorting workloads
+  std::size_t gemm = 4096;                   // side of matmul's square float32 matrices
   int reps = 20;
   int warmup = 3;
   int batch_large = 10;
@@ -71,14 +75,14 @@ struct Options {
 
 constexpr const char* usage =
     "usage: plinth-bench-peer [--api cuda] [--large N] [--small N] [--matrix N] [--cube AxBxC]\n"
-    "                         [--sort N]\n"
+    "                         [--sort N] [--gemm N]\n"
     "                         [--reps N] [--warmup N] [--batch-large N] [--batch-small N]\n"
     "                         [--workloads a,b,...]\n"
     "workloads: axpy_new, axpy_into, expr_into, small_new, sum, dot, max, sum_axis1,\n"
     "           sum_axis0, transpose, strided_expr, sum_3d_two_axes, broadcast_add,\n"
     "           astype_view, device_copy, sort_f32, sort_i32, argsort_f32,\n"
     "           histogram, argmax, mask_select, cumsum, clip, maximum, arange,\n"
-    "           reshape_sum, f16_fma, take, prod, any, mean, var\n";
+    "           reshape_sum, f16_fma, take, prod, any, mean, var, matmul\n";
 
 std::size_t positive(const std::string& option, const std::string& text) {
   std::size_t used = 0;
@@ -131,6 +135,8 @@ Options parse(int argc, char** argv) {
       options.cube = cube_of(value);
     } else if (option == "--sort") {
       options.sort = positive(option, value);
+    } else if (option == "--gemm") {
+      options.gemm = positive(option, value);
     } else if (option == "--reps") {
       options.reps = count();
     } else if (option == "--warmup") {
@@ -257,6 +263,7 @@ struct Data {
   std::optional<plinth::Array> uniform;       // issue 29: `large` float32 uniform in [0, 1)
   std::optional<plinth::Array> take_indices;  // issue 30: `large`/4 int64 in [0, large)
   std::optional<plinth::Array> hx, hy, hw;    // issue 30: `large` float16 (f16_fma)
+  std::optional<plinth::Array> ga, gb;        // issue 33: `gemm`^2 float32, 0.5 and 0.25
 };
 
 /// A (1, ..., n, ..., 1) float32 array, the n values f(k) on axis `axis` of `ndim`.
@@ -332,6 +339,10 @@ Data make_data(const plinth::Queue& queue, const Options& options) {
   if (wanted({"histogram", "argmax", "mask_select", "take"})) {
     data.uniform = plinth::Array::empty(queue, {options.large}, f32);
     plinth::RandomGenerator(29).uniform(queue, *data.uniform);
+  }
+  if (wanted({"matmul"})) {
+    data.ga = plinth::full(queue, {options.gemm, options.gemm}, 0.5, f32);
+    data.gb = plinth::full(queue, {options.gemm, options.gemm}, 0.25, f32);
   }
   if (wanted({"take"})) {
     data.take_indices = plinth::Array::empty(queue, {options.large / 4}, plinth::DType::int64());
@@ -600,6 +611,23 @@ std::string expect_rows(const plinth::Queue& queue, const plinth::Array& result,
         what + " row " + std::to_string(row));
   }
   return problem;
+}
+
+/// Issue 33: a @ b of two gemm x gemm float32 matrices (0.5 and 0.25 everywhere: every
+/// element of the product is gemm / 8, exact). Its "bytes" are the product's FLOPs (2 n^3),
+/// so that its rate is FLOP/s.
+void add_blas_workloads(std::vector<Workload>& out, const std::string& name,
+                        const plinth::Queue& queue, const Options& options, const Data& d) {
+  if (name != "matmul") return;
+  const std::size_t n = options.gemm;
+  const auto& q = queue;
+  out.push_back({name, "matmul(queue, a, b), float32 (bytes = FLOPs: the rate is FLOP/s)",
+                 "bandwidth", n * n, 2 * n * n * n, 1,
+                 [&q, &d] { const auto r = plinth::matmul(q, *d.ga, *d.gb); },
+                 [&q, &d, n] {
+                   return expect_rows<float>(q, plinth::matmul(q, *d.ga, *d.gb), {n, n}, "a @ b",
+                                             [n](auto, auto) { return double(n) / 8; });
+                 }});
 }
 
 /// m[i, j] = i%7 + 8*(j%5), as make_data() fills it.
@@ -937,6 +965,7 @@ std::vector<Workload> make_workloads(const plinth::Queue& queue, const Options& 
     add_take_workload(workloads, name, queue, options, data);
     add_float16_workloads(workloads, name, queue, options, data);
     add_reduction_workloads(workloads, name, queue, options, data);
+    add_blas_workloads(workloads, name, queue, options, data);
   }
   return workloads;
 }

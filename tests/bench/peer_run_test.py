@@ -38,7 +38,7 @@ run = load_run()
 
 # Small sizes for every run here.
 SMALL = ["--large", "4096", "--small", "256", "--matrix", "128", "--reps", "2", "--warmup", "1",
-         "--batch-large", "2", "--batch-small", "3", "--sort", "5000"]
+         "--batch-large", "2", "--batch-small", "3", "--sort", "5000", "--gemm", "64"]
 
 
 def fake_cupy():
@@ -162,7 +162,8 @@ class Options(unittest.TestCase):
     def test_defaults_cover_every_workload_and_the_issue_sizes(self):
         args = run.parse_args(["--binary", "/nonexistent"])
         self.assertEqual(args.workloads, run.WORKLOADS)
-        self.assertEqual(len(run.WORKLOADS), 32)
+        self.assertEqual(len(run.WORKLOADS), 33)
+        self.assertEqual(run.bytes_of("matmul", args), 2 * 4096 ** 3)  # FLOPs: 4096^3 products
         self.assertEqual(run.bytes_of("f16_fma", args), 8 << 28)  # float16: 4 arrays of 2 bytes
         self.assertEqual(args.sort, 1 << 26)
         self.assertEqual(run.bytes_of("argsort_f32", args), 12 << 26)
@@ -264,7 +265,7 @@ class CupySide(unittest.TestCase):
     def test_odd_sizes(self):
         args = run.parse_args(["--large", "33", "--matrix", "9", "--cube", "3x7x5", "--reps", "1",
                                "--warmup", "1", "--batch-large", "1", "--batch-small", "1",
-                               "--sort", "33"])
+                               "--sort", "33", "--gemm", "17"])
         self.assertEqual(len(run.run_cupy(fake_cupy(), args)[1]), len(run.WORKLOADS))
 
     def test_a_wrong_result_is_caught(self):

@@ -1,0 +1,232 @@
+// <plinth/blas.hpp> on a CUDA device against cuBLAS on the same buffers and stream, in one
+// process: SGEMM 4096^3 and 8192^3, DGEMM 4096^3, SGEMV 16384^2 and a batched SGEMM of 512
+// products of 128^3 (issue 33's anchors). cuBLAS is opened at run time (dlopen
+// libcublas.so.13, then .12), as plinth opens vendor libraries, and runs in its default math
+// mode: strict FP32, no TF32 tensor cores (numpy's precision). The plinth side is plinth's
+// generated kernels; the ratio is plinth's rate over cuBLAS's (higher is better), with the
+// issue's target for its own SGEMM (0.5) and none for the others.
+
+#include "common.hpp"
+
+#include <plinth/array_creation.hpp>
+#include <plinth/blas.hpp>
+#include <plinth/plinth.hpp>
+
+#include <cublas_v2.h>
+#include <cuda.h>
+#include <dlfcn.h>
+
+#include <cstddef>
+#include <iostream>
+#include <memory>
+#include <string>
+
+namespace {
+
+using namespace plinth_bench;
+
+/// The cuBLAS calls the benchmarks make, from the library opened at run time.
+struct Cublas {
+  void* library = nullptr;
+  cublasHandle_t handle = nullptr;
+  decltype(&cublasCreate_v2) create = nullptr;
+  decltype(&cublasDestroy_v2) destroy = nullptr;
+  decltype(&cublasSetStream_v2) set_stream = nullptr;
+  decltype(&cublasSgemm_v2) sgemm = nullptr;
+  decltype(&cublasDgemm_v2) dgemm = nullptr;
+  decltype(&cublasSgemv_v2) sgemv = nullptr;
+  decltype(&cublasSgemmStridedBatched) sgemm_batched = nullptr;
+
+  explicit Cublas(CUstream stream) {
+    for (const char* name : {"libcublas.so.13", "libcublas.so.12"}) {
+      library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+      if (library != nullptr) break;
+    }
+    require(library != nullptr, "dlopen(libcublas.so.13)", dlerror() ? dlerror() : "not found");
+    load(create, "cublasCreate_v2");
+    load(destroy, "cublasDestroy_v2");
+    load(set_stream, "cublasSetStream_v2");
+    load(sgemm, "cublasSgemm_v2");
+    load(dgemm, "cublasDgemm_v2");
+    load(sgemv, "cublasSgemv_v2");
+    load(sgemm_batched, "cublasSgemmStridedBatched");
+    check(create(&handle), "cublasCreate");
+    check(set_stream(handle, stream), "cublasSetStream");
+  }
+  Cublas(const Cublas&) = delete;
+  Cublas& operator=(const Cublas&) = delete;
+  ~Cublas() {
+    if (handle != nullptr) destroy(handle);
+    // The library stays loaded: cuBLAS registers exit handlers.
+  }
+
+  static void check(cublasStatus_t status, const char* call) {
+    require(status == CUBLAS_STATUS_SUCCESS, call, "status " + std::to_string(status));
+  }
+
+ private:
+  template <class Fn>
+  void load(Fn& fn, const char* name) {
+    fn = reinterpret_cast<Fn>(dlsym(library, name));
+    require(fn != nullptr, "dlsym", name);
+  }
+};
+
+CUdeviceptr pointer(const plinth::Array& array) {
+  return static_cast<CUdeviceptr>(array.base_buffer().native_handle()) +
+         array.first_element_offset();
+}
+
+struct Setup {
+  plinth::Context context;
+  plinth::Queue queue;
+  CUstream stream;
+  Cublas cublas;
+
+  explicit Setup(const plinth::Context& ctx)
+      : context(ctx),
+        queue(ctx.devices()[0]),
+        stream(reinterpret_cast<CUstream>(queue.native_handle())),
+        cublas(stream) {}
+};
+
+/// Reports FLOP/s as the benchmark's rate (through SetBytesProcessed: the table's throughput
+/// ratio is then plinth's FLOP rate over cuBLAS's) and as a counter.
+template <class Call>
+void time_flops(benchmark::State& state, double flops, const plinth::Queue& queue, Call&& call) {
+  call();  // the first call builds plinth's program
+  queue.synchronize();
+  for (auto _ : state) {
+    call();
+    queue.synchronize();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(flops) *
+                          static_cast<std::int64_t>(state.iterations()));
+  state.counters["TFLOP/s"] =
+      benchmark::Counter(flops * 1e-12, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void register_gemm(Setup& s, const plinth::DType& dtype, std::size_t n, double target) {
+  const auto a = plinth::full(s.queue, {n, n}, 0.5, dtype);
+  const auto b = plinth::full(s.queue, {n, n}, 0.25, dtype);
+  const auto c = plinth::zeros(s.queue, {n, n}, dtype);
+  const double flops =
+      2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+  const bool single = dtype == plinth::DType::float32();
+  const auto name = std::string(single ? "sgemm/" : "dgemm/") + std::to_string(n);
+  auto pair = register_pair(
+      {name, Measure::throughput, target, {"TFLOP/s"}},
+      [&s, a, b, c, flops](benchmark::State& state) {
+        time_flops(state, flops, s.queue, [&] { plinth::gemm(s.queue, a, b, c); });
+      },
+      [&s, a, b, c, flops, n, single](benchmark::State& state) {
+        const int dim = static_cast<int>(n);
+        // Row-major C = A B is column-major C^T = B^T A^T: the operands swapped.
+        time_flops(state, flops, s.queue, [&] {
+          if (single) {
+            const float one = 1, zero = 0;
+            Cublas::check(s.cublas.sgemm(s.cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, dim, dim, dim,
+                                         &one, reinterpret_cast<const float*>(pointer(b)), dim,
+                                         reinterpret_cast<const float*>(pointer(a)), dim, &zero,
+                                         reinterpret_cast<float*>(pointer(c)), dim),
+                          "cublasSgemm");
+          } else {
+            const double one = 1, zero = 0;
+            Cublas::check(s.cublas.dgemm(s.cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, dim, dim, dim,
+                                         &one, reinterpret_cast<const double*>(pointer(b)), dim,
+                                         reinterpret_cast<const double*>(pointer(a)), dim, &zero,
+                                         reinterpret_cast<double*>(pointer(c)), dim),
+                          "cublasDgemm");
+          }
+        });
+      });
+  configure(pair, [](auto* bench) { bench->MinTime(0.5)->UseRealTime(); });
+}
+
+void register_gemv(Setup& s, std::size_t n) {
+  const auto f32 = plinth::DType::float32();
+  const auto a = plinth::full(s.queue, {n, n}, 0.5, f32);
+  const auto x = plinth::full(s.queue, {n}, 0.25, f32);
+  const auto y = plinth::zeros(s.queue, {n}, f32);
+  const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n);
+  auto pair = register_pair(
+      {"sgemv/" + std::to_string(n), Measure::throughput, 0, {"TFLOP/s"}},
+      [&s, a, x, y, flops](benchmark::State& state) {
+        time_flops(state, flops, s.queue, [&] { plinth::gemv(s.queue, a, x, y); });
+      },
+      [&s, a, x, y, flops, n](benchmark::State& state) {
+        const int dim = static_cast<int>(n);
+        const float one = 1, zero = 0;
+        // Row-major A x is the column-major A^T x.
+        time_flops(state, flops, s.queue, [&] {
+          Cublas::check(s.cublas.sgemv(s.cublas.handle, CUBLAS_OP_T, dim, dim, &one,
+                                       reinterpret_cast<const float*>(pointer(a)), dim,
+                                       reinterpret_cast<const float*>(pointer(x)), 1, &zero,
+                                       reinterpret_cast<float*>(pointer(y)), 1),
+                        "cublasSgemv");
+        });
+      });
+  configure(pair, [](auto* bench) { bench->MinTime(0.5)->UseRealTime(); });
+}
+
+void register_batched(Setup& s, std::size_t batch, std::size_t n) {
+  const auto f32 = plinth::DType::float32();
+  const auto a = plinth::full(s.queue, {batch, n, n}, 0.5, f32);
+  const auto b = plinth::full(s.queue, {batch, n, n}, 0.25, f32);
+  const auto c = plinth::zeros(s.queue, {batch, n, n}, f32);
+  const double flops = 2.0 * static_cast<double>(batch * n * n * n);
+  auto pair = register_pair(
+      {"sgemm_batched/" + std::to_string(batch) + "x" + std::to_string(n),
+       Measure::throughput,
+       0,
+       {"TFLOP/s"}},
+      [&s, a, b, c, flops](benchmark::State& state) {
+        time_flops(state, flops, s.queue, [&] { plinth::gemm_batched(s.queue, a, b, c); });
+      },
+      [&s, a, b, c, flops, batch, n](benchmark::State& state) {
+        const int dim = static_cast<int>(n);
+        const long long stride = static_cast<long long>(n * n);
+        const float one = 1, zero = 0;
+        time_flops(state, flops, s.queue, [&] {
+          Cublas::check(
+              s.cublas.sgemm_batched(s.cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, dim, dim, dim, &one,
+                                     reinterpret_cast<const float*>(pointer(b)), dim, stride,
+                                     reinterpret_cast<const float*>(pointer(a)), dim, stride, &zero,
+                                     reinterpret_cast<float*>(pointer(c)), dim, stride,
+                                     static_cast<int>(batch)),
+              "cublasSgemmStridedBatched");
+        });
+      });
+  configure(pair, [](auto* bench) { bench->MinTime(0.5)->UseRealTime(); });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto args = with_default_options(argc, argv);
+  int count = static_cast<int>(args.size()) - 1;
+  benchmark::Initialize(&count, args.data());
+  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
+  const TemporaryProgramCache program_cache;
+  std::unique_ptr<Setup> setup;
+  try {
+    const auto api = plinth::API::from_api_id(plinth::APIID{"cuda"});
+    setup = std::make_unique<Setup>(plinth::Context::from_criteria(api));
+    const auto& device = setup->queue.device().device();
+    std::cout << "plinth-bench-blas on " << device.full_name() << " against cuBLAS (strict FP32)"
+              << std::endl;
+    benchmark::AddCustomContext("plinth_device", device.full_name());
+    register_gemm(*setup, plinth::DType::float32(), 4096, 0.5);
+    register_gemm(*setup, plinth::DType::float32(), 8192, 0.5);
+    register_gemm(*setup, plinth::DType::float64(), 4096, 0);
+    register_gemv(*setup, 16384);
+    register_batched(*setup, 512, 128);
+  } catch (const std::exception& error) {
+    std::cerr << "plinth-bench-blas: " << error.what() << std::endl;
+    return 1;
+  }
+  const int status = run_benchmarks();
+  benchmark::ClearRegisteredBenchmarks();
+  setup.reset();
+  return status;
+}
