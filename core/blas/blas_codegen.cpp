@@ -12,10 +12,6 @@ namespace plinth::detail {
 
 namespace {
 
-/// Pad (in elements) after each row of a tile read along k: spreads the work items that
-/// store one column of the tile over the banks.
-constexpr std::size_t k_fast_pad = 4;
-
 bool is_complex(BlasType type) {
   return type == BlasType::complex64 || type == BlasType::complex128;
 }
@@ -75,38 +71,63 @@ std::string_view type_name(BlasType type) {
 
 bool is_power_of_two(std::size_t value) { return value != 0 && (value & (value - 1)) == 0; }
 
-/// The loop that reads one operand's tile into local memory: `tile[kk][x]` for x along the
-/// operand's own dimension (`extent` of it in a tile, `limit` in the matrix, `origin` the
-/// tile's first), kk along k; neighbouring work items step along x where the kernel argument
-/// `x_fast` is nonzero, along k otherwise, and the elements are conjugated where `conjugate`
-/// is.
-std::string tile_load(std::string_view tile, std::string_view source, std::size_t extent,
-                      std::size_t depth, std::size_t work_items, std::string_view x_fast,
-                      std::string_view conjugate, std::string_view origin, std::string_view limit,
-                      std::string_view base, std::string_view x_stride, std::string_view k_stride) {
-  return fmt::format(
+/// The code that moves one operand's tile between global memory, the registers `regs` (the
+/// work item's share of the tile, prefetched while the group computes the previous tile) and
+/// local memory `tile[kk][x]`: x along the operand's own dimension (`extent` of it in a tile,
+/// `limit` in the matrix, `origin` the tile's first), kk along k. Neighbouring work items
+/// step along x where the kernel argument `x_fast` is nonzero, along k otherwise; elements
+/// are conjugated where `conjugate` is.
+struct TileCode {
+  std::string declare;  // the registers
+  std::string load;     // global memory (k from `k_next`) into the registers
+  std::string store;    // the registers into local memory
+};
+
+TileCode tile_code(std::string_view name, std::string_view tile, std::string_view source,
+                   std::size_t extent, std::size_t depth, std::size_t work_items,
+                   std::string_view x_fast, std::string_view conjugate, std::string_view origin,
+                   std::string_view limit, std::string_view base, std::string_view x_stride,
+                   std::string_view k_stride) {
+  const std::size_t count = extent * depth;
+  const std::size_t per_item = (count + work_items - 1) / work_items;
+  // The element of the tile that register r holds: e = tid + r * work_items.
+  const auto position = fmt::format(
+      "const unsigned int e = tid + r * {items}u;\n"
+      "{indent}const unsigned int x = {x_fast} ? e % {extent}u : e / {depth}u;\n"
+      "{indent}const unsigned int kk = {x_fast} ? e / {extent}u : e % {depth}u;\n",
+      fmt::arg("items", work_items), fmt::arg("x_fast", x_fast), fmt::arg("extent", extent),
+      fmt::arg("depth", depth), fmt::arg("indent", "                "));
+  const auto guard = count % work_items == 0 ? std::string() : fmt::format(" if (e < {}u)", count);
+  TileCode code;
+  code.declare = fmt::format("        _b_t {}[{}];\n", name, per_item);
+  code.load = fmt::format(
       "            #pragma unroll\n"
-      "            for (unsigned int e = tid; e < {count}u; e += {items}u) {{\n"
-      "                const unsigned int x = {x_fast} ? e % {extent}u : e / {depth}u;\n"
-      "                const unsigned int kk = {x_fast} ? e / {extent}u : e % {depth}u;\n"
-      "                const unsigned long gx = {origin} + x, gk = k0 + kk;\n"
+      "            for (unsigned int r = 0; r < {per_item}u; ++r) {{\n"
+      "                {position}"
+      "                const unsigned long gx = {origin} + x, gk = k_next + kk;\n"
       "                _b_t v = _b_zero();\n"
-      "                if (gx < {limit} && gk < _b_k)\n"
+      "                if (gx < {limit} && gk < _b_k{extra})\n"
       "                    v = {source}[{base} + (long)gx * {x_stride} + (long)gk * {k_stride}];\n"
-      "                {tile}[kk][x] = _b_conj_if(v, {conjugate});\n"
+      "                {name}[r] = _b_conj_if(v, {conjugate});\n"
       "            }}\n",
-      fmt::arg("count", extent * depth), fmt::arg("items", work_items), fmt::arg("x_fast", x_fast),
-      fmt::arg("extent", extent), fmt::arg("depth", depth), fmt::arg("origin", origin),
-      fmt::arg("limit", limit), fmt::arg("source", source), fmt::arg("base", base),
-      fmt::arg("x_stride", x_stride), fmt::arg("k_stride", k_stride), fmt::arg("tile", tile),
-      fmt::arg("conjugate", conjugate));
+      fmt::arg("per_item", per_item), fmt::arg("position", position), fmt::arg("origin", origin),
+      fmt::arg("limit", limit),
+      fmt::arg("extra",
+               count % work_items == 0 ? std::string() : fmt::format(" && e < {}u", count)),
+      fmt::arg("source", source), fmt::arg("base", base), fmt::arg("x_stride", x_stride),
+      fmt::arg("k_stride", k_stride), fmt::arg("name", name), fmt::arg("conjugate", conjugate));
+  code.store = fmt::format(
+      "            #pragma unroll\n"
+      "            for (unsigned int r = 0; r < {per_item}u; ++r) {{\n"
+      "                {position}"
+      "               {guard} {tile}[kk][x] = {name}[r];\n"
+      "            }}\n",
+      fmt::arg("per_item", per_item), fmt::arg("position", position), fmt::arg("guard", guard),
+      fmt::arg("tile", tile), fmt::arg("name", name));
+  return code;
 }
 
 }  // namespace
-
-std::size_t GemmTiling::local_bytes(std::size_t itemsize) const noexcept {
-  return depth * (rows + k_fast_pad + cols + k_fast_pad) * itemsize;
-}
 
 GemmTiling gemm_tiling(std::size_t itemsize, std::size_t warp_size, std::size_t max_work_items,
                        std::size_t local_bytes) noexcept {
@@ -147,12 +168,16 @@ std::string gemm_source(const GemmRecipe& recipe) {
                                  t.rows, t.cols, t.item_rows, t.item_cols));
   }
   const std::size_t items = t.work_items();
-  const std::size_t row_step = t.rows / t.item_rows;
-  const std::size_t col_step = t.cols / t.item_cols;
-  // The tiles are padded (k_fast_pad) so that the stores of a tile read along k spread over
-  // the banks.
-  const std::size_t a_width = t.rows + k_fast_pad;
-  const std::size_t b_width = t.cols + k_fast_pad;
+  const std::size_t col_groups = t.cols / t.item_cols;
+  const auto a = tile_code("_b_pa", "_b_as", "_b_a", t.rows, t.depth, items, "_b_a_rows_fast",
+                           "_b_conj_a", "m0", "_b_m", "a0", "_b_a_rs", "_b_a_cs");
+  const auto b = tile_code("_b_pb", "_b_bs", "_b_b", t.cols, t.depth, items, "_b_b_cols_fast",
+                           "_b_conj_b", "n0", "_b_n", "b0", "_b_b_cs", "_b_b_rs");
+  // Work item (ty, tx) computes rows ty * item_rows + i and columns tx * item_cols + j of the
+  // tile: its fragments of a tile row are neighbours in local memory (read as vectors where
+  // the compiler can), and the tiles are padded (gemm_tile_pad) so that the stores of a tile
+  // read along k spread over the banks. The next tile is read from global memory into
+  // registers while the group computes on the current one.
   return fmt::format(
       "// plinth gemm: {type}, tiles of {rows}x{cols}x{depth}, {irows}x{icols} per work item\n"
       "{restrict}"
@@ -170,13 +195,13 @@ std::string gemm_source(const GemmRecipe& recipe) {
       "    LOCAL_MEM _b_t _b_as[{depth}][{a_width}];\n"
       "    LOCAL_MEM _b_t _b_bs[{depth}][{b_width}];\n"
       "    const unsigned int tid = (unsigned int)get_local_id(0);\n"
-      "    const unsigned int tx = tid % {col_step}u, ty = tid / {col_step}u;\n"
+      "    const unsigned int tx = tid % {col_groups}u, ty = tid / {col_groups}u;\n"
       "    const int read_c = _b_beta_re != 0 || _b_beta_im != 0;\n"
       "    for (unsigned long t = get_group_id(0); t < _b_tiles; t += get_num_groups(0)) {{\n"
-      "        unsigned long r = t;\n"
-      "        const unsigned long n0 = (r % _b_tiles_n) * {cols}u; r /= _b_tiles_n;\n"
-      "        const unsigned long m0 = (r % _b_tiles_m) * {rows}u; r /= _b_tiles_m;\n"
-      "        const long batch = (long)r;\n"
+      "        unsigned long r0 = t;\n"
+      "        const unsigned long n0 = (r0 % _b_tiles_n) * {cols}u; r0 /= _b_tiles_n;\n"
+      "        const unsigned long m0 = (r0 % _b_tiles_m) * {rows}u; r0 /= _b_tiles_m;\n"
+      "        const long batch = (long)r0;\n"
       "        const long a0 = _b_a_base + batch * _b_a_bs;\n"
       "        const long b0 = _b_b_base + batch * _b_b_bs;\n"
       "        const long c0 = _b_c_base + batch * _b_c_bs;\n"
@@ -186,19 +211,31 @@ std::string gemm_source(const GemmRecipe& recipe) {
       "            #pragma unroll\n"
       "            for (unsigned int j = 0; j < {icols}u; ++j) acc[i][j] = _b_zero();\n"
       "        }}\n"
-      "        for (unsigned long k0 = 0; k0 < _b_k; k0 += {depth}u) {{\n"
+      "{declare_a}"
+      "{declare_b}"
+      "        {{\n"
+      "            const unsigned long k_next = 0;\n"
       "{load_a}"
       "{load_b}"
+      "        }}\n"
+      "        for (unsigned long k0 = 0; k0 < _b_k; k0 += {depth}u) {{\n"
+      "{store_a}"
+      "{store_b}"
       "            LOCAL_BARRIER;\n"
+      "            if (k0 + {depth}u < _b_k) {{\n"
+      "                const unsigned long k_next = k0 + {depth}u;\n"
+      "{load_a}"
+      "{load_b}"
+      "            }}\n"
       "            #pragma unroll\n"
       "            for (unsigned int kk = 0; kk < {depth}u; ++kk) {{\n"
       "                _b_t ra[{irows}], rb[{icols}];\n"
       "                #pragma unroll\n"
       "                for (unsigned int i = 0; i < {irows}u; ++i)\n"
-      "                    ra[i] = _b_as[kk][ty + i * {row_step}u];\n"
+      "                    ra[i] = _b_as[kk][ty * {irows}u + i];\n"
       "                #pragma unroll\n"
       "                for (unsigned int j = 0; j < {icols}u; ++j)\n"
-      "                    rb[j] = _b_bs[kk][tx + j * {col_step}u];\n"
+      "                    rb[j] = _b_bs[kk][tx * {icols}u + j];\n"
       "                #pragma unroll\n"
       "                for (unsigned int i = 0; i < {irows}u; ++i) {{\n"
       "                    #pragma unroll\n"
@@ -211,10 +248,10 @@ std::string gemm_source(const GemmRecipe& recipe) {
       "        }}\n"
       "        #pragma unroll\n"
       "        for (unsigned int i = 0; i < {irows}u; ++i) {{\n"
-      "            const unsigned long gm = m0 + ty + i * {row_step}u;\n"
+      "            const unsigned long gm = m0 + ty * {irows}u + i;\n"
       "            #pragma unroll\n"
       "            for (unsigned int j = 0; j < {icols}u; ++j) {{\n"
-      "                const unsigned long gn = n0 + tx + j * {col_step}u;\n"
+      "                const unsigned long gn = n0 + tx * {icols}u + j;\n"
       "                if (gm < _b_m && gn < _b_n) {{\n"
       "                    const long at = c0 + (long)gm * _b_c_rs + (long)gn * _b_c_cs;\n"
       "                    const _b_t old = read_c ? _b_c[at] : _b_zero();\n"
@@ -229,12 +266,10 @@ std::string gemm_source(const GemmRecipe& recipe) {
       fmt::arg("depth", t.depth), fmt::arg("irows", t.item_rows), fmt::arg("icols", t.item_cols),
       fmt::arg("restrict", restrict_definition),
       fmt::arg("element", element_definitions(recipe.type)), fmt::arg("name", gemm_function),
-      fmt::arg("a_width", a_width), fmt::arg("b_width", b_width), fmt::arg("row_step", row_step),
-      fmt::arg("col_step", col_step),
-      fmt::arg("load_a", tile_load("_b_as", "_b_a", t.rows, t.depth, items, "_b_a_rows_fast",
-                                   "_b_conj_a", "m0", "_b_m", "a0", "_b_a_rs", "_b_a_cs")),
-      fmt::arg("load_b", tile_load("_b_bs", "_b_b", t.cols, t.depth, items, "_b_b_cols_fast",
-                                   "_b_conj_b", "n0", "_b_n", "b0", "_b_b_cs", "_b_b_rs")));
+      fmt::arg("a_width", t.rows + gemm_tile_pad), fmt::arg("b_width", t.cols + gemm_tile_pad),
+      fmt::arg("col_groups", col_groups), fmt::arg("declare_a", a.declare),
+      fmt::arg("declare_b", b.declare), fmt::arg("load_a", a.load), fmt::arg("load_b", b.load),
+      fmt::arg("store_a", a.store), fmt::arg("store_b", b.store));
 }
 
 std::string gemv_source(const GemvRecipe& recipe) {

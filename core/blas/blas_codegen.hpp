@@ -19,6 +19,10 @@ enum class BlasType { float32, float64, complex64, complex128 };
 inline constexpr std::string_view gemm_function = "plinth_gemm";
 inline constexpr std::string_view gemv_function = "plinth_gemv";
 
+/// Elements of padding after each row of a local-memory tile (spreads the work items that
+/// store one column of a tile read along k over the banks).
+inline constexpr std::size_t gemm_tile_pad = 4;
+
 /// How a group computes its tile of C: a tile of `rows` x `cols` elements, stepping through
 /// k by `depth`, each work item accumulating `item_rows` x `item_cols` of them in registers
 /// (rows `item_rows` apart by rows / item_rows, columns likewise, so that neighbouring work
@@ -36,7 +40,9 @@ struct GemmTiling {
   }
   /// Bytes of local memory the two tiles take for elements of `itemsize` (with the padding
   /// gemm_source adds).
-  std::size_t local_bytes(std::size_t itemsize) const noexcept;
+  std::size_t local_bytes(std::size_t itemsize) const noexcept {
+    return depth * (rows + gemm_tile_pad + cols + gemm_tile_pad) * itemsize;
+  }
   bool operator==(const GemmTiling&) const = default;
 };
 
