@@ -43,13 +43,13 @@ struct Cublas {
       if (library != nullptr) break;
     }
     require(library != nullptr, "dlopen(libcublas.so.13)", dlerror() ? dlerror() : "not found");
-    load(create, "cublasCreate_v2");
-    load(destroy, "cublasDestroy_v2");
-    load(set_stream, "cublasSetStream_v2");
-    load(sgemm, "cublasSgemm_v2");
-    load(dgemm, "cublasDgemm_v2");
-    load(sgemv, "cublasSgemv_v2");
-    load(sgemm_batched, "cublasSgemmStridedBatched");
+    load_symbol(library, create, "cublasCreate_v2");
+    load_symbol(library, destroy, "cublasDestroy_v2");
+    load_symbol(library, set_stream, "cublasSetStream_v2");
+    load_symbol(library, sgemm, "cublasSgemm_v2");
+    load_symbol(library, dgemm, "cublasDgemm_v2");
+    load_symbol(library, sgemv, "cublasSgemv_v2");
+    load_symbol(library, sgemm_batched, "cublasSgemmStridedBatched");
     check(create(&handle), "cublasCreate");
     check(set_stream(handle, stream), "cublasSetStream");
   }
@@ -62,13 +62,6 @@ struct Cublas {
 
   static void check(cublasStatus_t status, const char* call) {
     require(status == CUBLAS_STATUS_SUCCESS, call, "status " + std::to_string(status));
-  }
-
- private:
-  template <class Fn>
-  void load(Fn& fn, const char* name) {
-    fn = reinterpret_cast<Fn>(dlsym(library, name));
-    require(fn != nullptr, "dlsym", name);
   }
 };
 

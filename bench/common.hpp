@@ -8,6 +8,7 @@
 #include "allocation_count.hpp"
 
 #include <benchmark/benchmark.h>
+#include <dlfcn.h>
 #include <plinth/buffer.hpp>
 #include <plinth/memory_pool.hpp>
 
@@ -94,6 +95,15 @@ void register_warm_build(const std::function<void(const std::string&)>& build);
 
 /// Throws std::runtime_error("<call> failed: <what>") unless `ok`.
 void require(bool ok, const char* call, const std::string& what);
+
+/// `fn` set to the symbol `name` of `library` (a dlopen handle): the raw sides that open a
+/// vendor library at run time. Throws std::runtime_error ("dlsym failed: <name>") if it has
+/// none.
+template <class Fn>
+void load_symbol(void* library, Fn& fn, const char* name) {
+  fn = reinterpret_cast<Fn>(dlsym(library, name));
+  require(fn != nullptr, "dlsym", name);
+}
 
 namespace detail {
 

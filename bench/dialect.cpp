@@ -170,13 +170,13 @@ struct Driver {
   Driver() {
     library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     require(library != nullptr, "dlopen(libcuda.so.1)", dlerror() ? dlerror() : "not found");
-    load(module_load_data, "cuModuleLoadData");
-    load(module_get_function, "cuModuleGetFunction");
-    load(module_unload, "cuModuleUnload");
-    load(launch_kernel, "cuLaunchKernel");
-    load(ctx_set_current, "cuCtxSetCurrent");
-    load(device_get_attribute, "cuDeviceGetAttribute");
-    load(get_error_name, "cuGetErrorName");
+    load_symbol(library, module_load_data, "cuModuleLoadData");
+    load_symbol(library, module_get_function, "cuModuleGetFunction");
+    load_symbol(library, module_unload, "cuModuleUnload");
+    load_symbol(library, launch_kernel, "cuLaunchKernel");
+    load_symbol(library, ctx_set_current, "cuCtxSetCurrent");
+    load_symbol(library, device_get_attribute, "cuDeviceGetAttribute");
+    load_symbol(library, get_error_name, "cuGetErrorName");
   }
   ~Driver() {
     if (library) dlclose(library);
@@ -189,13 +189,6 @@ struct Driver {
     const char* name = nullptr;
     if (get_error_name(result, &name) != CUDA_SUCCESS || name == nullptr) name = "unknown error";
     require(false, call, name);
-  }
-
- private:
-  template <class Fn>
-  void load(Fn& fn, const char* name) {
-    fn = reinterpret_cast<Fn>(dlsym(library, name));
-    require(fn != nullptr, "dlsym", name);
   }
 };
 

@@ -63,12 +63,12 @@ struct RawNccl {
       const char* error = dlerror();
       require(false, "dlopen", error != nullptr ? error : "libnccl.so.2");
     }
-    resolve(comm_init_all, "ncclCommInitAll");
-    resolve(comm_destroy, "ncclCommDestroy");
-    resolve(all_reduce, "ncclAllReduce");
-    resolve(group_start, "ncclGroupStart");
-    resolve(group_end, "ncclGroupEnd");
-    resolve(error_string, "ncclGetErrorString");
+    load_symbol(library, comm_init_all, "ncclCommInitAll");
+    load_symbol(library, comm_destroy, "ncclCommDestroy");
+    load_symbol(library, all_reduce, "ncclAllReduce");
+    load_symbol(library, group_start, "ncclGroupStart");
+    load_symbol(library, group_end, "ncclGroupEnd");
+    load_symbol(library, error_string, "ncclGetErrorString");
     comms.resize(devices.size());
     check(comm_init_all(comms.data(), static_cast<int>(devices.size()), devices.data()),
           "ncclCommInitAll");
@@ -82,11 +82,6 @@ struct RawNccl {
     // The library stays loaded: NCCL's threads may outlive the communicators briefly.
   }
 
-  template <class Fn>
-  void resolve(Fn& fn, const char* name) {
-    fn = reinterpret_cast<Fn>(dlsym(library, name));
-    require(fn != nullptr, "dlsym", name);
-  }
   void check(ncclResult_t result, const char* call) const {
     if (result != ncclSuccess) require(false, call, error_string(result));
   }

@@ -106,8 +106,7 @@ void into_output(const Queue& queue, const Array& out, std::initializer_list<con
     product(out);
     return;
   }
-  const Array temporary =
-      beta == 0.0 ? Array::empty(queue, out.shape(), out.dtype()) : copy(queue, out);
+  const Array temporary = output_temporary(queue, out, beta);
   product(temporary);
   out.set(queue, temporary);
 }

@@ -199,6 +199,10 @@ std::optional<BlasType> blas_type(const DType& dtype) noexcept {
   return std::nullopt;
 }
 
+Array output_temporary(const Queue& queue, const Array& out, std::complex<double> beta) {
+  return beta == 0.0 ? Array::empty(queue, out.shape(), out.dtype()) : copy(queue, out);
+}
+
 void stacked_gemm(const Queue& queue, const Array& a_in, const Array& b_in, const Array& c,
                   const ProductTerms& terms) {
   const auto type = *blas_type(c.dtype());
@@ -206,10 +210,7 @@ void stacked_gemm(const Queue& queue, const Array& a_in, const Array& b_in, cons
   const Array a = readable(queue, a_in);
   const Array b = readable(queue, b_in);
   if (!readable_in_place(c)) {
-    // Compute into an aligned C-order temporary (holding C's elements where beta reads
-    // them) and copy it in.
-    Array temporary =
-        terms.beta == 0.0 ? Array::empty(queue, c.shape(), c.dtype()) : copy(queue, c);
+    const Array temporary = output_temporary(queue, c, terms.beta);
     stacked_gemm(queue, a, b, temporary, terms);
     c.set(queue, temporary);
     return;
@@ -270,8 +271,7 @@ void strided_gemv(const Queue& queue, const Array& a_in, const Array& x_in, cons
   const Array a = readable(queue, a_in);
   const Array x = readable(queue, x_in);
   if (!readable_in_place(y)) {
-    Array temporary =
-        terms.beta == 0.0 ? Array::empty(queue, y.shape(), y.dtype()) : copy(queue, y);
+    const Array temporary = output_temporary(queue, y, terms.beta);
     strided_gemv(queue, a, x, temporary, terms);
     y.set(queue, temporary);
     return;

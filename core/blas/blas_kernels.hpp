@@ -26,6 +26,11 @@ struct ProductTerms {
   bool conjugate_b = false;
 };
 
+/// A new C-order array to compute `out` into where it cannot be written in place (it
+/// overlaps an input, or the kernels cannot address it): `out`'s elements copied where `beta`
+/// reads them, uninitialized otherwise. Copy it into `out` afterwards.
+Array output_temporary(const Queue& queue, const Array& out, std::complex<double> beta);
+
 /// C[...] = alpha A[...] B[...] + beta C[...] for arrays of one BLAS dtype and one number of
 /// dimensions (at least 2): A (..., m, k), B (..., k, n), C (..., m, n), with one batch shape
 /// (the caller has broadcast it; a batch stride may be 0). C must not overlap A or B. Operands

@@ -38,6 +38,8 @@ Transpose transpose_from(nb::handle value, const char* name) {
                    nb::cast<std::string>(nb::repr(value)));
 }
 
+/// gemm, or gemm_batched where `Batched`.
+template <bool Batched>
 nb::object gemm_(const PyArray& a, const PyArray& b, nb::handle c, std::complex<double> alpha,
                  std::complex<double> beta, nb::handle trans_a, nb::handle trans_b,
                  const Q& queue) {
@@ -46,20 +48,8 @@ nb::object gemm_(const PyArray& a, const PyArray& b, nb::handle c, std::complex<
                             transpose_from(trans_b, "trans_b")};
   Array r = [&] {
     nb::gil_scoped_release release;
-    return gemm(q, a.array, b.array, out_array(c), options);
-  }();
-  return result(std::move(r), q, c);
-}
-
-nb::object gemm_batched_(const PyArray& a, const PyArray& b, nb::handle c,
-                         std::complex<double> alpha, std::complex<double> beta, nb::handle trans_a,
-                         nb::handle trans_b, const Q& queue) {
-  const Queue& q = a.queue_or_default(queue);
-  const GemmOptions options{alpha, beta, transpose_from(trans_a, "trans_a"),
-                            transpose_from(trans_b, "trans_b")};
-  Array r = [&] {
-    nb::gil_scoped_release release;
-    return gemm_batched(q, a.array, b.array, out_array(c), options);
+    return Batched ? gemm_batched(q, a.array, b.array, out_array(c), options)
+                   : gemm(q, a.array, b.array, out_array(c), options);
   }();
   return result(std::move(r), q, c);
 }
@@ -122,13 +112,14 @@ nb::object reflected_matmul_operator(nb::handle self, nb::handle other) {
 void bind_blas(nb::module_& m) {
   const auto q = nb::arg("queue") = nb::none();
   const auto none = nb::none();
-  m.def("gemm", &gemm_, nb::arg("a"), nb::arg("b"), nb::arg("c") = none, nb::arg("alpha") = 1.0,
-        nb::arg("beta") = 0.0, nb::arg("trans_a") = false, nb::arg("trans_b") = false, q,
+  m.def("gemm", &gemm_<false>, nb::arg("a"), nb::arg("b"), nb::arg("c") = none,
+        nb::arg("alpha") = 1.0, nb::arg("beta") = 0.0, nb::arg("trans_a") = false,
+        nb::arg("trans_b") = false, q,
         "c = alpha op(a) op(b) + beta c for 2-D arrays, into `c` (returned) or a new array "
         "(beta must then be 0). `trans_a`, `trans_b`: False/'N', True/'T', or 'C' (conjugate "
         "transpose). float32, float64, complex64, complex128, one dtype for all. Raises "
         "LogicError for shapes, dtypes or scalars that do not fit (blas.hpp).");
-  m.def("gemm_batched", &gemm_batched_, nb::arg("a"), nb::arg("b"), nb::arg("c") = none,
+  m.def("gemm_batched", &gemm_<true>, nb::arg("a"), nb::arg("b"), nb::arg("c") = none,
         nb::arg("alpha") = 1.0, nb::arg("beta") = 0.0, nb::arg("trans_a") = false,
         nb::arg("trans_b") = false, q,
         "gemm for every matrix of 3-D stacks (pygpu's gemmBatch_3d): c[i] = alpha op(a[i]) "
