@@ -182,22 +182,39 @@ MultiArray gemm_batched(const MultiQueue& queues, const MultiArray& a, const Mul
   check_alike("b", b);
   if (c) check_alike("c", *c);
   const auto part_queues = detail::part_queues(what, queues, a.devices());
-  // Every device's part checked (by the single-queue call's checks, before any launch: the
-  // shapes first), then run.
+  // The whole arrays checked here, so that no device's part is refused after another's
+  // product was enqueued (each part's call checks the rest: dtypes and scalars, alike on
+  // every part).
+  const auto& sa = a.shape();
+  const auto& sb = b.shape();
+  if (sb.size() != 3 || (c && c->shape().size() != 3)) {
+    throw LogicError(fmt::format("{}: arguments 'b' and 'c' must have 3 dimensions", what));
+  }
+  if (b.dtype() != a.dtype() || (c && c->dtype() != a.dtype())) {
+    throw LogicError(fmt::format("{}: 'a', 'b' and 'c' must have one dtype", what));
+  }
+  const bool ta = options.trans_a != Transpose::none;
+  const bool tb = options.trans_b != Transpose::none;
+  const std::size_t m = ta ? sa[2] : sa[1], k = ta ? sa[1] : sa[2];
+  const std::size_t n = tb ? sb[1] : sb[2], kb = tb ? sb[2] : sb[1];
+  if (k != kb || sa[0] != sb[0]) {
+    throw LogicError(fmt::format("{}: op(a) is {} x ({} x {}) and op(b) {} x ({} x {})", what,
+                                 sa[0], m, k, sb[0], kb, n));
+  }
+  const std::vector<std::size_t> shape{sa[0], m, n};
+  if (c && c->shape() != shape) {
+    throw LogicError(fmt::format("{}: argument 'c' has shape ({}), the product has ({})", what,
+                                 fmt::join(c->shape(), ", "), fmt::join(shape, ", ")));
+  }
   std::optional<MultiArray> result = c;
   if (!result) {
-    std::vector<std::pair<std::size_t, std::size_t>> ranges;
-    for (const auto& box : layout_a.boxes) ranges.emplace_back(box[0].first, box[0].second);
-    const auto& sa = a.shape();
-    const auto& sb = b.shape();
-    const bool ta = options.trans_a != Transpose::none;
-    const bool tb = options.trans_b != Transpose::none;
     if (options.beta != 0.0) {
       throw LogicError(fmt::format("{}: beta needs an output 'c' to scale", what));
     }
-    result =
-        MultiArray::empty(a.devices(), {sa[0], ta ? sa[2] : sa[1], tb ? sb[1] : sb[2]}, a.dtype(),
-                          {}, std::make_shared<detail::AxisRangeSplay>(0, std::move(ranges)));
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;
+    for (const auto& box : layout_a.boxes) ranges.emplace_back(box[0].first, box[0].second);
+    result = MultiArray::empty(a.devices(), shape, a.dtype(), {},
+                               std::make_shared<detail::AxisRangeSplay>(0, std::move(ranges)));
   }
   for (std::size_t i = 0; i < part_queues.size(); ++i) {
     const auto& device = a.devices()[i];

@@ -559,6 +559,10 @@ TEST_P(BlasMultiDeviceTest, BatchedGemmRunsEveryDevicesPartOfTheStack) {
                                            std::make_shared<CloneSplay>());
   EXPECT_CONTAINS(logic_error_message([&] { gemm_batched(queues, a, b, clone); }),
                   "are not split along axis 0 alike");
+  // A c of the wrong shape is refused before any device's part runs.
+  const auto wrong = MultiArray::from_host(queues, to_host(random_matrix({batch, n, m}, f32, 4)));
+  EXPECT_CONTAINS(logic_error_message([&] { gemm_batched(queues, a, b, wrong); }),
+                  "argument 'c' has shape");
 }
 
 PLINTH_INSTANTIATE_DEVICE_TEST(BlasTest);
