@@ -95,22 +95,6 @@ Array output(const char* function, const char* name, const Queue& queue,
   return *out;
 }
 
-/// Runs `product` into `out`, or into a temporary copied into `out` afterwards when `out`
-/// may share memory with one of `inputs` (the kernels read the inputs while writing `out`).
-template <class Product>
-void into_output(const Queue& queue, const Array& out, std::initializer_list<const Array*> inputs,
-                 std::complex<double> beta, Product&& product) {
-  bool overlaps = false;
-  for (const auto* input : inputs) overlaps = overlaps || may_share_memory(out, *input);
-  if (!overlaps) {
-    product(out);
-    return;
-  }
-  const Array temporary = output_temporary(queue, out, beta);
-  product(temporary);
-  out.set(queue, temporary);
-}
-
 /// gemm and gemm_batched: `rank` 2 or 3.
 Array gemm_of_rank(const char* function, std::size_t rank, const Queue& queue, const Array& a,
                    const Array& b, const std::optional<Array>& c, const GemmOptions& options) {

@@ -7,9 +7,11 @@
 #include "blas/blas_codegen.hpp"
 
 #include <plinth/array.hpp>
+#include <plinth/array_shape.hpp>
 #include <plinth/queue.hpp>
 
 #include <complex>
+#include <initializer_list>
 #include <optional>
 
 namespace plinth::detail {
@@ -30,6 +32,22 @@ struct ProductTerms {
 /// overlaps an input, or the kernels cannot address it): `out`'s elements copied where `beta`
 /// reads them, uninitialized otherwise. Copy it into `out` afterwards.
 Array output_temporary(const Queue& queue, const Array& out, std::complex<double> beta);
+
+/// Runs `product` into `out`, or into a temporary copied into `out` afterwards when `out`
+/// may share memory with one of `inputs` (the kernels read the inputs while writing `out`).
+template <class Product>
+void into_output(const Queue& queue, const Array& out, std::initializer_list<const Array*> inputs,
+                 std::complex<double> beta, Product&& product) {
+  bool overlaps = false;
+  for (const auto* input : inputs) overlaps = overlaps || may_share_memory(out, *input);
+  if (!overlaps) {
+    product(out);
+    return;
+  }
+  const Array temporary = output_temporary(queue, out, beta);
+  product(temporary);
+  out.set(queue, temporary);
+}
 
 /// C[...] = alpha A[...] B[...] + beta C[...] for arrays of one BLAS dtype and one number of
 /// dimensions (at least 2): A (..., m, k), B (..., k, n), C (..., m, n), with one batch shape

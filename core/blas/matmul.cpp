@@ -96,24 +96,23 @@ Array matmul(const Queue& queue, const Array& a_in, const Array& b_in,
   }();
   if (a.ndim() == 1 && b.ndim() == 1) return dot(queue, a, b, result);
 
-  const bool overlaps = may_share_memory(result, a) || may_share_memory(result, b);
-  const Array target = overlaps ? Array::empty(queue, shape, dtype) : result;
   const detail::ProductTerms terms{};
-  if (stack.empty() && b.ndim() == 1) {
-    detail::strided_gemv(queue, a, b, target, terms);  // (m, k) x (k)
-  } else if (stack.empty() && a.ndim() == 1) {
-    detail::strided_gemv(queue, transposed_view(b), a, target, terms);  // (k) x (k, n)
-  } else {
-    // The full (stack..., m, n) view of the result, the operands broadcast to its stack.
-    Array c = target;
-    if (a.ndim() == 1) c = expand_dims(c, -2);
-    if (b.ndim() == 1) c = expand_dims(c, -1);
-    std::vector<std::size_t> a_shape = stack, b_shape = stack;
-    a_shape.insert(a_shape.end(), {m, k});
-    b_shape.insert(b_shape.end(), {k, n});
-    detail::stacked_gemm(queue, broadcast_to(a2, a_shape), broadcast_to(b2, b_shape), c, terms);
-  }
-  if (overlaps) result.set(queue, target);
+  detail::into_output(queue, result, {&a, &b}, 0.0, [&](const Array& target) {
+    if (stack.empty() && b.ndim() == 1) {
+      detail::strided_gemv(queue, a, b, target, terms);  // (m, k) x (k)
+    } else if (stack.empty() && a.ndim() == 1) {
+      detail::strided_gemv(queue, transposed_view(b), a, target, terms);  // (k) x (k, n)
+    } else {
+      // The full (stack..., m, n) view of the result, the operands broadcast to its stack.
+      Array c = target;
+      if (a.ndim() == 1) c = expand_dims(c, -2);
+      if (b.ndim() == 1) c = expand_dims(c, -1);
+      std::vector<std::size_t> a_shape = stack, b_shape = stack;
+      a_shape.insert(a_shape.end(), {m, k});
+      b_shape.insert(b_shape.end(), {k, n});
+      detail::stacked_gemm(queue, broadcast_to(a2, a_shape), broadcast_to(b2, b_shape), c, terms);
+    }
+  });
   return result;
 }
 
