@@ -3,6 +3,7 @@
 #include "buffer.hpp"
 #include "device.hpp"
 #include "error.hpp"
+#include "launch_order.hpp"
 #include "program.hpp"
 #include "queue.hpp"
 #include "svm.hpp"
@@ -33,6 +34,7 @@ ContextState::~ContextState() {
   copier_.reset();  // joins its threads
   // The core frees all page-locked memory before the context goes.
   if (map_queue_) PLINTH_CHECK_IN_DESTRUCTOR(clReleaseCommandQueue(map_queue_));
+  forget_launches_of(context_);
   PLINTH_CHECK_IN_DESTRUCTOR(clReleaseContext(context_));
 }
 

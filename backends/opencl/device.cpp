@@ -1,5 +1,7 @@
 #include "device.hpp"
 
+#include "platform.hpp"
+
 #include <CL/cl_ext.h>
 
 #include <cstring>
@@ -157,14 +159,8 @@ DeviceParameters Device::parameters() const {
 
 std::string Device::compiler_identity() const {
   const auto platform = device_value<cl_platform_id>(device_, CL_DEVICE_PLATFORM);
-  auto platform_string = [&](cl_platform_info param) {
-    return info_string(
-        [&](std::size_t size, void* value, std::size_t* size_ret) {
-          return clGetPlatformInfo(platform, param, size, value, size_ret);
-        },
-        "clGetPlatformInfo");
-  };
-  return platform_string(CL_PLATFORM_NAME) + " " + platform_string(CL_PLATFORM_VERSION) + "; " +
+  return platform_string(platform, CL_PLATFORM_NAME) + " " +
+         platform_string(platform, CL_PLATFORM_VERSION) + "; " +
          device_string(device_, CL_DEVICE_NAME) + "; " + device_string(device_, CL_DEVICE_VERSION) +
          "; driver " + device_string(device_, CL_DRIVER_VERSION) + language_identity();
 }

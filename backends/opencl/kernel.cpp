@@ -2,6 +2,7 @@
 
 #include "device.hpp"
 #include "error.hpp"
+#include "launch_order.hpp"
 
 #include <plinth/backend/queue.hpp>
 #include <plinth/errors.hpp>
@@ -64,6 +65,7 @@ bool arg_info(Query query, std::string& value) {
 std::unique_ptr<Kernel> Kernel::create(cl_kernel kernel, cl_device_id device, std::string name) {
   std::unique_ptr<Kernel> result(new Kernel(kernel, std::move(name)));
   result->introspect(device);
+  result->in_launch_order_ = launches_race(device);
   return result;
 }
 
@@ -133,8 +135,12 @@ void Kernel::launch(backend::QueueAdapter& queue, const backend::LaunchShape& sh
     if (code != CL_SUCCESS) [[unlikely]]
       throw_arg_error(code, index);
   }
-  PLINTH_CHECK(clEnqueueNDRangeKernel(reinterpret_cast<cl_command_queue>(queue.native_handle()),
-                                      kernel_, shape.dims, nullptr, shape.global.data(),
+  const auto cl_queue = reinterpret_cast<cl_command_queue>(queue.native_handle());
+  if (in_launch_order_) [[unlikely]] {
+    enqueue_in_launch_order(cl_queue, kernel_, shape);
+    return;
+  }
+  PLINTH_CHECK(clEnqueueNDRangeKernel(cl_queue, kernel_, shape.dims, nullptr, shape.global.data(),
                                       shape.local.data(), 0, nullptr, nullptr));
 }
 

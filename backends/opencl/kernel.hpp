@@ -43,6 +43,7 @@ class Kernel final : public backend::KernelAdapter {
   std::string name_;
   std::vector<backend::ParamInfo> params_;
   std::size_t max_total_local_size_ = 1;
+  bool in_launch_order_ = false;  ///< launches_race() of its device: launch_order.hpp
 };
 
 }  // namespace plinth::opencl

@@ -16,19 +16,19 @@ Platform::Platform(cl_platform_id platform) : platform_(platform) {
   PLINTH_CHECK(clGetDeviceIDs(platform_, CL_DEVICE_TYPE_ALL, count, devices_.data(), nullptr));
 }
 
-std::string Platform::info(cl_platform_info param) const {
+std::string platform_string(cl_platform_id platform, cl_platform_info param) {
   return info_string(
       [&](std::size_t size, void* value, std::size_t* size_ret) {
-        return clGetPlatformInfo(platform_, param, size, value, size_ret);
+        return clGetPlatformInfo(platform, param, size, value, size_ret);
       },
       "clGetPlatformInfo");
 }
 
-std::string Platform::name() const { return info(CL_PLATFORM_NAME); }
+std::string Platform::name() const { return platform_string(platform_, CL_PLATFORM_NAME); }
 
-std::string Platform::vendor() const { return info(CL_PLATFORM_VENDOR); }
+std::string Platform::vendor() const { return platform_string(platform_, CL_PLATFORM_VENDOR); }
 
-std::string Platform::version() const { return info(CL_PLATFORM_VERSION); }
+std::string Platform::version() const { return platform_string(platform_, CL_PLATFORM_VERSION); }
 
 std::size_t Platform::device_count() const { return devices_.size(); }
 

@@ -11,6 +11,10 @@
 
 namespace plinth::opencl {
 
+/// A string-valued platform info parameter (CL_PLATFORM_NAME...). Throws BackendError naming
+/// clGetPlatformInfo. Any thread may call it.
+std::string platform_string(cl_platform_id platform, cl_platform_info param);
+
 /// A cl_platform_id and its devices, listed once at creation.
 class Platform final : public backend::PlatformAdapter {
  public:
@@ -24,8 +28,6 @@ class Platform final : public backend::PlatformAdapter {
   backend::NativeHandle native_handle() const override;
 
  private:
-  std::string info(cl_platform_info param) const;
-
   cl_platform_id platform_;
   std::vector<cl_device_id> devices_;
 };

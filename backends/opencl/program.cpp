@@ -3,6 +3,7 @@
 #include "device.hpp"
 #include "error.hpp"
 #include "kernel.hpp"
+#include "platform.hpp"
 #include "pocl_binary.hpp"
 #include "ptx_binary.hpp"
 
@@ -50,14 +51,6 @@ std::string join(const std::vector<std::string>& parts, const char* separator) {
     result += part;
   }
   return result;
-}
-
-std::string platform_string(cl_platform_id platform, cl_platform_info param) {
-  return info_string(
-      [&](std::size_t size, void* value, std::size_t* size_ret) {
-        return clGetPlatformInfo(platform, param, size, value, size_ret);
-      },
-      "clGetPlatformInfo");
 }
 
 /// Why `binary` cannot be what `device` loads, or "" when its container is whole. Each

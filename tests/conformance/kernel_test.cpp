@@ -285,6 +285,48 @@ TEST_P(KernelTestWithProgram, CopiesOfAKernelMayBeCalledFromSeveralThreads) {
   for (int t = 0; t < threads; ++t) EXPECT_EQ(failures[t], "") << "thread " << t;
 }
 
+// Before: PoCL before 7.0 gave back a finished launch's cached work-group function by kernel
+// and local size alone; one kernel launched with ever wider grids on four queues at once made
+// it give back another launch's entry, and the process aborted in PoCL ("Assertion
+// `found->ref_count > 0' failed"; CI saw it in the four-device run). The OpenCL backend now
+// launches one at a time on such devices (backends/opencl/launch_order.hpp).
+TEST_P(KernelTestWithProgram, OneKernelOnFourQueuesWithWideningGrids) {
+  const Program program(context(), R"(
+KERNEL void busy(GLOBAL_MEM unsigned int *out, int rounds)
+{
+    const unsigned int i = get_global_id(0);
+    unsigned int s = i;
+    for (int j = 0; j < rounds; ++j) s = s * 1664525u + 1013904223u;
+    out[i] = s;
+}
+)");
+  constexpr std::size_t queues = 4, launches = 24, local = 64;
+  constexpr int rounds = 4000;
+  const std::size_t widest = local * queues * launches;
+  std::vector<Queue> own;
+  std::vector<Buffer> out;
+  for (std::size_t q = 0; q < queues; ++q) {
+    own.emplace_back(device());
+    out.push_back(Buffer::allocate(device(), widest * sizeof(std::uint32_t)));
+  }
+  const auto busy = program.kernel("busy");
+  // Every launch's grid is wider than any before it, so each one takes a cache entry of its own.
+  for (std::size_t launch = 0; launch < launches; ++launch) {
+    for (std::size_t q = 0; q < queues; ++q)
+      busy(own[q], {local * (launch * queues + q + 1)}, {local}, out[q], rounds);
+  }
+  for (std::size_t q = 0; q < queues; ++q) {
+    std::vector<std::uint32_t> values(widest);
+    out[q].get(own[q], std::as_writable_bytes(std::span(values)));
+    const std::size_t written = local * ((launches - 1) * queues + q + 1);
+    for (std::size_t i = 0; i < written; ++i) {
+      std::uint32_t s = static_cast<std::uint32_t>(i);
+      for (int j = 0; j < rounds; ++j) s = s * 1664525u + 1013904223u;
+      ASSERT_EQ(values[i], s) << "queue " << q << ", element " << i;
+    }
+  }
+}
+
 TEST_P(KernelTestWithProgram, AlignedSubRegionIsAKernelArgument) {
   const std::size_t align = device().params().address_alignment;
   const std::size_t n = 32;

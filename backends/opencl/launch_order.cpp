@@ -1,0 +1,82 @@
+#include "launch_order.hpp"
+
+#include "device.hpp"
+#include "error.hpp"
+#include "platform.hpp"
+
+#include <mutex>
+
+namespace plinth::opencl {
+
+namespace {
+
+/// The last launch made in order, and what guards it. Its destructor makes no OpenCL call:
+/// forget_launches_of() has dropped the event before the context went.
+struct LaunchOrder {
+  std::mutex mutex;
+  cl_event last = nullptr;  ///< one reference owned; null when none may still run
+  cl_context context = nullptr;
+};
+
+LaunchOrder& launch_order() {
+  static LaunchOrder order;
+  return order;
+}
+
+/// Whether `event` has finished (or failed: then nothing waits for it either).
+bool finished(cl_event event) {
+  cl_int status = CL_COMPLETE;
+  PLINTH_CHECK(
+      clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status, nullptr));
+  return status == CL_COMPLETE || status < 0;
+}
+
+}  // namespace
+
+bool launches_race(cl_device_id device) {
+  const auto platform = device_value<cl_platform_id>(device, CL_DEVICE_PLATFORM);
+  const auto type = device_value<cl_device_type>(device, CL_DEVICE_TYPE);
+  return pocl_launches_race(platform_string(platform, CL_PLATFORM_NAME),
+                            platform_string(platform, CL_PLATFORM_VERSION),
+                            (type & CL_DEVICE_TYPE_CPU) != 0);
+}
+
+void enqueue_in_launch_order(cl_command_queue queue, cl_kernel kernel,
+                             const backend::LaunchShape& shape) {
+  cl_context context = nullptr;
+  PLINTH_CHECK(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof(context), &context, nullptr));
+  auto& order = launch_order();
+  const std::lock_guard lock(order.mutex);
+  if (order.last && finished(order.last)) {
+    PLINTH_CHECK_IN_DESTRUCTOR(clReleaseEvent(order.last));
+    order.last = nullptr;
+  }
+  // An event of another context cannot be in a wait list: the host waits for it instead.
+  if (order.last && order.context != context) {
+    PLINTH_CHECK(clWaitForEvents(1, &order.last));
+    PLINTH_CHECK_IN_DESTRUCTOR(clReleaseEvent(order.last));
+    order.last = nullptr;
+  }
+  const cl_uint waits = order.last ? 1 : 0;
+  cl_event launched = nullptr;
+  PLINTH_CHECK(clEnqueueNDRangeKernel(queue, kernel, shape.dims, nullptr, shape.global.data(),
+                                      shape.local.data(), waits, waits ? &order.last : nullptr,
+                                      &launched));
+  if (order.last) PLINTH_CHECK_IN_DESTRUCTOR(clReleaseEvent(order.last));
+  order.last = launched;
+  order.context = context;
+  // The next launch may wait for this one from another queue: this queue must be flushed.
+  PLINTH_CHECK(clFlush(queue));
+}
+
+void forget_launches_of(cl_context context) noexcept {
+  auto& order = launch_order();
+  const std::lock_guard lock(order.mutex);
+  if (order.last && order.context == context) {
+    PLINTH_CHECK_IN_DESTRUCTOR(clReleaseEvent(order.last));
+    order.last = nullptr;
+    order.context = nullptr;
+  }
+}
+
+}  // namespace plinth::opencl
