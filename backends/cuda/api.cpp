@@ -1,6 +1,7 @@
 #include "api.hpp"
 
 #include "context.hpp"
+#include "cublas.hpp"
 #include "device.hpp"
 #include "driver.hpp"
 #include "nccl.hpp"
@@ -172,6 +173,15 @@ backend::CollectivesLibrary Api::collectives() const {
     return {library.available, library.description};
   } catch (...) {  // std::bad_alloc: must not throw
     return {false, "NCCL could not be loaded (out of memory)"};
+  }
+}
+
+backend::BlasLibrary Api::blas_library() const {
+  try {
+    const cublas::Library& library = cublas::library();
+    return {library.available, library.description};
+  } catch (...) {  // std::bad_alloc: must not throw
+    return {false, "cuBLAS could not be loaded (out of memory)"};
   }
 }
 

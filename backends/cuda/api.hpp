@@ -44,6 +44,9 @@ class Api final : public backend::ApiAdapter {
   // SDK 1.4.
   /// NCCL (nccl.hpp), loaded on the first call: "NCCL 2.28.9", or why it cannot be used.
   backend::CollectivesLibrary collectives() const override;
+  /// cuBLAS (cublas.hpp), loaded on the first call: "cuBLAS 13.0.2 (libcublas.so.13)", or why
+  /// neither libcublas.so.13 nor .12 can be used.
+  backend::BlasLibrary blas_library() const override;
   /// ncclGetUniqueId's 128 bytes. Throws LogicError where NCCL is unavailable, BackendError.
   std::vector<std::byte> create_communicator_id() const override;
   // SDK 1.5.

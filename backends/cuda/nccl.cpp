@@ -1,6 +1,6 @@
 #include "nccl.hpp"
 
-#include <dlfcn.h>
+#include <plinth/backend/vendor_library.hpp>
 
 #include <array>
 #include <mutex>
@@ -15,20 +15,12 @@ constexpr std::array<const char*, 8> result_names{
     "ncclSuccess",         "ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError",
     "ncclInvalidArgument", "ncclInvalidUsage",       "ncclRemoteError", "ncclInProgress"};
 
-// Resolves `symbol` into `member`; a missing one is added to `missing` unless `optional`.
-template <class Function>
-void resolve(void* handle, Function& member, const char* symbol, bool optional,
-             std::string& missing) {
-  member = reinterpret_cast<Function>(::dlsym(handle, symbol));
-  if (member == nullptr && !optional)
-    missing += (missing.empty() ? "" : ", ") + std::string(symbol);
-}
-
-// The functions of an opened library, and the names of the required ones it lacks.
-Functions resolve_all(void* handle, std::string& missing) {
+// The functions of an opened library (the names of the required ones it lacks in
+// opened.missing()).
+Functions resolve_all(backend::VendorLibrary& opened) {
   Functions f;
-#define PLINTH_NCCL_REQUIRED(function) resolve(handle, f.function, #function, false, missing)
-#define PLINTH_NCCL_OPTIONAL(function) resolve(handle, f.function, #function, true, missing)
+#define PLINTH_NCCL_REQUIRED(function) opened.resolve(f.function, #function)
+#define PLINTH_NCCL_OPTIONAL(function) opened.resolve(f.function, #function, true)
   PLINTH_NCCL_REQUIRED(ncclGetVersion);
   PLINTH_NCCL_REQUIRED(ncclGetErrorString);
   PLINTH_NCCL_OPTIONAL(ncclGetLastError);
@@ -74,17 +66,11 @@ std::string version_string(int code) {
 
 Library open_library(const char* name) {
   Library library;
-  void* handle = ::dlopen(name, RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* error = ::dlerror();
-    library.description = error != nullptr ? error : std::string(name) + " cannot be loaded";
-    return library;
-  }
-  std::string missing;
-  Functions functions = resolve_all(handle, missing);
-  if (!missing.empty()) {
-    library.description = std::string(name) + " has no " + missing + ": it is not NCCL";
-    ::dlclose(handle);
+  auto opened = backend::VendorLibrary::open(name, library.description);
+  if (!opened) return library;
+  const Functions functions = resolve_all(opened);
+  if (!opened.missing().empty()) {
+    library.description = std::string(name) + " has no " + opened.missing() + ": it is not NCCL";
     return library;
   }
   int version = 0;
@@ -93,16 +79,14 @@ Library open_library(const char* name) {
     library.description = std::string(name) + ": ncclGetVersion failed (" +
                           (code < result_names.size() ? result_names[code] : "unknown result") +
                           ")";
-    ::dlclose(handle);
     return library;
   }
   if (version < minimum_version) {
     library.description = std::string(name) + " is NCCL " + version_string(version) +
                           "; plinth needs NCCL " + version_string(minimum_version) + " or later";
-    ::dlclose(handle);
     return library;
   }
-  // `handle` stays open: communicators and their threads live as long as the process may.
+  opened.keep();  // communicators and their threads live as long as the process may
   library.available = true;
   library.description = "NCCL " + version_string(version);
   library.version = version;

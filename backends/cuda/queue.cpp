@@ -1,5 +1,6 @@
 #include "queue.hpp"
 
+#include "blas.hpp"
 #include "buffer.hpp"
 #include "context.hpp"
 #include "driver.hpp"
@@ -299,6 +300,10 @@ bool Queue::record_event_again(backend::EventAdapter& event) {
 void Queue::wait_for(backend::EventAdapter& event) {
   ScopedContext current(context_);
   CU_CHECK(cuStreamWaitEvent(stream_, static_cast<Event&>(event).event(), 0));
+}
+
+std::unique_ptr<backend::BlasAdapter> Queue::create_blas() {
+  return Blas::create(context_, stream_, Blas::workspace_for((*state_)[device_].cc_major));
 }
 
 backend::NativeHandle Queue::native_handle() const {

@@ -67,6 +67,9 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   bool fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t size,
             std::span<const std::byte> pattern) override;
 
+  // SDK 1.7: a cuBLAS handle on this stream (blas.hpp), with cuBLAS's recommended workspace.
+  std::unique_ptr<backend::BlasAdapter> create_blas() override;
+
   CUstream stream() const { return stream_; }
   CUcontext context() const { return context_; }
 

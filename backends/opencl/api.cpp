@@ -1,5 +1,6 @@
 #include "api.hpp"
 
+#include "clblast.hpp"
 #include "context.hpp"
 #include "error.hpp"
 #include "platform.hpp"
@@ -61,6 +62,15 @@ std::unique_ptr<backend::ContextAdapter> Api::wrap_context(
 }
 
 std::string Api::prelude(bool fast_math) const { return opencl::prelude(fast_math); }
+
+backend::BlasLibrary Api::blas_library() const {
+  try {
+    const clblast::Library& library = clblast::library();
+    return {library.available, library.description};
+  } catch (...) {  // std::bad_alloc: must not throw
+    return {false, "CLBlast could not be loaded (out of memory)"};
+  }
+}
 
 std::unique_ptr<backend::ApiAdapter> create_api() { return std::make_unique<Api>(); }
 

@@ -31,6 +31,9 @@ class Api final : public backend::ApiAdapter {
            static_cast<unsigned>(backend::ProgramInputKind::spirv) |
            static_cast<unsigned>(backend::ProgramInputKind::binary);
   }
+  /// CLBlast (clblast.hpp), loaded on the first call: "CLBlast (libclblast.so.1)", or why it
+  /// cannot be used.
+  backend::BlasLibrary blas_library() const override;
 };
 
 /// The plugin's factory (exported by plugin.cpp).

@@ -41,12 +41,11 @@ bool launches_race(cl_device_id device) {
                             (type & CL_DEVICE_TYPE_CPU) != 0);
 }
 
-void enqueue_in_launch_order(cl_command_queue queue, cl_kernel kernel,
-                             const backend::LaunchShape& shape) {
-  cl_context context = nullptr;
-  PLINTH_CHECK(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof(context), &context, nullptr));
-  auto& order = launch_order();
-  const std::lock_guard lock(order.mutex);
+namespace {
+
+/// Under the order's lock: the event the next launch on `context` must wait for (null when
+/// none may still run), the host having waited for one of another context.
+cl_event last_to_wait_for(LaunchOrder& order, cl_context context) {
   if (order.last && finished(order.last)) {
     PLINTH_CHECK_IN_DESTRUCTOR(clReleaseEvent(order.last));
     order.last = nullptr;
@@ -57,15 +56,50 @@ void enqueue_in_launch_order(cl_command_queue queue, cl_kernel kernel,
     PLINTH_CHECK_IN_DESTRUCTOR(clReleaseEvent(order.last));
     order.last = nullptr;
   }
-  const cl_uint waits = order.last ? 1 : 0;
-  cl_event launched = nullptr;
-  PLINTH_CHECK(clEnqueueNDRangeKernel(queue, kernel, shape.dims, nullptr, shape.global.data(),
-                                      shape.local.data(), waits, waits ? &order.last : nullptr,
-                                      &launched));
+  return order.last;
+}
+
+/// Under the order's lock: `launched` (its reference handed over) becomes the last launch.
+void record_launch(LaunchOrder& order, cl_context context, cl_event launched) {
+  if (launched == nullptr) return;
   if (order.last) PLINTH_CHECK_IN_DESTRUCTOR(clReleaseEvent(order.last));
   order.last = launched;
   order.context = context;
+}
+
+cl_context context_of(cl_command_queue queue) {
+  cl_context context = nullptr;
+  PLINTH_CHECK(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof(context), &context, nullptr));
+  return context;
+}
+
+}  // namespace
+
+void enqueue_in_launch_order(cl_command_queue queue, cl_kernel kernel,
+                             const backend::LaunchShape& shape) {
+  const cl_context context = context_of(queue);
+  auto& order = launch_order();
+  const std::lock_guard lock(order.mutex);
+  const cl_event wait = last_to_wait_for(order, context);
+  const cl_uint waits = wait != nullptr ? 1 : 0;
+  cl_event launched = nullptr;
+  PLINTH_CHECK(clEnqueueNDRangeKernel(queue, kernel, shape.dims, nullptr, shape.global.data(),
+                                      shape.local.data(), waits, waits ? &wait : nullptr,
+                                      &launched));
+  record_launch(order, context, launched);
   // The next launch may wait for this one from another queue: this queue must be flushed.
+  PLINTH_CHECK(clFlush(queue));
+}
+
+void enqueue_in_launch_order(cl_command_queue queue,
+                             const std::function<cl_event(cl_command_queue)>& enqueue) {
+  const cl_context context = context_of(queue);
+  auto& order = launch_order();
+  const std::lock_guard lock(order.mutex);
+  if (const cl_event wait = last_to_wait_for(order, context)) {
+    PLINTH_CHECK(clEnqueueMarkerWithWaitList(queue, 1, &wait, nullptr));
+  }
+  record_launch(order, context, enqueue(queue));
   PLINTH_CHECK(clFlush(queue));
 }
 

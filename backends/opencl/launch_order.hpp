@@ -23,6 +23,7 @@
 #include <CL/cl.h>
 
 #include <cstdlib>
+#include <functional>
 #include <string_view>
 
 namespace plinth::opencl {
@@ -59,6 +60,14 @@ bool launches_race(cl_device_id device);
 /// was. Any thread may call it; launches are serialised by a mutex.
 void enqueue_in_launch_order(cl_command_queue queue, cl_kernel kernel,
                              const backend::LaunchShape& shape);
+
+/// Runs `enqueue(queue)`, which enqueues work on `queue` (an in-order queue: a library's
+/// kernels) and returns the event of its last command (one reference, handed over; null when
+/// it enqueued nothing), after every earlier launch through the order has finished (a marker
+/// waits for the last one), and flushes `queue`. Throws what `enqueue` throws, and
+/// BackendError. Any thread may call it; launches are serialised by a mutex.
+void enqueue_in_launch_order(cl_command_queue queue,
+                             const std::function<cl_event(cl_command_queue)>& enqueue);
 
 /// Drops the order's hold on the last launch when it belongs to `context`: called before
 /// plinth's last reference to `context` goes, so that no event of it outlives it. Never throws.

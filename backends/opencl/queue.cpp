@@ -1,5 +1,6 @@
 #include "queue.hpp"
 
+#include "blas.hpp"
 #include "buffer.hpp"
 #include "context.hpp"
 #include "error.hpp"
@@ -333,6 +334,12 @@ void Queue::launch_host_function(void (*function)(void*) noexcept, void* argumen
 }
 
 void Queue::poll() { PLINTH_CHECK(clFlush(queue_)); }
+
+std::unique_ptr<backend::BlasAdapter> Queue::create_blas() {
+  cl_device_id device = nullptr;
+  PLINTH_CHECK(clGetCommandQueueInfo(queue_, CL_QUEUE_DEVICE, sizeof(device), &device, nullptr));
+  return Blas::create(queue_, device);
+}
 
 bool Queue::prefetch(backend::BufferAdapter& buffer, ManagedLocation to) {
   return migrate_svm(queue_, buffer.host_pointer(), buffer.size(), to == ManagedLocation::host);

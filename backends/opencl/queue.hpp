@@ -66,6 +66,8 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   /// offset of the root cl_mem that is a multiple of it); false elsewhere.
   bool fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t size,
             std::span<const std::byte> pattern) override;
+  /// SDK 1.7: CLBlast on this queue (blas.hpp).
+  std::unique_ptr<backend::BlasAdapter> create_blas() override;
 
  private:
   // StagingQueue: the command queue's side of the staging ring, called inside write()/read().

@@ -105,7 +105,7 @@ Array gemm_of_rank(const char* function, std::size_t rank, const Queue& queue, c
   }
   check_scalar(function, "alpha", options.alpha, a.dtype());
   check_scalar(function, "beta", options.beta, a.dtype());
-  ProductTerms terms{options.alpha, options.beta, false, false};
+  ProductTerms terms{options.alpha, options.beta, false, false, options.tensor_float32};
   const Array op_a = op_view(a, options.trans_a, terms.conjugate_a);
   const Array op_b = op_view(b, options.trans_b, terms.conjugate_b);
   const auto& sa = op_a.shape();

@@ -3,8 +3,11 @@
 #include "algorithms/kit/array_arguments.hpp"
 #include "algorithms/kit/launch_sizing.hpp"
 #include "algorithms/kit/program_slot.hpp"
+#include "blas/vendor_blas.hpp"
+#include "runtime/impl.hpp"
 
 #include <plinth/array_expression.hpp>
+#include <plinth/array_shape.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/program.hpp>
 
@@ -183,6 +186,136 @@ void launch_gemm(const Queue& queue, BlasType type, std::size_t itemsize, Operan
   kernel.launch(queue, global, local, args);
 }
 
+// ---- Through the BLAS library ---------------------------------------------------------------
+
+/// Whether the library can read `a`'s matrices in place, in a product computed as it is or,
+/// with `transposed`, as C^T = B^T A^T: whole-element strides and an aligned first element, a
+/// BLAS layout of its last two dimensions, batch strides of 0 or more.
+bool library_reads(const Array& a, bool transposed, bool conjugate) {
+  if (!readable_in_place(a)) return false;
+  const auto s = *strides_in_elements(a);
+  const auto rank = a.ndim();
+  for (std::size_t d = 0; d + 2 < rank; ++d) {
+    if (s[d] < 0) return false;
+  }
+  const auto rows = a.shape()[rank - 2];
+  const auto cols = a.shape()[rank - 1];
+  return transposed ? blas_layout(cols, rows, s[rank - 1], s[rank - 2], conjugate).has_value()
+                    : blas_layout(rows, cols, s[rank - 2], s[rank - 1], conjugate).has_value();
+}
+
+/// How the library writes `c`: column-major as it is (false), row-major as C^T (true), or not
+/// at all (nothing): it needs an aligned first element, one stride 1, and batch items apart.
+std::optional<bool> library_writes(const Array& c) {
+  if (!readable_in_place(c)) return std::nullopt;
+  const auto s = *strides_in_elements(c);
+  const auto rank = c.ndim();
+  for (std::size_t d = 0; d + 2 < rank; ++d) {
+    if (s[d] <= 0 && c.shape()[d] > 1) return std::nullopt;
+  }
+  const auto m = c.shape()[rank - 2];
+  const auto n = c.shape()[rank - 1];
+  const auto direct = blas_layout(m, n, s[rank - 2], s[rank - 1], false);
+  if (direct && direct->op == backend::BlasOp::none) return false;
+  const auto transposed = blas_layout(n, m, s[rank - 1], s[rank - 2], false);
+  if (transposed && transposed->op == backend::BlasOp::none) return true;
+  return std::nullopt;
+}
+
+/// A new C-order array of `a` (conjugated with `conjugate`), which the library reads in
+/// place whatever the product.
+Array library_copy(const Queue& queue, const Array& a, bool conjugate) {
+  return conjugate ? evaluate(queue, conj(ArrayExpression(a))) : copy(queue, a);
+}
+
+/// One library GEMM: C = alpha A B + beta C over `batch` matrices, computed as C^T = B^T A^T
+/// with `transposed`. Every operand has a BLAS layout (stacked_gemm made sure).
+void library_gemm(backend::BlasAdapter& library, const Queue& queue, const DType& dtype, Operand a,
+                  Operand b, Operand c, std::size_t m, std::size_t n, std::size_t k,
+                  std::size_t batch, ProductTerms terms, bool transposed) {
+  if (transposed) {
+    std::swap(a, b);
+    std::swap(a.row_stride, a.col_stride);
+    std::swap(b.row_stride, b.col_stride);
+    std::swap(c.row_stride, c.col_stride);
+    std::swap(m, n);
+    std::swap(terms.conjugate_a, terms.conjugate_b);
+  }
+  const auto la = blas_layout(m, k, a.row_stride, a.col_stride, terms.conjugate_a);
+  const auto lb = blas_layout(k, n, b.row_stride, b.col_stride, terms.conjugate_b);
+  const auto lc = blas_layout(m, n, c.row_stride, c.col_stride, false);
+  if (!la || !lb || !lc || lc->op != backend::BlasOp::none) {
+    throw LogicError("gemm: an operand has no BLAS layout (an internal error)");
+  }
+  const auto itemsize = dtype.itemsize();
+  backend::BlasGemm call;
+  call.type = sdk_blas_type(dtype);
+  call.op_a = la->op;
+  call.op_b = lb->op;
+  call.m = m;
+  call.n = n;
+  call.k = k;
+  call.batch = batch;
+  call.alpha = terms.alpha;
+  call.beta = terms.beta;
+  call.a = blas_matrix(*a.buffer, a.base, itemsize, la->ld, a.batch_stride);
+  call.b = blas_matrix(*b.buffer, b.base, itemsize, lb->ld, b.batch_stride);
+  call.c = blas_matrix(*c.buffer, c.base, itemsize, lc->ld, c.batch_stride);
+  call.tensor_float32 = terms.tensor_float32 && dtype == DType::float32();
+  for (const auto* buffer : {a.buffer, b.buffer, c.buffer}) note_use(*buffer, queue);
+  library.gemm(call);
+}
+
+/// Whether the library can address vector `v` in place: a positive whole-element stride and
+/// an aligned first element.
+bool library_vector(const Array& v) {
+  return readable_in_place(v) && (v.shape()[0] <= 1 || (*strides_in_elements(v))[0] > 0);
+}
+
+/// y = alpha op(A) x + beta y through the library (strided_gemv's contract, A not empty):
+/// operands it cannot address copied first, a y it cannot address replaced by a temporary.
+void library_gemv(backend::BlasAdapter& library, const Queue& queue, const Array& a_in,
+                  const Array& x_in, const Array& y, ProductTerms terms) {
+  if (!library_vector(y)) {
+    const Array temporary = output_temporary(queue, y, terms.beta);
+    library_gemv(library, queue, a_in, x_in, temporary, terms);
+    y.set(queue, temporary);
+    return;
+  }
+  Array a = a_in;
+  if (!library_reads(a, false, terms.conjugate_a)) {
+    a = library_copy(queue, a, terms.conjugate_a);
+    terms.conjugate_a = false;
+  }
+  const Array x = library_vector(x_in) ? x_in : copy(queue, x_in);
+  const std::size_t m = a.shape()[0];
+  const std::size_t k = a.shape()[1];
+  const auto sa = *strides_in_elements(a);
+  const auto layout = *blas_layout(m, k, sa[0], sa[1], terms.conjugate_a);
+  const auto itemsize = y.dtype().itemsize();
+  const auto vector = [&](const Array& v) {
+    const auto stride = v.shape()[0] <= 1 ? 1 : (*strides_in_elements(v))[0];
+    return backend::BlasVector{v.base_buffer().impl()->adapter.get(),
+                               static_cast<std::size_t>(element_offset(v)) * itemsize,
+                               static_cast<std::size_t>(stride)};
+  };
+  backend::BlasGemv call;
+  call.type = sdk_blas_type(y.dtype());
+  call.op_a = layout.op;
+  // BLAS's A is the stored matrix: A itself (m x k) or, for a row-major A, A^T (k x m).
+  call.m = layout.op == backend::BlasOp::none ? m : k;
+  call.n = layout.op == backend::BlasOp::none ? k : m;
+  call.alpha = terms.alpha;
+  call.beta = terms.beta;
+  call.a = blas_matrix(a.base_buffer(), element_offset(a), itemsize, layout.ld, 0);
+  call.x = vector(x);
+  call.y = vector(y);
+  for (const Array* array : std::initializer_list<const Array*>{&a, &x, &y}) {
+    note_use(array->base_buffer(), queue);
+  }
+  library.gemv(call);
+}
+
 /// One batch dimension of a stacked product: its extent and the three operands' strides.
 struct BatchDim {
   std::size_t extent = 1;
@@ -204,21 +337,46 @@ Array output_temporary(const Queue& queue, const Array& out, std::complex<double
 }
 
 void stacked_gemm(const Queue& queue, const Array& a_in, const Array& b_in, const Array& c,
-                  const ProductTerms& terms) {
+                  const ProductTerms& terms_in) {
   const auto type = *blas_type(c.dtype());
   check_precision("gemm", queue.device(), c.dtype(), type);
-  const Array a = readable(queue, a_in);
-  const Array b = readable(queue, b_in);
-  if (!readable_in_place(c)) {
-    const Array temporary = output_temporary(queue, c, terms.beta);
-    stacked_gemm(queue, a, b, temporary, terms);
-    c.set(queue, temporary);
-    return;
+  const std::size_t rank = c.ndim();
+  const bool empty = c.size() == 0 || a_in.shape()[rank - 1] == 0;
+  backend::BlasAdapter* const library = empty ? nullptr : queue_blas(queue);
+  ProductTerms terms = terms_in;
+  Array a = a_in;
+  Array b = b_in;
+  bool transposed = false;
+  if (library != nullptr) {
+    const auto writes = library_writes(c);
+    if (!writes) {
+      const Array temporary = output_temporary(queue, c, terms.beta);
+      stacked_gemm(queue, a, b, temporary, terms);
+      c.set(queue, temporary);
+      return;
+    }
+    transposed = *writes;
+    if (!library_reads(a, transposed, terms.conjugate_a)) {
+      a = library_copy(queue, a, terms.conjugate_a);
+      terms.conjugate_a = false;
+    }
+    if (!library_reads(b, transposed, terms.conjugate_b)) {
+      b = library_copy(queue, b, terms.conjugate_b);
+      terms.conjugate_b = false;
+    }
+  } else {
+    a = readable(queue, a_in);
+    b = readable(queue, b_in);
+    if (!readable_in_place(c)) {
+      const Array temporary = output_temporary(queue, c, terms.beta);
+      stacked_gemm(queue, a, b, temporary, terms);
+      c.set(queue, temporary);
+      return;
+    }
   }
   const auto sa = *strides_in_elements(a);
   const auto sb = *strides_in_elements(b);
   const auto sc = *strides_in_elements(c);
-  const std::size_t rank = c.ndim();
   const std::size_t m = c.shape()[rank - 2];
   const std::size_t n = c.shape()[rank - 1];
   const std::size_t k = a.shape()[rank - 1];
@@ -259,7 +417,12 @@ void stacked_gemm(const Queue& queue, const Array& a_in, const Array& b_in, cons
     const Operand oa{&a.base_buffer(), base[0], sa[rank - 2], sa[rank - 1], inner.strides[0]};
     const Operand ob{&b.base_buffer(), base[1], sb[rank - 2], sb[rank - 1], inner.strides[1]};
     const Operand oc{&c.base_buffer(), base[2], sc[rank - 2], sc[rank - 1], inner.strides[2]};
-    launch_gemm(queue, type, itemsize, oa, ob, oc, m, n, k, inner.extent, terms);
+    if (library != nullptr) {
+      library_gemm(*library, queue, c.dtype(), oa, ob, oc, m, n, k, inner.extent, terms,
+                   transposed);
+    } else {
+      launch_gemm(queue, type, itemsize, oa, ob, oc, m, n, k, inner.extent, terms);
+    }
   }
 }
 
@@ -268,6 +431,12 @@ void strided_gemv(const Queue& queue, const Array& a_in, const Array& x_in, cons
   const auto type = *blas_type(y.dtype());
   const auto& device = queue.device();
   check_precision("gemv", device, y.dtype(), type);
+  if (a_in.size() > 0) {
+    if (auto* library = queue_blas(queue)) {
+      library_gemv(*library, queue, a_in, x_in, y, terms);
+      return;
+    }
+  }
   const Array a = readable(queue, a_in);
   const Array x = readable(queue, x_in);
   if (!readable_in_place(y)) {

@@ -26,6 +26,7 @@ struct ProductTerms {
   std::complex<double> beta = 0.0;
   bool conjugate_a = false;
   bool conjugate_b = false;
+  bool tensor_float32 = false;  ///< GemmOptions::tensor_float32 (a library's float32 GEMM)
 };
 
 /// A new C-order array to compute `out` into where it cannot be written in place (it
@@ -51,15 +52,18 @@ void into_output(const Queue& queue, const Array& out, std::initializer_list<con
 
 /// C[...] = alpha A[...] B[...] + beta C[...] for arrays of one BLAS dtype and one number of
 /// dimensions (at least 2): A (..., m, k), B (..., k, n), C (..., m, n), with one batch shape
-/// (the caller has broadcast it; a batch stride may be 0). C must not overlap A or B. Operands
-/// whose strides are not whole elements are copied first; batch dimensions that cannot be
-/// merged into one are looped over here. Throws LogicError for a device without doubles
-/// where the dtype needs them, CompileError, BackendError.
+/// (the caller has broadcast it; a batch stride may be 0). C must not overlap A or B. Runs
+/// through the queue's BLAS library where there is one (vendor_blas.hpp; operands it cannot
+/// address are copied first, an output it cannot address replaced by a temporary), else
+/// through the generated kernels (operands whose strides are not whole elements copied
+/// first); batch dimensions that cannot be merged into one are looped over here. Throws LogicError
+/// for a device without doubles where the dtype needs them, CompileError, BackendError.
 void stacked_gemm(const Queue& queue, const Array& a, const Array& b, const Array& c,
                   const ProductTerms& terms);
 
 /// y = alpha A x + beta y for A (m, k), x (k) and y (m) of one BLAS dtype (`terms.conjugate_a`
-/// conjugates A; conjugate_b is ignored). y must not overlap A or x. Throws as stacked_gemm.
+/// conjugates A; conjugate_b is ignored). y must not overlap A or x. Runs as stacked_gemm
+/// does; throws as it does.
 void strided_gemv(const Queue& queue, const Array& a, const Array& x, const Array& y,
                   const ProductTerms& terms);
 

@@ -119,6 +119,9 @@ struct QueueImpl {
 
   BoundDevice device;  // first: outlives the adapter
   std::shared_ptr<backend::QueueAdapter> adapter;
+  /// The BLAS library bound to this queue (blas/vendor_blas.hpp), made on first use;
+  /// destroyed before the adapter.
+  std::shared_ptr<backend::BlasAdapter> blas;
   PendingHostArrays pending;
   /// Events this queue recorded, reused once no Event holds them (SDK 1.2's
   /// record_event_again): recording one then allocates nothing. At most event_pool_size.

@@ -27,14 +27,24 @@
 /// beta = 0 the output is only written (its old elements, NaN included, are not read), as
 /// BLAS defines it.
 ///
-/// **Engines**: plinth's generated kernels (tiled, with local-memory tiles and register
-/// blocking sized from the device's parameters), built once per device and dtype and kept in
-/// the Context (clear_kernel_caches()). Every call is asynchronous, ordered on `queue`; the
-/// Arrays must stay alive until it has run (Arrays hold their buffers, so a temporary is
-/// kept by the launch). Any thread may call these functions, with the queue rules of
-/// <plinth/queue.hpp>. Errors: LogicError for the argument problems each function names,
-/// CompileError or BackendError from the device, OutOfMemoryError.
+/// **Engines**: the vendor's BLAS library where the backend finds one (cuBLAS on CUDA,
+/// CLBlast on OpenCL; blas_support() says which, or why none), opened when the first product
+/// runs, with a handle and workspace kept per queue; plinth's generated kernels elsewhere
+/// (tiled, with local-memory tiles and register blocking sized from the device's parameters,
+/// built once per device and dtype and kept in the Context: clear_kernel_caches()), and for
+/// products with an empty inner dimension. `PLINTH_BLAS=library` or `PLINTH_BLAS=plinth`
+/// forces one (read at each call; `library` where there is none is a LogicError saying why).
+/// The library takes each operand whose matrices it can address in place (one stride 1, the
+/// other a leading dimension; batch strides of 0 or more): other views (steps in both
+/// dimensions, negative strides, a conjugated column-major operand) are copied first into a
+/// new C-order array, and an output it cannot address is computed into a temporary and copied
+/// in. The generated kernels read any strided view in place. Every call is asynchronous,
+/// ordered on `queue`; the Arrays must stay alive until it has run (Arrays hold their buffers,
+/// so a temporary is kept by the launch). Any thread may call these functions, with the queue
+/// rules of <plinth/queue.hpp>. Errors: LogicError for the argument problems each function
+/// names, CompileError or BackendError from the device or the library, OutOfMemoryError.
 
+#include <plinth/api.hpp>
 #include <plinth/array.hpp>
 #include <plinth/export.hpp>
 #include <plinth/multi_array.hpp>
@@ -42,6 +52,7 @@
 
 #include <complex>
 #include <optional>
+#include <string>
 
 namespace plinth {
 
@@ -56,6 +67,10 @@ struct GemmOptions {
   std::complex<double> beta = 0.0;
   Transpose trans_a = Transpose::none;
   Transpose trans_b = Transpose::none;
+  /// float32 through a library with tensor cores (cuBLAS): the inputs may be rounded to
+  /// TF32 (10 bits of mantissa), for speed. Off by default: products are strict FP32, as
+  /// numpy's are. The generated kernels ignore it.
+  bool tensor_float32 = false;
 };
 
 /// gemv's: y = alpha op(A) x + beta y.
@@ -122,5 +137,15 @@ PLINTH_EXPORT Array ger(const Queue& queue, const Array& x, const Array& y,
 /// `out` of another shape or dtype, and arrays on another device.
 PLINTH_EXPORT Array matmul(const Queue& queue, const Array& a, const Array& b,
                            const std::optional<Array>& out = std::nullopt);
+
+/// Whether the products on `api`'s queues can run through a vendor BLAS library, and which
+/// ("cuBLAS 13.0.2", "CLBlast 1.5.3"), or why not ("libcublas.so.13: cannot open shared
+/// object file..."). The backend opens the library on the first call. Never throws; any
+/// thread may call it.
+struct BlasSupport {
+  bool library = false;     ///< the library is found: products use it unless PLINTH_BLAS=plinth
+  std::string description;  ///< the library and its version, or why there is none
+};
+PLINTH_EXPORT BlasSupport blas_support(const API& api);
 
 }  // namespace plinth

@@ -42,10 +42,10 @@ Transpose transpose_from(nb::handle value, const char* name) {
 template <bool Batched>
 nb::object gemm_(const PyArray& a, const PyArray& b, nb::handle c, std::complex<double> alpha,
                  std::complex<double> beta, nb::handle trans_a, nb::handle trans_b,
-                 const Q& queue) {
+                 bool tensor_float32, const Q& queue) {
   const Queue& q = a.queue_or_default(queue);
   const GemmOptions options{alpha, beta, transpose_from(trans_a, "trans_a"),
-                            transpose_from(trans_b, "trans_b")};
+                            transpose_from(trans_b, "trans_b"), tensor_float32};
   Array r = [&] {
     nb::gil_scoped_release release;
     return Batched ? gemm_batched(q, a.array, b.array, out_array(c), options)
@@ -114,14 +114,17 @@ void bind_blas(nb::module_& m) {
   const auto none = nb::none();
   m.def("gemm", &gemm_<false>, nb::arg("a"), nb::arg("b"), nb::arg("c") = none,
         nb::arg("alpha") = 1.0, nb::arg("beta") = 0.0, nb::arg("trans_a") = false,
-        nb::arg("trans_b") = false, q,
+        nb::arg("trans_b") = false, nb::arg("tensor_float32") = false, q,
         "c = alpha op(a) op(b) + beta c for 2-D arrays, into `c` (returned) or a new array "
         "(beta must then be 0). `trans_a`, `trans_b`: False/'N', True/'T', or 'C' (conjugate "
-        "transpose). float32, float64, complex64, complex128, one dtype for all. Raises "
-        "LogicError for shapes, dtypes or scalars that do not fit (blas.hpp).");
+        "transpose). float32, float64, complex64, complex128, one dtype for all. "
+        "`tensor_float32`: a library with tensor cores (cuBLAS) may round float32 inputs to "
+        "TF32. Runs through the vendor's BLAS library where blas_support() finds one "
+        "(PLINTH_BLAS=plinth: plinth's kernels). Raises LogicError for shapes, dtypes or "
+        "scalars that do not fit (blas.hpp).");
   m.def("gemm_batched", &gemm_<true>, nb::arg("a"), nb::arg("b"), nb::arg("c") = none,
         nb::arg("alpha") = 1.0, nb::arg("beta") = 0.0, nb::arg("trans_a") = false,
-        nb::arg("trans_b") = false, q,
+        nb::arg("trans_b") = false, nb::arg("tensor_float32") = false, q,
         "gemm for every matrix of 3-D stacks (pygpu's gemmBatch_3d): c[i] = alpha op(a[i]) "
         "op(b[i]) + beta c[i].");
   m.def("gemv", &gemv_, nb::arg("a"), nb::arg("x"), nb::arg("y") = none, nb::arg("alpha") = 1.0,
@@ -136,6 +139,21 @@ void bind_blas(nb::module_& m) {
         "numpy.matmul (a @ b): 1-D operands as a row or a column, stacks broadcast, the "
         "operands converted to their result_type (float32, float64, complex64 or complex128). "
         "Into `out` (returned) or a new array.");
+  nb::class_<BlasSupport>(m, "BlasSupport",
+                          "Whether an API's products run through a vendor BLAS library, and "
+                          "which, or why not.")
+      .def_ro("library", &BlasSupport::library,
+              "The library is found: products use it unless PLINTH_BLAS=plinth.")
+      .def_ro("description", &BlasSupport::description,
+              "The library and its version ('cuBLAS 13.1.0 (libcublas.so.13)'), or why there is "
+              "none.")
+      .def("__repr__", [](const BlasSupport& s) {
+        return std::string("plinth.BlasSupport(library=") + (s.library ? "True" : "False") +
+               ", description='" + s.description + "')";
+      });
+  m.def("blas_support", &blas_support, nb::arg("api"),
+        "A BlasSupport for `api` (the backend opens its library on the first call). Never "
+        "raises.");
   for (const auto cls : {nb::type<PyArray>(), nb::type<PyExpression>()}) {
     nb::cpp_function_def(&matmul_operator, nb::scope(cls), nb::name("__matmul__"), nb::is_method());
     nb::cpp_function_def(&reflected_matmul_operator, nb::scope(cls), nb::name("__rmatmul__"),

@@ -24,6 +24,16 @@ def check(actual, expected):
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=rtol)
 
 
+@pytest.fixture(autouse=True)
+def engine(queue, monkeypatch):
+    """plinth's kernels on a CPU device: there the library (CLBlast on PoCL) compiles each
+    routine for each dtype on first use, 10 to 25 s a program, which is CI's time; the C++
+    conformance tests run both engines, and test_the_library_path_and_plinth_blas below the
+    library. Elsewhere the default: the library where there is one."""
+    if queue.device.params.type == plinth.DeviceType.cpu:
+        monkeypatch.setenv("PLINTH_BLAS", "plinth")
+
+
 def needs_double(queue, dtype):
     if dtype in (np.float64, np.complex128) and not queue.device.params.supports_double:
         pytest.skip("no doubles on this device")
@@ -106,3 +116,22 @@ def test_matmul_of_expressions_promotes_and_writes_out(queue):
     check(out, a @ b)
     with pytest.raises(TypeError):
         da @ 2
+
+
+def test_the_library_path_and_plinth_blas(api, queue, monkeypatch):
+    support = plinth.blas_support(api)
+    assert support.description
+    assert repr(support).startswith("plinth.BlasSupport(library=")
+    a = sample(np.float32, (7, 5), 1)
+    b = sample(np.float32, (5, 3), 2)
+    da, db = plinth.to_device(queue, a), plinth.to_device(queue, b)
+    monkeypatch.setenv("PLINTH_BLAS", "library")
+    if support.library:
+        check(plinth.gemm(da, db, trans_b=False, tensor_float32=True), a @ b)
+        check(da @ db, a @ b)
+    else:
+        with pytest.raises(plinth.LogicError, match="has no BLAS library"):
+            plinth.gemm(da, db)
+    monkeypatch.setenv("PLINTH_BLAS", "fastest")
+    with pytest.raises(plinth.LogicError, match="PLINTH_BLAS is 'fastest'"):
+        plinth.gemm(da, db)

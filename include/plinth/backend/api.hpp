@@ -1,5 +1,6 @@
 #pragma once
 
+#include <plinth/backend/blas_library.hpp>
 #include <plinth/backend/communicator.hpp>
 #include <plinth/backend/context.hpp>
 #include <plinth/backend/platform.hpp>
@@ -104,6 +105,15 @@ class ApiAdapter {
     (void)target;
     (void)features;
   }
+
+  // ---- SDK 1.7: called only on plugins of ABI 1.7 or later --------------------------------
+
+  /// Whether the backend's BLAS library (cuBLAS, CLBlast, hipBLAS) can be used, and which it
+  /// is, or why not. The backend opens the library on the first call (never at plugin load,
+  /// so that a machine without it still lists the backend) and answers the same ever after.
+  /// Called after initialize(). Optional: the default says the backend has none, and the core
+  /// then runs its own generated kernels. Must not throw; any thread may call it.
+  virtual BlasLibrary blas_library() const { return {false, std::string(no_blas_library)}; }
 };
 
 inline std::vector<std::byte> ApiAdapter::create_communicator_id() const {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <plinth/backend/blas_library.hpp>
 #include <plinth/backend/buffer.hpp>
 #include <plinth/backend/event.hpp>
 #include <plinth/backend/rect_copy.hpp>
@@ -125,6 +126,15 @@ class QueueAdapter {
   /// OpenCL: clEnqueueFillBuffer; Level Zero: zeCommandListAppendMemoryFill). Throws BackendError.
   virtual bool fill(BufferAdapter& buffer, std::size_t offset, std::size_t size,
                     std::span<const std::byte> pattern);
+
+  // ---- SDK 1.7: BLAS ------------------------------------------------------------------------
+
+  /// The BLAS library (ApiAdapter::blas_library()) bound to this queue: a handle and its
+  /// workspace, made when the queue's first product runs through the library. Called only
+  /// when blas_library() is available; the core keeps the adapter with the queue and destroys
+  /// it first. Throws BackendError (the library's status), OutOfMemoryError for the workspace.
+  /// Optional: the default throws LogicError.
+  virtual std::unique_ptr<BlasAdapter> create_blas();
 };
 
 inline bool QueueAdapter::record_event_again(EventAdapter&) { return false; }
@@ -153,6 +163,10 @@ inline bool QueueAdapter::copy_rect_peer(BufferAdapter&, std::size_t, const Rect
                                          BufferAdapter&, std::size_t, const RectSide&,
                                          const RectShape&) {
   return false;
+}
+
+inline std::unique_ptr<BlasAdapter> QueueAdapter::create_blas() {
+  throw LogicError("this backend has no BLAS library");
 }
 
 inline void QueueAdapter::record_ipc_event(EventAdapter&) {

@@ -5,6 +5,7 @@
 
 #include <plinth/backend/api.hpp>
 #include <plinth/backend/binary_image.hpp>
+#include <plinth/backend/blas_library.hpp>
 #include <plinth/backend/buffer.hpp>
 #include <plinth/backend/check.hpp>
 #include <plinth/backend/communicator.hpp>
@@ -21,5 +22,6 @@
 #include <plinth/backend/rect_copy.hpp>
 #include <plinth/backend/staging.hpp>
 #include <plinth/backend/types.hpp>
+#include <plinth/backend/vendor_library.hpp>
 #include <plinth/backend/word_fill.hpp>
 #include <plinth/errors.hpp>
