@@ -8,6 +8,7 @@
 #include "prelude.hpp"
 #include "targets.hpp"
 
+#include <plinth/backend/vendor_library.hpp>
 #include <plinth/errors.hpp>
 
 namespace plinth::hip {
@@ -75,6 +76,18 @@ backend::TargetBinary Api::compile_for_target(std::string_view target,
   if (options.keep != nullptr) options.keep->write_text("program.hip", source);
   CodeObject object = compile(source, target, options, std::string(target));
   return {std::move(object.code), std::move(object.log)};
+}
+
+backend::BlasLibrary Api::blas_library() const {
+  try {
+    std::string why;
+    const auto opened = backend::VendorLibrary::open("libhipblas.so.2", why);
+    return {false, (opened ? std::string("libhipblas.so.2 is installed, but") : why + "; and") +
+                       " plinth's HIP backend has no hipBLAS adapter yet: products run on "
+                       "plinth's kernels"};
+  } catch (...) {  // std::bad_alloc: must not throw
+    return {false, "plinth's HIP backend has no hipBLAS adapter yet"};
+  }
 }
 
 }  // namespace plinth::hip

@@ -51,6 +51,12 @@ class Api final : public backend::ApiAdapter {
   /// hiprtc compiles for (64 for gfx90a, 32 for gfx1030).
   void target_features(std::string_view target, DeviceFeatures& features) const override;
 
+  // SDK 1.7
+  /// None: plinth has no hipBLAS adapter yet (Debian 12's HIP 5.2 has neither hipBLAS nor
+  /// rocBLAS, and no AMD GPU here could run one), so products run on plinth's kernels. Says so,
+  /// and whether libhipblas.so.2 is installed, in the reason.
+  backend::BlasLibrary blas_library() const override;
+
  private:
   std::size_t device_count_ = 0;
   std::string runtime_version_;

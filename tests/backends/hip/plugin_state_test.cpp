@@ -1,6 +1,8 @@
 // The real plugin, loaded by the core from the build tree's plugin directory: without an AMD
 // GPU it is `no devices` with HIP's own error name, and still compiles for named targets.
 
+#include "api.hpp"
+
 #include <plinth/compile.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/plugins.hpp>
@@ -64,6 +66,17 @@ TEST(HipPlugin, CompilesForNamedTargetsThroughTheCore) {
   if (!has("gfx942")) {
     EXPECT_THROW(compile_for_target(APIID{"hip"}, "gfx942", "KERNEL void k() {}"), LogicError);
   }
+}
+
+// Issue 33: HIP's products run on plinth's kernels, and the backend says why it offers no
+// library (no hipBLAS adapter; Debian's HIP has no hipBLAS to build one against).
+TEST(HipPlugin, RefusesABlasLibraryClearly) {
+  const hip::Api api;
+  const auto library = api.blas_library();
+  EXPECT_FALSE(library.available);
+  EXPECT_NE(library.description.find("no hipBLAS adapter yet"), std::string::npos)
+      << library.description;
+  EXPECT_NE(library.description.find("libhipblas.so.2"), std::string::npos) << library.description;
 }
 
 }  // namespace
