@@ -66,6 +66,18 @@ struct Operand {
   std::int64_t batch_stride = 0;
 };
 
+/// Turns C = A B (m x n) into the same product computed as C^T = B^T A^T (n x m): the
+/// operands swapped and each one's strides exchanged, with their conjugations.
+void transpose_product(Operand& a, Operand& b, Operand& c, std::size_t& m, std::size_t& n,
+                       ProductTerms& terms) {
+  std::swap(a, b);
+  std::swap(a.row_stride, a.col_stride);
+  std::swap(b.row_stride, b.col_stride);
+  std::swap(c.row_stride, c.col_stride);
+  std::swap(m, n);
+  std::swap(terms.conjugate_a, terms.conjugate_b);
+}
+
 /// Whether the kernels may read `a` where it is: strides and offset of whole elements, the
 /// first element aligned for its type.
 bool readable_in_place(const Array& a) {
@@ -140,14 +152,7 @@ void launch_gemm(const Queue& queue, BlasType type, std::size_t itemsize, Operan
   if (m == 0 || n == 0 || batch == 0) return;
   // The kernel writes C along its rows (neighbouring work items in neighbouring columns):
   // for a C whose columns are the faster, compute C^T = B^T A^T instead.
-  if (std::llabs(c.row_stride) < std::llabs(c.col_stride)) {
-    std::swap(a, b);
-    std::swap(a.row_stride, a.col_stride);
-    std::swap(b.row_stride, b.col_stride);
-    std::swap(c.row_stride, c.col_stride);
-    std::swap(m, n);
-    std::swap(terms.conjugate_a, terms.conjugate_b);
-  }
+  if (std::llabs(c.row_stride) < std::llabs(c.col_stride)) transpose_product(a, b, c, m, n, terms);
   GemmRecipe recipe;
   recipe.type = type;
   const auto& device = queue.device();
@@ -233,14 +238,7 @@ Array library_copy(const Queue& queue, const Array& a, bool conjugate) {
 void library_gemm(backend::BlasAdapter& library, const Queue& queue, const DType& dtype, Operand a,
                   Operand b, Operand c, std::size_t m, std::size_t n, std::size_t k,
                   std::size_t batch, ProductTerms terms, bool transposed) {
-  if (transposed) {
-    std::swap(a, b);
-    std::swap(a.row_stride, a.col_stride);
-    std::swap(b.row_stride, b.col_stride);
-    std::swap(c.row_stride, c.col_stride);
-    std::swap(m, n);
-    std::swap(terms.conjugate_a, terms.conjugate_b);
-  }
+  if (transposed) transpose_product(a, b, c, m, n, terms);
   const auto la = blas_layout(m, k, a.row_stride, a.col_stride, terms.conjugate_a);
   const auto lb = blas_layout(k, n, b.row_stride, b.col_stride, terms.conjugate_b);
   const auto lc = blas_layout(m, n, c.row_stride, c.col_stride, false);
