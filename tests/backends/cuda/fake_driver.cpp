@@ -128,6 +128,13 @@ CUresult CUDAAPI alloc_pitch(CUdeviceptr* pointer, size_t* pitch, size_t width, 
   return CUDA_SUCCESS;
 }
 
+CUresult CUDAAPI mem_alloc(CUdeviceptr* pointer, size_t size) {
+  recorded.push_back("cuMemAlloc size=" + std::to_string(size) +
+                     " current=" + describe(current_context));
+  *pointer = 0x80000;
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI mem_free(CUdeviceptr pointer) {
   std::ostringstream line;
   line << "cuMemFree 0x" << std::hex << pointer;
@@ -340,6 +347,7 @@ FakeDriver::FakeDriver() {
   table.cuMemcpy3DAsync = &memcpy_3d;
   table.cuMemcpy3DPeerAsync = &memcpy_3d_peer;
   table.cuMemAllocPitch = &alloc_pitch;
+  table.cuMemAlloc = &mem_alloc;
   table.cuMemFree = &mem_free;
   table.cuStreamSynchronize = &synchronize_stream;
   table.cuMemAllocManaged = &alloc_managed;
