@@ -31,18 +31,6 @@ bool finished(cl_event event) {
   return status == CL_COMPLETE || status < 0;
 }
 
-}  // namespace
-
-bool launches_race(cl_device_id device) {
-  const auto platform = device_value<cl_platform_id>(device, CL_DEVICE_PLATFORM);
-  const auto type = device_value<cl_device_type>(device, CL_DEVICE_TYPE);
-  return pocl_launches_race(platform_string(platform, CL_PLATFORM_NAME),
-                            platform_string(platform, CL_PLATFORM_VERSION),
-                            (type & CL_DEVICE_TYPE_CPU) != 0);
-}
-
-namespace {
-
 /// Under the order's lock: the event the next launch on `context` must wait for (null when
 /// none may still run), the host having waited for one of another context.
 cl_event last_to_wait_for(LaunchOrder& order, cl_context context) {
@@ -52,7 +40,11 @@ cl_event last_to_wait_for(LaunchOrder& order, cl_context context) {
   }
   // An event of another context cannot be in a wait list: the host waits for it instead.
   if (order.last && order.context != context) {
-    PLINTH_CHECK(clWaitForEvents(1, &order.last));
+    // A launch that failed there is its own queue's error, not this one's.
+    const cl_int waited = clWaitForEvents(1, &order.last);
+    if (waited != CL_SUCCESS && waited != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+      throw_error(waited, "clWaitForEvents");
+    }
     PLINTH_CHECK_IN_DESTRUCTOR(clReleaseEvent(order.last));
     order.last = nullptr;
   }
@@ -74,6 +66,14 @@ cl_context context_of(cl_command_queue queue) {
 }
 
 }  // namespace
+
+bool launches_race(cl_device_id device) {
+  const auto platform = device_value<cl_platform_id>(device, CL_DEVICE_PLATFORM);
+  const auto type = device_value<cl_device_type>(device, CL_DEVICE_TYPE);
+  return pocl_launches_race(platform_string(platform, CL_PLATFORM_NAME),
+                            platform_string(platform, CL_PLATFORM_VERSION),
+                            (type & CL_DEVICE_TYPE_CPU) != 0);
+}
 
 void enqueue_in_launch_order(cl_command_queue queue, cl_kernel kernel,
                              const backend::LaunchShape& shape) {
