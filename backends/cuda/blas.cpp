@@ -86,6 +86,17 @@ void typed_gemv(const cublas::Typed<T>& f, cublas::Context* handle, const backen
       backend::VendorCall("cublas<t>gemv_v2"));
 }
 
+/// Calls `call` with the table of `type`'s functions (S, D, C or Z).
+template <class Call>
+void with_typed(const cublas::Functions& f, backend::BlasType type, Call&& call) {
+  switch (type) {
+    case backend::BlasType::float32: return call(f.s);
+    case backend::BlasType::float64: return call(f.d);
+    case backend::BlasType::complex64: return call(f.c);
+    case backend::BlasType::complex128: return call(f.z);
+  }
+}
+
 }  // namespace
 
 std::size_t Blas::workspace_for(int cc_major) noexcept {
@@ -135,23 +146,13 @@ void Blas::gemm(const backend::BlasGemm& call) {
     CUBLAS_CHECK(cublasSetMathMode(handle_, math));
     math_ = math;
   }
-  switch (call.type) {
-    case backend::BlasType::float32: return typed_gemm(f.s, handle_, call);
-    case backend::BlasType::float64: return typed_gemm(f.d, handle_, call);
-    case backend::BlasType::complex64: return typed_gemm(f.c, handle_, call);
-    case backend::BlasType::complex128: return typed_gemm(f.z, handle_, call);
-  }
+  with_typed(f, call.type, [&](const auto& typed) { typed_gemm(typed, handle_, call); });
 }
 
 void Blas::gemv(const backend::BlasGemv& call) {
   const ScopedContext scope(context_);
   const auto& f = cublas::functions();
-  switch (call.type) {
-    case backend::BlasType::float32: return typed_gemv(f.s, handle_, call);
-    case backend::BlasType::float64: return typed_gemv(f.d, handle_, call);
-    case backend::BlasType::complex64: return typed_gemv(f.c, handle_, call);
-    case backend::BlasType::complex128: return typed_gemv(f.z, handle_, call);
-  }
+  with_typed(f, call.type, [&](const auto& typed) { typed_gemv(typed, handle_, call); });
 }
 
 }  // namespace plinth::cuda

@@ -80,6 +80,18 @@ clblast::Status typed_gemv(const clblast::Typed<T>& f, const backend::BlasGemv& 
                 scalar<T>(call.beta), y, y_offset, call.y.inc, queue, event);
 }
 
+/// Calls `call` with the table of `type`'s functions (S, D, C or Z) and returns its status.
+template <class Call>
+clblast::Status with_typed(const clblast::Functions& f, backend::BlasType type, Call&& call) {
+  switch (type) {
+    case backend::BlasType::float32: return call(f.s);
+    case backend::BlasType::float64: return call(f.d);
+    case backend::BlasType::complex64: return call(f.c);
+    case backend::BlasType::complex128: return call(f.z);
+  }
+  return clblast::Status{-2039};  // CLBlastUnexpectedError
+}
+
 }  // namespace
 
 std::unique_ptr<Blas> Blas::create(cl_command_queue queue, cl_device_id device) {
@@ -106,26 +118,16 @@ void Blas::gemm(const backend::BlasGemm& call) {
   const auto& f = clblast::library().functions;
   const char* name = call.batch == 1 ? "CLBlast<t>gemm" : "CLBlast<t>gemmStridedBatched";
   run(name, [&](cl_command_queue* queue, cl_event* event) {
-    switch (call.type) {
-      case backend::BlasType::float32: return typed_gemm(f.s, call, queue, event);
-      case backend::BlasType::float64: return typed_gemm(f.d, call, queue, event);
-      case backend::BlasType::complex64: return typed_gemm(f.c, call, queue, event);
-      case backend::BlasType::complex128: return typed_gemm(f.z, call, queue, event);
-    }
-    return clblast::Status{-2039};
+    return with_typed(f, call.type,
+                      [&](const auto& typed) { return typed_gemm(typed, call, queue, event); });
   });
 }
 
 void Blas::gemv(const backend::BlasGemv& call) {
   const auto& f = clblast::library().functions;
   run("CLBlast<t>gemv", [&](cl_command_queue* queue, cl_event* event) {
-    switch (call.type) {
-      case backend::BlasType::float32: return typed_gemv(f.s, call, queue, event);
-      case backend::BlasType::float64: return typed_gemv(f.d, call, queue, event);
-      case backend::BlasType::complex64: return typed_gemv(f.c, call, queue, event);
-      case backend::BlasType::complex128: return typed_gemv(f.z, call, queue, event);
-    }
-    return clblast::Status{-2039};
+    return with_typed(f, call.type,
+                      [&](const auto& typed) { return typed_gemv(typed, call, queue, event); });
   });
 }
 
