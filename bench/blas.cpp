@@ -8,6 +8,7 @@
 // (PLINTH_BLAS=plinth, rows ending in /kernels; target 0.5 for SGEMM, none for the others).
 // The ratio is plinth's rate over cuBLAS's (higher is better).
 
+#include "blas_rows.hpp"
 #include "common.hpp"
 
 #include <plinth/array_creation.hpp>
@@ -86,31 +87,7 @@ struct Setup {
         cublas(stream) {}
 };
 
-/// Which engine the plinth side of a row runs: PLINTH_BLAS's value.
-struct Engine {
-  const char* value;   ///< "library" or "plinth"
-  const char* suffix;  ///< the row's name ends in it
-};
-constexpr Engine library_engine{"library", ""};
-constexpr Engine kernels_engine{"plinth", "/kernels"};
-
-/// Reports FLOP/s as the benchmark's rate (through SetBytesProcessed: the table's throughput
-/// ratio is then plinth's FLOP rate over cuBLAS's) and as a counter.
-template <class Call>
-void time_flops(benchmark::State& state, double flops, const plinth::Queue& queue, Call&& call) {
-  call();  // the first call builds plinth's program
-  queue.synchronize();
-  for (auto _ : state) {
-    call();
-    queue.synchronize();
-  }
-  state.SetBytesProcessed(static_cast<std::int64_t>(flops) *
-                          static_cast<std::int64_t>(state.iterations()));
-  state.counters["TFLOP/s"] =
-      benchmark::Counter(flops * 1e-12, benchmark::Counter::kIsIterationInvariantRate);
-}
-
-void register_gemm(Setup& s, const plinth::DType& dtype, std::size_t n, Engine engine,
+void register_gemm(Setup& s, const plinth::DType& dtype, std::size_t n, BlasEngine engine,
                    double target) {
   const auto a = plinth::full(s.queue, {n, n}, 0.5, dtype);
   const auto b = plinth::full(s.queue, {n, n}, 0.25, dtype);
@@ -149,7 +126,7 @@ void register_gemm(Setup& s, const plinth::DType& dtype, std::size_t n, Engine e
   configure(pair, [](auto* bench) { bench->MinTime(0.5)->UseRealTime(); });
 }
 
-void register_gemv(Setup& s, std::size_t n, Engine engine, double target) {
+void register_gemv(Setup& s, std::size_t n, BlasEngine engine, double target) {
   const auto f32 = plinth::DType::float32();
   const auto a = plinth::full(s.queue, {n, n}, 0.5, f32);
   const auto x = plinth::full(s.queue, {n}, 0.25, f32);
@@ -176,7 +153,8 @@ void register_gemv(Setup& s, std::size_t n, Engine engine, double target) {
   configure(pair, [](auto* bench) { bench->MinTime(0.5)->UseRealTime(); });
 }
 
-void register_batched(Setup& s, std::size_t batch, std::size_t n, Engine engine, double target) {
+void register_batched(Setup& s, std::size_t batch, std::size_t n, BlasEngine engine,
+                      double target) {
   const auto f32 = plinth::DType::float32();
   const auto a = plinth::full(s.queue, {batch, n, n}, 0.5, f32);
   const auto b = plinth::full(s.queue, {batch, n, n}, 0.25, f32);
