@@ -226,6 +226,11 @@ bool Queue::fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t
   const std::size_t at = to.offset() + offset;
   // OpenCL 1.2: a power of two up to 128 bytes, offset and size multiples of it.
   if (n == 0 || n > 128 || (n & (n - 1)) != 0 || at % n != 0 || size % n != 0) return false;
+  // A fill reaching past the buffer's first 2 GiB is left to the core's fill kernel: NVIDIA's
+  // OpenCL (CUDA 13.0.98, driver 580) faults on such a fill, whatever its pieces (the
+  // context is lost: CL_INVALID_COMMAND_QUEUE at the next wait), as
+  // LayoutTest.IndicesBeyond31BitsAreExact showed; the kernel is as fast on a GPU.
+  if (at + size > (std::size_t{1} << 31)) return false;
   PLINTH_CHECK(
       clEnqueueFillBuffer(queue_, to.root(), pattern.data(), n, at, size, 0, nullptr, nullptr));
   return true;
