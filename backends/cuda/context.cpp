@@ -3,6 +3,7 @@
 #include "buffer.hpp"
 #include "communicator.hpp"
 #include "driver.hpp"
+#include "image.hpp"
 #include "program.hpp"
 #include "queue.hpp"
 
@@ -203,6 +204,19 @@ bool Context::memory_info(std::size_t device, MemoryInfo& info) {
   info.total = total;
   info.free = free;
   return true;
+}
+
+ImageSupport Context::image_support(std::size_t device) {
+  return query_image_support(*state_, device);
+}
+
+std::unique_ptr<backend::ImageAdapter> Context::create_image(std::size_t device,
+                                                             const backend::ImageDesc& desc) {
+  return cuda::create_image(state_, device, desc);
+}
+
+std::unique_ptr<backend::SamplerAdapter> Context::create_sampler(const SamplerDesc& desc) {
+  return std::make_unique<Sampler>(desc);
 }
 
 std::unique_ptr<backend::CommunicatorAdapter> Context::create_communicator(

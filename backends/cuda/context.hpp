@@ -135,6 +135,12 @@ class Context final : public backend::ContextAdapter {
                                                            ManagedAttach attach) override;
   // SDK 1.6: memory info (cuMemGetInfo in the device's context).
   bool memory_info(std::size_t device, MemoryInfo& info) override;
+  // SDK 1.8: images are CUDA arrays, samplers a setting that picks a texture object of the
+  // image (image.hpp).
+  ImageSupport image_support(std::size_t device) override;
+  std::unique_ptr<backend::ImageAdapter> create_image(std::size_t device,
+                                                      const backend::ImageDesc& desc) override;
+  std::unique_ptr<backend::SamplerAdapter> create_sampler(const SamplerDesc& desc) override;
 
  private:
   std::shared_ptr<ContextState> state_;

@@ -25,6 +25,8 @@ namespace plinth::cuda {
 // the table's members and the symbols looked up are the versioned ones, as a linked call's
 // would be, and call sites keep writing cuda.h's names.
 #define PLINTH_CUDA_DRIVER_FUNCTIONS(X) \
+  X(cuArray3DCreate)                    \
+  X(cuArrayDestroy)                     \
   X(cuCtxDestroy)                       \
   X(cuCtxEnablePeerAccess)              \
   X(cuCtxGetCurrent)                    \
@@ -91,7 +93,11 @@ namespace plinth::cuda {
   X(cuStreamDestroy)                    \
   X(cuStreamQuery)                      \
   X(cuStreamSynchronize)                \
-  X(cuStreamWaitEvent)
+  X(cuStreamWaitEvent)                  \
+  X(cuSurfObjectCreate)                 \
+  X(cuSurfObjectDestroy)                \
+  X(cuTexObjectCreate)                  \
+  X(cuTexObjectDestroy)
 
 /// The driver's functions, resolved from libcuda.so.1: one member per function, named and
 /// typed as cuda.h declares it, so that `driver().cuMemAlloc(&pointer, size)` reads as the

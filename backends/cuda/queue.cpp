@@ -5,6 +5,7 @@
 #include "context.hpp"
 #include "driver.hpp"
 #include "event.hpp"
+#include "image.hpp"
 
 #include <plinth/errors.hpp>
 
@@ -276,6 +277,62 @@ bool Queue::copy_rect_peer(backend::BufferAdapter& dst, std::size_t dst_device,
   copy.Depth = shape.depth;
   CU_CHECK(cuMemcpy3DPeerAsync(&copy, stream_));
   return true;
+}
+
+// Image copies (image.hpp): one CUDA_MEMCPY3D between the array and the other side, with the
+// array's side at the box's origin (x in bytes) and memory sides at their offsets; host memory
+// as in the rectangular copies above, and synchronous calls then synchronize the stream.
+
+namespace {
+
+// The image adapter of this backend (the core only hands us ours).
+Image& image(backend::ImageAdapter& adapter) { return static_cast<Image&>(adapter); }
+
+}  // namespace
+
+bool Queue::write_image(backend::ImageAdapter& dst, const ImageBox& box, const void* src,
+                        const backend::RectSide& src_side, bool async) {
+  ScopedContext current(context_);
+  if (!copy_image_3d(stream_, (*state_)[device_].max_pitch,
+                     ImageCopyEnd::of(image(dst), box.origin), ImageCopyEnd::of(src, src_side),
+                     box.size))
+    return false;
+  if (!async) CU_CHECK(cuStreamSynchronize(stream_));
+  return true;
+}
+
+bool Queue::read_image(void* dst, const backend::RectSide& dst_side, backend::ImageAdapter& src,
+                       const ImageBox& box, bool async) {
+  ScopedContext current(context_);
+  if (!copy_image_3d(stream_, (*state_)[device_].max_pitch,
+                     ImageCopyEnd::of(static_cast<const void*>(dst), dst_side),
+                     ImageCopyEnd::of(image(src), box.origin), box.size))
+    return false;
+  if (!async) CU_CHECK(cuStreamSynchronize(stream_));
+  return true;
+}
+
+bool Queue::copy_buffer_to_image(backend::ImageAdapter& dst, const ImageBox& box,
+                                 backend::BufferAdapter& src, const backend::RectSide& src_side) {
+  ScopedContext current(context_);
+  return copy_image_3d(stream_, (*state_)[device_].max_pitch,
+                       ImageCopyEnd::of(image(dst), box.origin),
+                       ImageCopyEnd::of(device_pointer(src), src_side), box.size);
+}
+
+bool Queue::copy_image_to_buffer(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                                 backend::ImageAdapter& src, const ImageBox& box) {
+  ScopedContext current(context_);
+  return copy_image_3d(stream_, (*state_)[device_].max_pitch,
+                       ImageCopyEnd::of(device_pointer(dst), dst_side),
+                       ImageCopyEnd::of(image(src), box.origin), box.size);
+}
+
+void Queue::copy_image(backend::ImageAdapter& dst, const std::array<std::size_t, 3>& dst_origin,
+                       backend::ImageAdapter& src, const ImageBox& src_box) {
+  ScopedContext current(context_);
+  copy_image_3d(stream_, (*state_)[device_].max_pitch, ImageCopyEnd::of(image(dst), dst_origin),
+                ImageCopyEnd::of(image(src), src_box.origin), src_box.size);
 }
 
 void Queue::synchronize() { CU_CHECK(cuStreamSynchronize(stream_)); }

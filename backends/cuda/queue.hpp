@@ -70,6 +70,22 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
   // SDK 1.7: a cuBLAS handle on this stream (blas.hpp), with cuBLAS's recommended workspace.
   std::unique_ptr<backend::BlasAdapter> create_blas() override;
 
+  // SDK 1.8: image copies, cuMemcpy3DAsync between the CUDA array and host or device memory
+  // or another array (image.hpp's copy_image_3d()). A memory side whose slice pitch is not a
+  // multiple of its row pitch (with more than one slice), or whose row pitch is beyond the
+  // device's largest, is refused (false).
+  bool write_image(backend::ImageAdapter& dst, const ImageBox& box, const void* src,
+                   const backend::RectSide& src_side, bool async) override;
+  bool read_image(void* dst, const backend::RectSide& dst_side, backend::ImageAdapter& src,
+                  const ImageBox& box, bool async) override;
+  bool copy_buffer_to_image(backend::ImageAdapter& dst, const ImageBox& box,
+                            backend::BufferAdapter& src,
+                            const backend::RectSide& src_side) override;
+  bool copy_image_to_buffer(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                            backend::ImageAdapter& src, const ImageBox& box) override;
+  void copy_image(backend::ImageAdapter& dst, const std::array<std::size_t, 3>& dst_origin,
+                  backend::ImageAdapter& src, const ImageBox& src_box) override;
+
   CUstream stream() const { return stream_; }
   CUcontext context() const { return context_; }
 

@@ -3,6 +3,7 @@
 #include "buffer.hpp"
 #include "device.hpp"
 #include "error.hpp"
+#include "image.hpp"
 #include "launch_order.hpp"
 #include "program.hpp"
 #include "queue.hpp"
@@ -275,5 +276,22 @@ void Context::register_host(void*, std::size_t) {
 }
 
 void Context::unregister_host(void*) noexcept {}
+
+}  // namespace plinth::opencl
+
+namespace plinth::opencl {
+
+ImageSupport Context::image_support(std::size_t device) {
+  return query_image_support(context_, devices_[device]);
+}
+
+std::unique_ptr<backend::ImageAdapter> Context::create_image(std::size_t /*device*/,
+                                                             const backend::ImageDesc& desc) {
+  return opencl::create_image(context_, desc);
+}
+
+std::unique_ptr<backend::SamplerAdapter> Context::create_sampler(const SamplerDesc& desc) {
+  return opencl::create_sampler(context_, desc);
+}
 
 }  // namespace plinth::opencl

@@ -106,6 +106,11 @@ class Context final : public backend::ContextAdapter {
   // SDK 1.6: memory info: CL_DEVICE_GLOBAL_MEM_SIZE, and the free memory where
   // cl_amd_device_attribute_query says it (CL_DEVICE_GLOBAL_FREE_MEMORY_AMD).
   bool memory_info(std::size_t device, MemoryInfo& info) override;
+  // SDK 1.8: images and samplers (image.hpp).
+  ImageSupport image_support(std::size_t device) override;
+  std::unique_ptr<backend::ImageAdapter> create_image(std::size_t device,
+                                                      const backend::ImageDesc& desc) override;
+  std::unique_ptr<backend::SamplerAdapter> create_sampler(const SamplerDesc& desc) override;
 
   /// What the context's queues share with it.
   const std::shared_ptr<ContextState>& state() const noexcept { return state_; }

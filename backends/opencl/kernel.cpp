@@ -95,6 +95,17 @@ void Kernel::introspect(cl_device_id device) {
       continue;
     arg_info(query(CL_KERNEL_ARG_TYPE_NAME), info.type_name);
     arg_info(query(CL_KERNEL_ARG_NAME), info.name);
+    // Images and samplers before the address spaces: OpenCL reports images as global.
+    if (info.type_name.starts_with("image")) {
+      info.kind = backend::ParamKind::image;
+      info.size = sizeof(cl_mem);
+      continue;
+    }
+    if (info.type_name == "sampler_t") {
+      info.kind = backend::ParamKind::sampler;
+      info.size = sizeof(cl_sampler);
+      continue;
+    }
     switch (address) {
       case CL_KERNEL_ARG_ADDRESS_GLOBAL:
         info.kind = backend::ParamKind::global_ptr;

@@ -5,6 +5,7 @@
 #include "context.hpp"
 #include "error.hpp"
 #include "event.hpp"
+#include "image.hpp"
 #include "svm.hpp"
 
 #include <array>
@@ -234,6 +235,37 @@ bool Queue::fill(backend::BufferAdapter& buffer, std::size_t offset, std::size_t
   PLINTH_CHECK(
       clEnqueueFillBuffer(queue_, to.root(), pattern.data(), n, at, size, 0, nullptr, nullptr));
   return true;
+}
+
+namespace {
+
+Image& cast(backend::ImageAdapter& image) { return static_cast<Image&>(image); }
+
+}  // namespace
+
+bool Queue::write_image(backend::ImageAdapter& dst, const ImageBox& box, const void* src,
+                        const backend::RectSide& src_side, bool async) {
+  return opencl::write_image(queue_, cast(dst), box, src, src_side, async);
+}
+
+bool Queue::read_image(void* dst, const backend::RectSide& dst_side, backend::ImageAdapter& src,
+                       const ImageBox& box, bool async) {
+  return opencl::read_image(queue_, dst, dst_side, cast(src), box, async);
+}
+
+bool Queue::copy_buffer_to_image(backend::ImageAdapter& dst, const ImageBox& box,
+                                 backend::BufferAdapter& src, const backend::RectSide& src_side) {
+  return opencl::copy_buffer_to_image(queue_, cast(dst), box, cast(src), src_side);
+}
+
+bool Queue::copy_image_to_buffer(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                                 backend::ImageAdapter& src, const ImageBox& box) {
+  return opencl::copy_image_to_buffer(queue_, cast(dst), dst_side, cast(src), box);
+}
+
+void Queue::copy_image(backend::ImageAdapter& dst, const std::array<std::size_t, 3>& dst_origin,
+                       backend::ImageAdapter& src, const ImageBox& src_box) {
+  opencl::copy_image(queue_, cast(dst), dst_origin, cast(src), src_box);
 }
 
 void Queue::synchronize() { PLINTH_CHECK(clFinish(queue_)); }

@@ -68,6 +68,19 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
             std::span<const std::byte> pattern) override;
   /// SDK 1.7: CLBlast on this queue (blas.hpp).
   std::unique_ptr<backend::BlasAdapter> create_blas() override;
+  // SDK 1.8: clEnqueue{Write,Read,Copy}Image, clEnqueueCopy{BufferToImage,ImageToBuffer}
+  // (image.hpp); the buffer copies take packed sides only.
+  bool write_image(backend::ImageAdapter& dst, const ImageBox& box, const void* src,
+                   const backend::RectSide& src_side, bool async) override;
+  bool read_image(void* dst, const backend::RectSide& dst_side, backend::ImageAdapter& src,
+                  const ImageBox& box, bool async) override;
+  bool copy_buffer_to_image(backend::ImageAdapter& dst, const ImageBox& box,
+                            backend::BufferAdapter& src,
+                            const backend::RectSide& src_side) override;
+  bool copy_image_to_buffer(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                            backend::ImageAdapter& src, const ImageBox& box) override;
+  void copy_image(backend::ImageAdapter& dst, const std::array<std::size_t, 3>& dst_origin,
+                  backend::ImageAdapter& src, const ImageBox& src_box) override;
 
  private:
   // StagingQueue: the command queue's side of the staging ring, called inside write()/read().

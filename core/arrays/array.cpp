@@ -68,17 +68,6 @@ std::unique_ptr<std::byte[]> staging(std::size_t size) {
   return std::make_unique_for_overwrite<std::byte[]>(size);
 }
 
-/// After a transfer to or from `host`: an asynchronous one keeps `host` alive until the queue
-/// is idle (the caller's handle may be a temporary); a blocking one means the queue is idle.
-void after_transfer(const Queue& queue, const HostArray& host, bool async) {
-  auto& pending = queue.impl()->pending;
-  if (!async) {
-    detail::queue_idle(queue);
-  } else if (pending.keep(host)) {
-    queue.synchronize();  // too many in flight: wait, and release them
-  }
-}
-
 /// Device to host through `queue` (of any device of the array's context).
 void read(const Queue& queue, const Array& array, const HostArray& dest, bool async) {
   const auto& m = array.metadata();
@@ -87,7 +76,7 @@ void read(const Queue& queue, const Array& array, const HostArray& dest, bool as
   auto& buffer = array.base_buffer().adapter();
   if (m.is_contiguous() && dest.is_contiguous()) {
     queue.adapter().read(dest.data(), buffer, m.first_element_offset(), m.nbytes(), async);
-    after_transfer(queue, dest, async);
+    detail::after_host_transfer(queue, dest, async);
     return;
   }
   // A box (a sub-matrix, a sub-volume) in one rectangular read where the backend has one.
@@ -95,7 +84,7 @@ void read(const Queue& queue, const Array& array, const HostArray& dest, bool as
     box->a.offset = m.first_element_offset();
     if (detail::try_read_rect(queue, dest.data(), box->b, array.base_buffer(), box->a, box->shape,
                               async)) {
-      after_transfer(queue, dest, async);
+      detail::after_host_transfer(queue, dest, async);
       return;
     }
   }
@@ -114,14 +103,14 @@ void write(const Queue& queue, const Array& array, const HostArray& src, bool as
   auto& buffer = array.base_buffer().adapter();
   if (m.is_contiguous() && src.is_contiguous()) {
     queue.adapter().write(buffer, m.first_element_offset(), src.data(), m.nbytes(), async);
-    after_transfer(queue, src, async);
+    detail::after_host_transfer(queue, src, async);
     return;
   }
   if (auto box = detail::box_copy(m.shape(), m.strides(), src.strides(), m.dtype().itemsize())) {
     box->a.offset = m.first_element_offset();
     if (detail::try_write_rect(queue, array.base_buffer(), box->a, src.data(), box->b, box->shape,
                                async)) {
-      after_transfer(queue, src, async);
+      detail::after_host_transfer(queue, src, async);
       return;
     }
   }

@@ -141,6 +141,18 @@ inline void queue_idle(const Queue& queue) noexcept {
   queue.impl()->track->idle();
 }
 
+/// After a transfer to or from `host` through `queue`: an asynchronous one keeps `host` alive
+/// until the queue is idle (the caller's handle may be a temporary); a blocking one means the
+/// queue is idle.
+inline void after_host_transfer(const Queue& queue, const HostArray& host, bool async) {
+  auto& pending = queue.impl()->pending;
+  if (!async) {
+    queue_idle(queue);
+  } else if (pending.keep(host)) {
+    queue.synchronize();  // too many in flight: wait, and release them
+  }
+}
+
 class SubRegionRecord;  // virtual_alloc/sub_regions.hpp
 
 struct BufferImpl {

@@ -9,6 +9,7 @@
 #include "runtime/program_build.hpp"
 
 #include <plinth/errors.hpp>
+#include <plinth/image.hpp>
 #include <plinth/render.hpp>
 
 #include <fmt/format.h>
@@ -18,6 +19,8 @@
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <string_view>
+#include <utility>
 
 namespace plinth {
 
@@ -303,6 +306,8 @@ const char* kind_name(backend::ParamKind kind) {
     case backend::ParamKind::local_ptr: return "a local pointer";
     case backend::ParamKind::scalar: return "a scalar";
     case backend::ParamKind::unknown: return "a parameter";
+    case backend::ParamKind::image: return "an image";
+    case backend::ParamKind::sampler: return "a sampler";
   }
   return "a parameter";
 }
@@ -318,6 +323,67 @@ const char* kind_name(backend::ParamKind kind) {
       fmt::format("kernel '{}': argument {}{}: {}", kernel.name, index, declared, problem));
 }
 
+const char* pass_what(backend::ParamKind kind) {
+  return kind == backend::ParamKind::image     ? "an Image"
+         : kind == backend::ParamKind::sampler ? "a Sampler"
+                                               : "a Buffer";
+}
+
+/// The image type an OpenCL-style parameter type name ("image2d_t", possibly qualified:
+/// "read_only image2d_t") declares, or nothing for a name that names none.
+std::optional<ImageType> declared_image_type(std::string_view type_name) {
+  static constexpr std::pair<std::string_view, ImageType> names[] = {
+      {"image1d_array_t", ImageType::image1d_array},
+      {"image2d_array_t", ImageType::image2d_array},
+      {"image1d_t", ImageType::image1d},
+      {"image2d_t", ImageType::image2d},
+      {"image3d_t", ImageType::image3d},
+  };
+  for (const auto& [name, type] : names) {
+    if (type_name.find(name) != std::string_view::npos) return type;
+  }
+  return std::nullopt;
+}
+
+/// An Image or a Sampler argument, checked against `param`: the kind where the backend
+/// reports kinds, the image type where it names the declared type, the device (image) or the
+/// context (sampler).
+backend::ArgValue bind_image_or_sampler(const KernelImpl& kernel, std::size_t index,
+                                        const backend::ParamInfo& param, const KernelArg& arg,
+                                        const BoundDevice& device) {
+  using backend::ParamKind;
+  const bool is_image = arg.kind() == KernelArg::Kind::image;
+  const auto wanted = is_image ? ParamKind::image : ParamKind::sampler;
+  if (param.kind != wanted && param.kind != ParamKind::unknown) {
+    bad_argument(kernel, index, param,
+                 fmt::format("expected {}{}, got {}", kind_name(param.kind),
+                             param.kind == ParamKind::scalar
+                                 ? fmt::format(" of {} bytes", param.size)
+                                 : fmt::format(" (pass {})", pass_what(param.kind)),
+                             is_image ? "an Image" : "a Sampler"));
+  }
+  if (is_image) {
+    const Image& image = *arg.image();
+    if (!(image.device() == device)) {
+      bad_argument(kernel, index, param,
+                   detail::describe_mismatch("Image", image.device(), "queue", device));
+    }
+    if (const auto declared = declared_image_type(param.type_name);
+        declared && *declared != image.type()) {
+      bad_argument(kernel, index, param,
+                   fmt::format("the parameter is an {}, the image an {}", to_string(*declared),
+                               to_string(image.type())));
+    }
+    return image.adapter().kernel_arg();
+  }
+  const Sampler& sampler = *arg.sampler();
+  if (!(sampler.context() == device.context())) {
+    bad_argument(kernel, index, param,
+                 "the sampler was made for another context than the kernel's");
+  }
+  return sampler.adapter().kernel_arg();
+}
+
 /// Turns `arg` into what the backend takes, checking it against `param`.
 backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backend::ParamInfo& param,
                        const KernelArg& arg, const BoundDevice& device) {
@@ -330,9 +396,12 @@ backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backen
                  "a local pointer takes no argument: only a kernel's last parameter can be a "
                  "LOCAL_MEM_DYNAMIC pointer, sized by the local_mem given to prepare()");
   }
-  if (arg.kind() == KernelArg::Kind::buffer) {
+  if (arg.kind() == KernelArg::Kind::image || arg.kind() == KernelArg::Kind::sampler) {
+    value = bind_image_or_sampler(kernel, index, param, arg, device);
+  } else if (arg.kind() == KernelArg::Kind::buffer) {
     const Buffer& buffer = *arg.buffer();
-    if (param.kind == ParamKind::scalar) {
+    if (param.kind == ParamKind::scalar || param.kind == ParamKind::image ||
+        param.kind == ParamKind::sampler) {
       bad_argument(kernel, index, param,
                    fmt::format("expected {}, got a{}", kind_name(param.kind),
                                arg.is_array() ? "n Array" : " Buffer"));
@@ -348,10 +417,11 @@ backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backen
       bad_argument(kernel, index, param, e.what());
     }
   } else {
-    if (param.kind == ParamKind::global_ptr || param.kind == ParamKind::constant_ptr) {
+    if (param.kind == ParamKind::global_ptr || param.kind == ParamKind::constant_ptr ||
+        param.kind == ParamKind::image || param.kind == ParamKind::sampler) {
       bad_argument(kernel, index, param,
-                   fmt::format("expected {} (pass a Buffer), got a {}-byte scalar",
-                               kind_name(param.kind), arg.size()));
+                   fmt::format("expected {} (pass {}), got a {}-byte scalar", kind_name(param.kind),
+                               pass_what(param.kind), arg.size()));
     }
     value = {arg.data(), arg.size()};
   }

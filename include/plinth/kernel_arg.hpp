@@ -9,24 +9,31 @@
 namespace plinth {
 
 class Array;
+class Image;
+class Sampler;
 
 /// One argument of a kernel call: a Buffer (the kernel receives a pointer to its first byte),
-/// an Array (a pointer to its first element: see Array) or a scalar passed by value (its
-/// size must equal the parameter's). Built implicitly from the arguments of
+/// an Array (a pointer to its first element: see Array), an Image or a Sampler (for the
+/// dialect's image and sampler parameters, <plinth/image.hpp>) or a scalar passed by value
+/// (its size must equal the parameter's). Built implicitly from the arguments of
 /// Kernel::operator() and PreparedKernel::operator(); it only refers to them, so it never
 /// outlives the call.
 class KernelArg {
  public:
-  enum class Kind { buffer, scalar };
+  enum class Kind { buffer, scalar, image, sampler };
 
   KernelArg(const Buffer& buffer) : kind_(Kind::buffer), buffer_(&buffer) {}  // NOLINT
   /// An Array: its Array::first_element_buffer(). Defined in <plinth/array.hpp>.
-  inline KernelArg(const Array& array);  // NOLINT
+  inline KernelArg(const Array& array);                                            // NOLINT
+  KernelArg(const Image& image) : kind_(Kind::image), image_(&image) {}            // NOLINT
+  KernelArg(const Sampler& sampler) : kind_(Kind::sampler), sampler_(&sampler) {}  // NOLINT
   /// A scalar: any trivially copyable value that is not a pointer (pass device memory as a
   /// Buffer). Its bytes are copied into the kernel's parameter.
   template <class T>
     requires(!std::is_same_v<std::remove_cv_t<T>, Buffer> &&
-             !std::is_same_v<std::remove_cv_t<T>, Array> && std::is_trivially_copyable_v<T> &&
+             !std::is_same_v<std::remove_cv_t<T>, Array> &&
+             !std::is_same_v<std::remove_cv_t<T>, Image> &&
+             !std::is_same_v<std::remove_cv_t<T>, Sampler> && std::is_trivially_copyable_v<T> &&
              !std::is_pointer_v<T>)
   KernelArg(const T& value)  // NOLINT
       : kind_(Kind::scalar), data_(&value), size_(sizeof(T)) {}
@@ -40,6 +47,8 @@ class KernelArg {
 
   Kind kind() const { return kind_; }
   const Buffer* buffer() const { return buffer_; }
+  const Image* image() const { return image_; }
+  const Sampler* sampler() const { return sampler_; }
   /// True if the buffer is an Array's first element (for error messages).
   bool is_array() const { return is_array_; }
   const void* data() const { return data_; }
@@ -50,6 +59,8 @@ class KernelArg {
 
   Kind kind_;
   const Buffer* buffer_ = nullptr;
+  const Image* image_ = nullptr;
+  const Sampler* sampler_ = nullptr;
   const void* data_ = nullptr;
   std::size_t size_ = 0;
   bool is_array_ = false;

@@ -27,6 +27,8 @@
 #include <plinth/functions.hpp>
 #include <plinth/histogram.hpp>
 #include <plinth/host_array.hpp>
+#include <plinth/image.hpp>
+#include <plinth/image_format.hpp>
 #include <plinth/indexing.hpp>
 #include <plinth/ipc.hpp>
 #include <plinth/kernel_arg.hpp>

@@ -111,6 +111,7 @@ std::string gpu_cxx_dialect(GpuCxx language, bool fast_math) {
   text += dialect::gpu_cxx_sub_groups(language);
   text += dialect::gpu_cxx_vectors(language);
   text += dialect::gpu_cxx_half(language);
+  text += dialect::gpu_cxx_images(language);
   return text;
 }
 

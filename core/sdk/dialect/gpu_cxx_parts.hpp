@@ -30,4 +30,9 @@ std::string gpu_cxx_vectors(GpuCxx language);
 /// plinth_double_to_half_rte (gpu_cxx_half.cpp). Throws only std::bad_alloc.
 std::string gpu_cxx_half(GpuCxx language);
 
+/// The images: the plinth_image structs, READ_IMAGE2D and friends, SAMPLER, read_imagef/i/ui,
+/// write_imagef/i/ui and the size queries (gpu_cxx_images.cpp). Needs the scalar traits
+/// (plinth_bit_cast) and the float16 conversions. Throws only std::bad_alloc.
+std::string gpu_cxx_images(GpuCxx language);
+
 }  // namespace plinth::backend::dialect

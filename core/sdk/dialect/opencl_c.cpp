@@ -103,6 +103,31 @@ PLINTH_CL_FN unsigned short plinth_double_to_half_rte(double d) {
 #endif
 )";
 
+// Images: OpenCL C's own image types, samplers and read_image*/write_image*/get_image_*; the
+// dialect names the parameter types (CUDA's are structs) and the vector constructors CUDA has.
+constexpr std::string_view images = R"(
+#if defined(cl_khr_3d_image_writes)
+#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable
+#endif
+#define READ_IMAGE1D read_only image1d_t
+#define READ_IMAGE2D read_only image2d_t
+#define READ_IMAGE3D read_only image3d_t
+#define READ_IMAGE1D_ARRAY read_only image1d_array_t
+#define READ_IMAGE2D_ARRAY read_only image2d_array_t
+#define WRITE_IMAGE1D write_only image1d_t
+#define WRITE_IMAGE2D write_only image2d_t
+#define WRITE_IMAGE3D write_only image3d_t
+#define WRITE_IMAGE1D_ARRAY write_only image1d_array_t
+#define WRITE_IMAGE2D_ARRAY write_only image2d_array_t
+#define SAMPLER sampler_t
+#define make_int2(x, y) ((int2)((x), (y)))
+#define make_int4(x, y, z, w) ((int4)((x), (y), (z), (w)))
+#define make_uint2(x, y) ((uint2)((x), (y)))
+#define make_uint4(x, y, z, w) ((uint4)((x), (y), (z), (w)))
+#define make_float2(x, y) ((float2)((x), (y)))
+#define make_float4(x, y, z, w) ((float4)((x), (y), (z), (w)))
+)";
+
 }  // namespace
 
 std::string opencl_c_dialect(std::string_view api_macro, bool fast_math) {
@@ -115,6 +140,7 @@ std::string opencl_c_dialect(std::string_view api_macro, bool fast_math) {
   text += dialect::opencl_c_atomics();
   text += dialect::opencl_c_sub_groups();
   text += half;
+  text += images;
   return text;
 }
 

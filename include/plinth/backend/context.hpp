@@ -2,6 +2,7 @@
 
 #include <plinth/backend/buffer.hpp>
 #include <plinth/backend/communicator.hpp>
+#include <plinth/backend/image.hpp>
 #include <plinth/backend/program.hpp>
 #include <plinth/backend/queue.hpp>
 #include <plinth/errors.hpp>
@@ -182,6 +183,23 @@ class ContextAdapter {
   /// default): the core then reports DeviceParameters::global_mem_size with no free memory.
   /// Throws BackendError. Any thread.
   virtual bool memory_info(std::size_t device, MemoryInfo& info);
+
+  // ---- SDK 1.8: images and samplers (backend/image.hpp) ------------------------------------
+  // Called only on plugins of ABI 1.8 or later. Optional: the defaults say the backend has
+  // no images. Any thread may call them.
+
+  /// Whether `device` makes images, in which formats and up to which sizes, or why not.
+  /// Called once per device, when the core first needs it. Never throws beyond
+  /// std::bad_alloc. The default: none, "this backend has no images".
+  virtual ImageSupport image_support(std::size_t device);
+  /// A new image on `device` as `desc` says (checked by the core against image_support()),
+  /// its contents unspecified. Throws OutOfMemoryError, BackendError, LogicError (the
+  /// default).
+  virtual std::unique_ptr<ImageAdapter> create_image(std::size_t device, const ImageDesc& desc);
+  /// A sampler for every device of the context. The core has refused repeat and mirrored
+  /// repeat without normalised coordinates, and calls it only where some device of the
+  /// context has images. Throws BackendError, LogicError (the default).
+  virtual std::unique_ptr<SamplerAdapter> create_sampler(const SamplerDesc& desc);
 };
 
 inline std::unique_ptr<ProgramAdapter> ContextAdapter::build_program(std::span<const std::size_t>,
@@ -254,6 +272,20 @@ inline std::unique_ptr<EventAdapter> ContextAdapter::import_event(std::size_t,
                                                                   std::span<const std::byte>) {
   throw LogicError("this backend has no interprocess events");
 }
+inline ImageSupport ContextAdapter::image_support(std::size_t) {
+  ImageSupport none;
+  none.reason = "this backend has no images";
+  return none;
+}
+
+inline std::unique_ptr<ImageAdapter> ContextAdapter::create_image(std::size_t, const ImageDesc&) {
+  throw LogicError("this backend has no images");
+}
+
+inline std::unique_ptr<SamplerAdapter> ContextAdapter::create_sampler(const SamplerDesc&) {
+  throw LogicError("this backend has no samplers");
+}
+
 inline std::unique_ptr<BufferAdapter> ContextAdapter::allocate_managed(std::size_t, std::size_t,
                                                                        ManagedAttach) {
   throw LogicError("this backend has no managed memory");

@@ -3,6 +3,7 @@
 #include <plinth/backend/blas_library.hpp>
 #include <plinth/backend/buffer.hpp>
 #include <plinth/backend/event.hpp>
+#include <plinth/backend/image.hpp>
 #include <plinth/backend/rect_copy.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/managed_memory.hpp>
@@ -135,6 +136,38 @@ class QueueAdapter {
   /// it first. Throws BackendError (the library's status), OutOfMemoryError for the workspace.
   /// Optional: the default throws LogicError.
   virtual std::unique_ptr<BlasAdapter> create_blas();
+
+  // ---- SDK 1.8: image copies ----------------------------------------------------------------
+  // Called only for images of this queue's device made by ContextAdapter::create_image(),
+  // with a box that the core has checked lies inside the image (unused axes: origin 0, size
+  // 1; every size > 0). The host or buffer side is a RectSide in bytes whose row_pitch is at
+  // least the box's width times the pixel size and slice_pitch at least row_pitch times its
+  // height (both nonzero), its pixels packed as the format's pixel_size() says. Each returns
+  // false, having done nothing, where the backend cannot copy that layout directly (e.g.
+  // OpenCL's buffer-image copies take packed rows only; CUDA's need a slice pitch that is a
+  // multiple of the row pitch): the core then packs the data through a temporary and calls
+  // it again with packed sides. The defaults throw LogicError (no images). Throw
+  // BackendError.
+
+  /// Host to image, as write(): with `async`, `src` stays valid until the queue is
+  /// synchronized; without, the data are out of `src` on return.
+  virtual bool write_image(ImageAdapter& dst, const ImageBox& box, const void* src,
+                           const RectSide& src_side, bool async);
+  /// Image to host, as read(): with `async`, `dst` is valid after synchronize().
+  virtual bool read_image(void* dst, const RectSide& dst_side, ImageAdapter& src,
+                          const ImageBox& box, bool async);
+  /// Buffer (of this queue's device) to image, ordered in the queue.
+  virtual bool copy_buffer_to_image(ImageAdapter& dst, const ImageBox& box, BufferAdapter& src,
+                                    const RectSide& src_side);
+  /// Image to buffer (of this queue's device), ordered in the queue.
+  virtual bool copy_image_to_buffer(BufferAdapter& dst, const RectSide& dst_side, ImageAdapter& src,
+                                    const ImageBox& box);
+  /// Image to image of the same format (both of this queue's device): `src_box` of `src` to
+  /// the box of the same size at `dst_origin` of `dst` (checked to fit), ordered in the
+  /// queue. They may be one image, the boxes then not overlapping. Never returns false: every
+  /// backend with images copies between them.
+  virtual void copy_image(ImageAdapter& dst, const std::array<std::size_t, 3>& dst_origin,
+                          ImageAdapter& src, const ImageBox& src_box);
 };
 
 inline bool QueueAdapter::record_event_again(EventAdapter&) { return false; }
@@ -167,6 +200,30 @@ inline bool QueueAdapter::copy_rect_peer(BufferAdapter&, std::size_t, const Rect
 
 inline std::unique_ptr<BlasAdapter> QueueAdapter::create_blas() {
   throw LogicError("this backend has no BLAS library");
+}
+
+inline bool QueueAdapter::write_image(ImageAdapter&, const ImageBox&, const void*, const RectSide&,
+                                      bool) {
+  throw LogicError("this backend has no images");
+}
+
+inline bool QueueAdapter::read_image(void*, const RectSide&, ImageAdapter&, const ImageBox&, bool) {
+  throw LogicError("this backend has no images");
+}
+
+inline bool QueueAdapter::copy_buffer_to_image(ImageAdapter&, const ImageBox&, BufferAdapter&,
+                                               const RectSide&) {
+  throw LogicError("this backend has no images");
+}
+
+inline bool QueueAdapter::copy_image_to_buffer(BufferAdapter&, const RectSide&, ImageAdapter&,
+                                               const ImageBox&) {
+  throw LogicError("this backend has no images");
+}
+
+inline void QueueAdapter::copy_image(ImageAdapter&, const std::array<std::size_t, 3>&,
+                                     ImageAdapter&, const ImageBox&) {
+  throw LogicError("this backend has no images");
 }
 
 inline void QueueAdapter::record_ipc_event(EventAdapter&) {

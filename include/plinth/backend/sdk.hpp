@@ -14,6 +14,7 @@
 #include <plinth/backend/dialect.hpp>
 #include <plinth/backend/event.hpp>
 #include <plinth/backend/host_ranges.hpp>
+#include <plinth/backend/image.hpp>
 #include <plinth/backend/kernel.hpp>
 #include <plinth/backend/platform.hpp>
 #include <plinth/backend/plugin.hpp>

@@ -31,6 +31,8 @@ enum class ParamKind {
   constant_ptr,  ///< a pointer to constant memory: takes a Buffer
   local_ptr,     ///< a pointer to local memory: takes a size, no data
   scalar,        ///< a value passed by copy; `size` is its size in bytes
+  image,         ///< SDK 1.8: an image (type_name says which: "image2d_t"): takes an Image
+  sampler,       ///< SDK 1.8: a sampler: takes a Sampler
 };
 
 /// A kernel parameter, as introspected once when the kernel is created.

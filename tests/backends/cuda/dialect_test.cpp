@@ -1,8 +1,9 @@
-// The kernel dialect's atomics, fences, sub-groups, vector loads and float16 conversions in
-// the CUDA prelude (docs/kernel-dialect.md), compiled with NVRTC for named targets through the
-// plugin's ApiAdapter (no GPU, no driver): every function for every type and space, without
-// warnings; orders that the dialect refuses; the PTX of the histogram's atomicAdd and of the
-// ordered accesses; and what the targets support.
+// The kernel dialect's atomics, fences, sub-groups, vector loads, float16 conversions and
+// images in the CUDA prelude (docs/kernel-dialect.md), compiled with NVRTC for named targets
+// through the plugin's ApiAdapter (no GPU, no driver): every function for every type and
+// space, without warnings; orders that the dialect refuses; the PTX of the histogram's
+// atomicAdd, of the ordered accesses and of the image reads and writes; and what the targets
+// support.
 
 #include "../../conformance/dialect_every_function.hpp"
 #include "api.hpp"
@@ -12,8 +13,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace plinth::cuda {
 namespace dialect_test {
@@ -159,6 +163,89 @@ TEST_F(CudaDialect, Float16ConversionsAreOneCvtInstructionEach) {
           "}\n");
   for (const char* form : {"cvt.f32.f16", "cvt.rn.f16.f32", "cvt.rn.f16.f64"})
     EXPECT_NE(code.find(form), std::string::npos) << form << "\n" << code;
+}
+
+// A kernel per image type that calls every read (float, int and uint; sampled at float and
+// integer coordinates, and unsampled), every write and every size query of that type.
+std::string every_image_function_source() {
+  struct Kind {
+    std::string_view name, float_coord, int_coord, float_value, int_value, sizes;
+  };
+  const Kind kinds[] = {
+      {"IMAGE1D", "float", "int", "0.5f", "1", ""},
+      {"IMAGE2D", "float2", "int2", "make_float2(0.5f, 1.5f)", "make_int2(1, 2)",
+       "out[6] = (float)get_image_height(src);"},
+      {"IMAGE3D", "float4", "int4", "make_float4(0.5f, 1.5f, 2.5f, 0.0f)", "make_int4(1, 2, 3, 0)",
+       "out[6] = (float)get_image_height(src); out[7] = (float)get_image_depth(src);"},
+      {"IMAGE1D_ARRAY", "float2", "int2", "make_float2(0.5f, 1.0f)", "make_int2(1, 2)",
+       "out[8] = (float)get_image_array_size(src);"},
+      {"IMAGE2D_ARRAY", "float4", "int4", "make_float4(0.5f, 1.5f, 2.0f, 0.0f)",
+       "make_int4(1, 2, 3, 0)",
+       "out[6] = (float)get_image_height(src); out[8] = (float)get_image_array_size(src);"},
+  };
+  std::string source;
+  for (const auto& kind : kinds) {
+    std::string lower(kind.name);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string name(kind.name);
+    source += "KERNEL void k_" + lower + "(READ_" + name + " src, SAMPLER s, WRITE_" + name +
+              " dst, GLOBAL_MEM float *out)\n{\n";
+    source += "  const " + std::string(kind.float_coord) +
+              " fc = " + std::string(kind.float_value) + ";\n";
+    source +=
+        "  const " + std::string(kind.int_coord) + " ic = " + std::string(kind.int_value) + ";\n";
+    source +=
+        "  const float4 f1 = read_imagef(src, s, fc), f2 = read_imagef(src, s, ic), "
+        "f3 = read_imagef(src, ic);\n"
+        "  const int4 i1 = read_imagei(src, s, fc), i2 = read_imagei(src, s, ic), "
+        "i3 = read_imagei(src, ic);\n"
+        "  const uint4 u1 = read_imageui(src, s, fc), u2 = read_imageui(src, s, ic), "
+        "u3 = read_imageui(src, ic);\n"
+        "  out[0] = f1.x + f2.y + f3.z + f3.w;\n"
+        "  out[1] = (float)(i1.x + i2.y + i3.z);\n"
+        "  out[2] = (float)(u1.x + u2.y + u3.z);\n"
+        "  write_imagef(dst, ic, f1);\n"
+        "  write_imagei(dst, ic, i1);\n"
+        "  write_imageui(dst, ic, u1);\n"
+        "  out[5] = (float)get_image_width(src);\n  " +
+        std::string(kind.sizes) + "\n}\n";
+  }
+  return source;
+}
+
+TEST_F(CudaDialect, CompilesEveryImageFunctionForEveryImageTypeWithoutWarnings) {
+  const std::string source = every_image_function_source();
+  const auto compiled = compile("sm_90", source);
+  EXPECT_FALSE(compiled.binary.empty());
+  EXPECT_EQ(compiled.log.find("warning"), std::string::npos) << compiled.log;
+  const std::string code = ptx("compute_90", source);
+  // The parameters are the backend's ImageData (160 bytes, 8-aligned) and a 4-byte setting.
+  for (const char* kernel :
+       {"k_image1d", "k_image2d", "k_image3d", "k_image1d_array", "k_image2d_array"}) {
+    const std::string name(kernel);
+    const auto entry = code.find(".entry " + name + "(");
+    ASSERT_NE(entry, std::string::npos) << name;
+    const std::string params = code.substr(entry, code.find(')', entry) - entry);
+    EXPECT_NE(params.find(".param .align 8 .b8 " + name + "_param_0[160]"), std::string::npos)
+        << params;
+    EXPECT_NE(params.find(".param .align 4 .b8 " + name + "_param_1[4]"), std::string::npos)
+        << params;
+    EXPECT_NE(params.find(".param .align 8 .b8 " + name + "_param_2[160]"), std::string::npos)
+        << params;
+  }
+  // Texture fetches from arrays (not linear memory) of each shape and result type, and
+  // surface stores of each pixel size.
+  for (const char* shape : {"1d", "2d", "3d", "a1d", "a2d"}) {
+    for (const char* result : {"f32", "s32", "u32"}) {
+      const std::string fetch = std::string("tex.") + shape + ".v4." + result + ".f32";
+      EXPECT_NE(code.find(fetch), std::string::npos) << fetch;
+    }
+    for (const char* store :
+         {".b8.zero", ".b16.zero", ".b32.zero", ".v2.b32.zero", ".v4.b32.zero"}) {
+      const std::string write = std::string("sust.b.") + shape + store;
+      EXPECT_NE(code.find(write), std::string::npos) << write;
+    }
+  }
 }
 
 TEST_F(CudaDialect, TheTargetsSupportEverythingWithWarpsOf32) {

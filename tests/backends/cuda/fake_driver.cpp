@@ -87,8 +87,37 @@ CUresult CUDAAPI memcpy_2d(const CUDA_MEMCPY2D* copy, CUstream stream) {
   return CUDA_SUCCESS;
 }
 
+// One end of a CUDA_MEMCPY3D that involves an array: "array=0xa100 x=12 y=0 z=2" or
+// "host+16 pitch=64 height=1" (offsets in memory sides are printed when not 0).
+std::string end_3d(CUmemorytype type, CUarray array, CUdeviceptr device, const void* host,
+                   std::size_t pitch, std::size_t height, std::size_t x, std::size_t y,
+                   std::size_t z) {
+  std::ostringstream text;
+  if (type == CU_MEMORYTYPE_ARRAY) {
+    text << "array=0x" << std::hex << reinterpret_cast<std::uintptr_t>(array) << std::dec
+         << " x=" << x << " y=" << y << " z=" << z;
+  } else {
+    text << side(type, device, host, pitch) << " height=" << height;
+    if (x + y + z != 0) text << " x=" << x << " y=" << y << " z=" << z;
+  }
+  return text.str();
+}
+
 CUresult CUDAAPI memcpy_3d(const CUDA_MEMCPY3D* copy, CUstream stream) {
   std::ostringstream line;
+  if (copy->srcMemoryType == CU_MEMORYTYPE_ARRAY || copy->dstMemoryType == CU_MEMORYTYPE_ARRAY) {
+    line << "cuMemcpy3DAsync "
+         << end_3d(copy->dstMemoryType, copy->dstArray, copy->dstDevice, copy->dstHost,
+                   copy->dstPitch, copy->dstHeight, copy->dstXInBytes, copy->dstY, copy->dstZ)
+         << " <- "
+         << end_3d(copy->srcMemoryType, copy->srcArray, copy->srcDevice, copy->srcHost,
+                   copy->srcPitch, copy->srcHeight, copy->srcXInBytes, copy->srcY, copy->srcZ)
+         << " " << copy->WidthInBytes << "x" << copy->Height << "x" << copy->Depth << " stream=0x"
+         << std::hex << reinterpret_cast<std::uintptr_t>(stream)
+         << " current=" << describe(current_context);
+    recorded.push_back(line.str());
+    return CUDA_SUCCESS;
+  }
   line << "cuMemcpy3DAsync "
        << side(copy->dstMemoryType, copy->dstDevice, copy->dstHost, copy->dstPitch)
        << " height=" << copy->dstHeight << " <- "
@@ -273,6 +302,87 @@ CUresult CUDAAPI memory_info(size_t* free, size_t* total) {
   return CUDA_SUCCESS;
 }
 
+// Images: arrays are numbered from 0xa100 on (by 0x100), surface objects from 0x5100 and
+// texture objects from 0x3100; each texture object's settings are kept for texture().
+std::uintptr_t next_array = 0xa100;
+unsigned long long next_surface = 0x5100;
+unsigned long long next_texture = 0x3100;
+std::map<unsigned long long, FakeDriver::Texture> textures;
+
+// "u8" for CU_AD_FORMAT_UNSIGNED_INT8, "half", "float"...
+std::string array_format(CUarray_format format) {
+  switch (format) {
+    case CU_AD_FORMAT_UNSIGNED_INT8: return "u8";
+    case CU_AD_FORMAT_UNSIGNED_INT16: return "u16";
+    case CU_AD_FORMAT_UNSIGNED_INT32: return "u32";
+    case CU_AD_FORMAT_SIGNED_INT8: return "s8";
+    case CU_AD_FORMAT_SIGNED_INT16: return "s16";
+    case CU_AD_FORMAT_SIGNED_INT32: return "s32";
+    case CU_AD_FORMAT_HALF: return "half";
+    case CU_AD_FORMAT_FLOAT: return "float";
+    default: return "format" + std::to_string(static_cast<int>(format));
+  }
+}
+
+CUresult CUDAAPI array_3d_create(CUarray* array, const CUDA_ARRAY3D_DESCRIPTOR* desc) {
+  *array = reinterpret_cast<CUarray>(next_array);
+  next_array += 0x100;
+  std::ostringstream line;
+  line << "cuArray3DCreate " << hex(reinterpret_cast<std::uintptr_t>(*array)) << " " << desc->Width
+       << "x" << desc->Height << "x" << desc->Depth << " " << array_format(desc->Format) << "x"
+       << desc->NumChannels
+       << " flags=" << ((desc->Flags & CUDA_ARRAY3D_LAYERED) != 0 ? "layered|" : "")
+       << ((desc->Flags & CUDA_ARRAY3D_SURFACE_LDST) != 0 ? "surface_ldst" : "")
+       << ((desc->Flags & ~unsigned{CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST}) != 0
+               ? "|others"
+               : "")
+       << " current=" << describe(current_context);
+  recorded.push_back(line.str());
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI array_destroy(CUarray array) {
+  recorded.push_back("cuArrayDestroy " + hex(reinterpret_cast<std::uintptr_t>(array)) +
+                     " current=" + describe(current_context));
+  return CUDA_SUCCESS;
+}
+
+// "array 0xa100", or what else the resource is.
+std::string resource(const CUDA_RESOURCE_DESC* desc) {
+  if (desc->resType != CU_RESOURCE_TYPE_ARRAY || desc->flags != 0)
+    return "resource type " + std::to_string(static_cast<int>(desc->resType));
+  return "array " + hex(reinterpret_cast<std::uintptr_t>(desc->res.array.hArray));
+}
+
+CUresult CUDAAPI surface_create(CUsurfObject* surface, const CUDA_RESOURCE_DESC* desc) {
+  *surface = next_surface++;
+  recorded.push_back("cuSurfObjectCreate " + hex(*surface) + " " + resource(desc) +
+                     " current=" + describe(current_context));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI surface_destroy(CUsurfObject surface) {
+  recorded.push_back("cuSurfObjectDestroy " + hex(surface) +
+                     " current=" + describe(current_context));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI texture_create(CUtexObject* texture, const CUDA_RESOURCE_DESC* desc,
+                                const CUDA_TEXTURE_DESC* settings,
+                                const CUDA_RESOURCE_VIEW_DESC* view) {
+  *texture = next_texture++;
+  textures[*texture] = {desc->res.array.hArray, *settings, view != nullptr};
+  recorded.push_back("cuTexObjectCreate " + hex(*texture) + " " + resource(desc) +
+                     " current=" + describe(current_context));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI texture_destroy(CUtexObject texture) {
+  recorded.push_back("cuTexObjectDestroy " + hex(texture) +
+                     " current=" + describe(current_context));
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI primary_release(CUdevice /*device*/) { return CUDA_SUCCESS; }
 
 CUresult CUDAAPI can_access_peer(int* can, CUdevice from, CUdevice to) {
@@ -333,6 +443,10 @@ FakeDriver::FakeDriver() {
   attributes.clear();
   ipc_attribute = 1;
   next_event = 0x7000;
+  next_array = 0xa100;
+  next_surface = 0x5100;
+  next_texture = 0x3100;
+  textures.clear();
   Driver& table = detail::loaded_driver;
   table = Driver{};
   table.cuCtxGetCurrent = &get_current;
@@ -367,6 +481,12 @@ FakeDriver::FakeDriver() {
   table.cuEventRecord = &event_record;
   table.cuIpcGetEventHandle = &ipc_get_event_handle;
   table.cuIpcOpenEventHandle = &ipc_open_event_handle;
+  table.cuArray3DCreate = &array_3d_create;
+  table.cuArrayDestroy = &array_destroy;
+  table.cuSurfObjectCreate = &surface_create;
+  table.cuSurfObjectDestroy = &surface_destroy;
+  table.cuTexObjectCreate = &texture_create;
+  table.cuTexObjectDestroy = &texture_destroy;
 }
 
 FakeDriver::~FakeDriver() { detail::loaded_driver = saved; }
@@ -396,6 +516,11 @@ void FakeDriver::set_ipc_supported(bool supported) { ipc_attribute = supported ?
 
 void FakeDriver::set_attribute(CUdevice_attribute attribute, CUdevice device, int value) {
   attributes[{static_cast<int>(attribute), device}] = value;
+}
+
+const FakeDriver::Texture* FakeDriver::texture(unsigned long long object) {
+  const auto found = textures.find(object);
+  return found != textures.end() ? &found->second : nullptr;
 }
 
 }  // namespace plinth::cuda::test

@@ -41,6 +41,18 @@ class FakeDriver {
   static void set_ipc_supported(bool supported);
   /// What cuDeviceGetAttribute answers for `attribute` of `device`; 9 unless set.
   static void set_attribute(CUdevice_attribute attribute, CUdevice device, int value);
+
+  /// What cuTexObjectCreate was given for a texture object: the array of its resource, its
+  /// settings and whether it had a resource view. Images (cuArray3DCreate, cuTexObjectCreate,
+  /// cuSurfObjectCreate) are recorded with their handles: arrays numbered from 0xa100 (by
+  /// 0x100), surface objects from 0x5100 and texture objects from 0x3100.
+  struct Texture {
+    CUarray array = nullptr;
+    CUDA_TEXTURE_DESC settings{};
+    bool view = false;
+  };
+  /// The texture object `object`'s record, or null if the fake made none such.
+  static const Texture* texture(unsigned long long object);
 };
 
 }  // namespace plinth::cuda::test
