@@ -38,23 +38,6 @@ static_assert(std::size(array_formats) == channel_type_count);
 constexpr CUaddress_mode address_modes[] = {CU_TR_ADDRESS_MODE_CLAMP, CU_TR_ADDRESS_MODE_BORDER,
                                             CU_TR_ADDRESS_MODE_WRAP, CU_TR_ADDRESS_MODE_MIRROR};
 
-/// Whether images of `type` are CUDA_ARRAY3D_LAYERED arrays.
-bool layered(ImageType type) noexcept {
-  return type == ImageType::image1d_array || type == ImageType::image2d_array;
-}
-
-/// How many axes of an image of `type` are filtered: its layers are not.
-std::size_t spatial_axes(ImageType type) noexcept {
-  switch (type) {
-    case ImageType::image1d:
-    case ImageType::image1d_array: return 1;
-    case ImageType::image2d:
-    case ImageType::image2d_array: return 2;
-    case ImageType::image3d: return 3;
-  }
-  return 3;
-}
-
 /// The smallest of `attributes` of `device`, as a size (0 where one is not positive).
 template <std::size_t N>
 std::size_t smallest(CUdevice device, const CUdevice_attribute (&attributes)[N]) {
@@ -185,26 +168,18 @@ ImageCopyEnd row_of(const ImageCopyEnd& end, std::size_t row) noexcept {
 
 }  // namespace
 
-unsigned int sampler_setting(const SamplerDesc& desc) noexcept {
-  return static_cast<unsigned int>(desc.address) | static_cast<unsigned int>(desc.filter) << 2U |
-         (desc.normalized_coords ? 1U : 0U) << 3U;
-}
-
 bool texture_desc(unsigned int setting, ImageType type, const ImageFormat& format,
                   CUDA_TEXTURE_DESC& desc) noexcept {
-  const auto address = static_cast<AddressMode>(setting & 3U);
-  const auto filter = static_cast<FilterMode>(setting >> 2U & 1U);
-  const bool normalized = (setting >> 3U & 1U) != 0;
+  if (!backend::sampler_setting_valid(setting, format)) return false;
+  const auto sampler = backend::sampler_of_setting(setting);
+  const auto address = sampler.address;
+  const auto filter = sampler.filter;
+  const bool normalized = sampler.normalized_coords;
   const bool read_as_float = format.read_kind() == ImageReadKind::float_;
-  // Repeat and mirror take normalised coordinates only; filtering, float reads only.
-  if (!normalized && address != AddressMode::clamp_to_edge &&
-      address != AddressMode::clamp_to_border)
-    return false;
-  if (filter == FilterMode::linear && !read_as_float) return false;
   desc = CUDA_TEXTURE_DESC{};
   const CUaddress_mode mode = address_modes[static_cast<std::size_t>(address)];
   for (std::size_t axis = 0; axis < 3; ++axis)
-    desc.addressMode[axis] = axis < spatial_axes(type) ? mode : CU_TR_ADDRESS_MODE_CLAMP;
+    desc.addressMode[axis] = axis < backend::spatial_axes(type) ? mode : CU_TR_ADDRESS_MODE_CLAMP;
   desc.filterMode =
       filter == FilterMode::linear ? CU_TR_FILTER_MODE_LINEAR : CU_TR_FILTER_MODE_POINT;
   desc.mipmapFilterMode = CU_TR_FILTER_MODE_POINT;
@@ -233,19 +208,15 @@ CUDA_ARRAY3D_DESCRIPTOR array_descriptor(const backend::ImageDesc& desc) noexcep
   }
   array.Format = array_formats[static_cast<std::size_t>(desc.format.type)];
   array.NumChannels = static_cast<unsigned int>(desc.format.channels());
-  array.Flags = CUDA_ARRAY3D_SURFACE_LDST | (layered(desc.type) ? CUDA_ARRAY3D_LAYERED : 0U);
+  array.Flags =
+      CUDA_ARRAY3D_SURFACE_LDST | (backend::is_layered(desc.type) ? CUDA_ARRAY3D_LAYERED : 0U);
   return array;
 }
 
 Image::Image(std::shared_ptr<ContextState> state, std::size_t device, CUarray array,
              const backend::ImageDesc& desc) noexcept
     : state_(std::move(state)), device_(device), array_(array), desc_(desc) {
-  data_.width = static_cast<int>(desc.extent.width);
-  data_.height = static_cast<int>(desc.extent.height);
-  data_.depth = static_cast<int>(desc.extent.depth);
-  data_.layers = static_cast<int>(desc.extent.layers);
-  data_.channel_type = static_cast<int>(desc.format.type);
-  data_.channels = static_cast<int>(desc.format.channels());
+  data_ = backend::gpu_image_data(desc);
 }
 
 Image::~Image() {

@@ -8,6 +8,7 @@
 // between an array and host or device memory, or between two arrays (queue.cpp calls
 // copy_image_3d()).
 
+#include <plinth/backend/gpu_image.hpp>
 #include <plinth/backend/image.hpp>
 #include <plinth/backend/rect_copy.hpp>
 
@@ -21,36 +22,10 @@ namespace plinth::cuda {
 
 class ContextState;
 
-/// The host side of the dialect's `struct plinth_image_data`, field by field: a texture object
-/// per sampler setting (0 where the setting is invalid for the image: repeat or mirrored
-/// repeat without normalised coordinates, linear filtering of a format not read as floats),
-/// the surface object, the extent (unused axes 1), the ChannelType's number and 1, 2 or 4
-/// channels. A kernel's image parameter receives it by value.
-struct ImageData {
-  unsigned long long tex[16] = {};
-  unsigned long long surf = 0;
-  int width = 1;
-  int height = 1;
-  int depth = 1;
-  int layers = 1;
-  int channel_type = 0;
-  int channels = 0;
-};
-static_assert(sizeof(ImageData) == 160, "ImageData must match the dialect's plinth_image_data");
-static_assert(offsetof(ImageData, tex) == 0);
-static_assert(offsetof(ImageData, surf) == 128);
-static_assert(offsetof(ImageData, width) == 136);
-static_assert(offsetof(ImageData, height) == 140);
-static_assert(offsetof(ImageData, depth) == 144);
-static_assert(offsetof(ImageData, layers) == 148);
-static_assert(offsetof(ImageData, channel_type) == 152);
-static_assert(offsetof(ImageData, channels) == 156);
-
-/// How many sampler settings there are: address | filter << 2 | normalized << 3.
-inline constexpr std::size_t sampler_setting_count = 16;
-
-/// A sampler's setting as the dialect's plinth_sampler holds it.
-unsigned int sampler_setting(const SamplerDesc& desc) noexcept;
+/// The kernel argument of an image: the dialect's plinth_image_data (backend/gpu_image.hpp).
+using ImageData = backend::GpuImageData;
+using backend::sampler_setting;
+using backend::sampler_setting_count;
 
 /// The settings of the texture object of `setting` for an image of `type` and `format` (what
 /// cuTexObjectCreate receives), or false where the setting is invalid for it. The axes the

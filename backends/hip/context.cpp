@@ -3,12 +3,16 @@
 #include "buffer.hpp"
 #include "device_parameters.hpp"
 #include "error.hpp"
+#include "image.hpp"
 #include "program.hpp"
 #include "queue.hpp"
 
 #include <plinth/backend/host_copier.hpp>
 #include <plinth/errors.hpp>
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 namespace plinth::hip {
@@ -20,9 +24,13 @@ ContextState::~ContextState() {
 }
 
 void ContextState::add(int device) {
+  if (runtime_version_ == 0) PLINTH_CHECK(hipRuntimeGetVersion(&runtime_version_));
   hipDeviceProp_t properties{};
   PLINTH_CHECK(hipGetDeviceProperties(&properties, device));
-  devices_.push_back({device, bounded_text(properties.name), bounded_text(properties.gcnArchName)});
+  const std::size_t max_pitch =
+      std::min<std::size_t>(properties.memPitch, std::numeric_limits<std::uint32_t>::max());
+  devices_.push_back(
+      {device, bounded_text(properties.name), bounded_text(properties.gcnArchName), max_pitch});
 }
 
 backend::HostCopier& ContextState::copier() {
@@ -138,6 +146,19 @@ bool Context::memory_info(std::size_t device, MemoryInfo& info) {
   info.total = total;
   info.free = free;
   return true;
+}
+
+ImageSupport Context::image_support(std::size_t device) {
+  return query_image_support(*state_, device);
+}
+
+std::unique_ptr<backend::ImageAdapter> Context::create_image(std::size_t device,
+                                                             const backend::ImageDesc& desc) {
+  return hip::create_image(state_, device, desc);
+}
+
+std::unique_ptr<backend::SamplerAdapter> Context::create_sampler(const SamplerDesc& desc) {
+  return std::make_unique<Sampler>(desc);
 }
 
 }  // namespace plinth::hip

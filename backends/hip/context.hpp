@@ -37,6 +37,9 @@ struct DeviceEntry {
   int device = 0;    ///< the HIP device ordinal (hipDevice_t)
   std::string name;  ///< for messages
   std::string arch;  ///< hipDeviceProp_t::gcnArchName, what hiprtc compiles for
+  /// The largest row pitch an image copy takes: hipDeviceProp_t::memPitch, at most 32 bits
+  /// (HIP 5 keeps a copy's pitches in 32 bits).
+  std::size_t max_pitch = 0;
 };
 
 /// What a context's buffers, queues, events and programs share and keep alive: its devices and
@@ -48,15 +51,19 @@ class ContextState {
   ContextState(const ContextState&) = delete;
   ContextState& operator=(const ContextState&) = delete;
 
-  /// Adds device `device`, reading its name and architecture. Throws BackendError.
+  /// Adds device `device`, reading its name, architecture and copy limit (and, the first
+  /// time, the runtime's version). Throws BackendError.
   void add(int device);
   std::size_t size() const { return devices_.size(); }
+  /// hipRuntimeGetVersion: major * 10000000 + minor * 100000 + patch.
+  int runtime_version() const { return runtime_version_; }
   const DeviceEntry& operator[](std::size_t index) const { return devices_[index]; }
   /// The copier of staged transfers, created on first use (its threads start then).
   backend::HostCopier& copier();
 
  private:
   std::vector<DeviceEntry> devices_;
+  int runtime_version_ = 0;
   std::once_flag copier_once_;
   std::unique_ptr<backend::HostCopier> copier_;
 };
@@ -122,6 +129,12 @@ class Context final : public backend::ContextAdapter {
                                                            ManagedAttach attach) override;
   // SDK 1.6: memory info (hipMemGetInfo with the device current).
   bool memory_info(std::size_t device, MemoryInfo& info) override;
+  // SDK 1.8: images are HIP arrays, samplers a setting that picks a texture object of the
+  // image (image.hpp).
+  ImageSupport image_support(std::size_t device) override;
+  std::unique_ptr<backend::ImageAdapter> create_image(std::size_t device,
+                                                      const backend::ImageDesc& desc) override;
+  std::unique_ptr<backend::SamplerAdapter> create_sampler(const SamplerDesc& desc) override;
 
  private:
   std::shared_ptr<ContextState> state_;

@@ -20,7 +20,7 @@ namespace {
 
 // A code object and the kernels its metadata lists, shared between the devices of one
 // architecture.
-struct Image {
+struct CodeImage {
   std::shared_ptr<const std::vector<std::byte>> code;
   std::shared_ptr<const std::vector<KernelInfo>> kernels;
 };
@@ -95,7 +95,7 @@ Program::Program(std::shared_ptr<ContextState> state, std::span<const std::size_
   const std::string source = full_source(input, options);
   if (options.keep != nullptr) options.keep->write_text("program.hip", source);
 
-  std::vector<std::pair<std::string, Image>> compiled;  // by target ID
+  std::vector<std::pair<std::string, CodeImage>> compiled;  // by target ID
   for (std::size_t index : devices) {
     const DeviceEntry& device = context[index];
     auto found = std::find_if(compiled.begin(), compiled.end(),
@@ -106,7 +106,7 @@ Program::Program(std::shared_ptr<ContextState> state, std::span<const std::size_
       if (const auto problem = target_problem(device.arch))
         throw CompileError(*problem, {}, source, device.name);
       CodeObject object = compile(source, device.arch, options, device.name);
-      Image image{std::make_shared<const std::vector<std::byte>>(std::move(object.code)), {}};
+      CodeImage image{std::make_shared<const std::vector<std::byte>>(std::move(object.code)), {}};
       image.kernels = kernels_of(*image.code, "the code object for " + device.arch, device);
       modules_->modules.push_back(
           load(*image.code, "the code object for " + device.arch, object.options, source, device));

@@ -4,6 +4,7 @@
 #include "context.hpp"
 #include "error.hpp"
 #include "event.hpp"
+#include "image.hpp"
 
 #include <plinth/backend/word_fill.hpp>
 
@@ -50,7 +51,11 @@ bool dma_capable(const void* pointer) noexcept {
 
 Queue::Queue(std::shared_ptr<ContextState> state, std::size_t device, hipStream_t stream,
              bool owned)
-    : state_(std::move(state)), device_((*state_)[device].device), stream_(stream), owned_(owned) {}
+    : state_(std::move(state)),
+      device_((*state_)[device].device),
+      max_pitch_((*state_)[device].max_pitch),
+      stream_(stream),
+      owned_(owned) {}
 
 Queue::~Queue() {
   ScopedDevice current(device_, std::nothrow);
@@ -244,6 +249,69 @@ void Queue::poll() {
   // Only a failure matters: the ring waits for its own count of finished host functions.
   if (auto result = hipStreamQuery(stream_); result != hipErrorNotReady)
     plinth::backend::check(result, "hipStreamQuery");
+}
+
+// Image copies (image.hpp): hipMemcpy3DAsync between the array and the other side, with the
+// array's side at the box's origin (x in pixels) and memory sides at their offsets; host memory
+// as in the rectangular copies above (never staged here), and synchronous calls then
+// synchronize the stream.
+
+namespace {
+
+// The image adapter of this backend (the core only hands us ours).
+Image& image_of(backend::ImageAdapter& adapter) { return static_cast<Image&>(adapter); }
+
+}  // namespace
+
+bool Queue::image_copy(const ImageCopyEnd& dst, const ImageCopyEnd& src,
+                       const std::array<std::size_t, 3>& size) {
+  const auto copies =
+      image_copies(dst, src, size, max_pitch_, layers_on_z(state_->runtime_version()));
+  if (!copies) return false;
+  for (const auto& copy : *copies) PLINTH_CHECK(hipMemcpy3DAsync(&copy, stream_));
+  return true;
+}
+
+bool Queue::write_image(backend::ImageAdapter& dst, const ImageBox& box, const void* src,
+                        const backend::RectSide& src_side, bool async) {
+  ScopedDevice current(device_);
+  if (!image_copy(ImageCopyEnd::of(image_of(dst), box.origin),
+                  ImageCopyEnd::of(const_cast<void*>(src), true, src_side), box.size))
+    return false;
+  if (!async) PLINTH_CHECK(hipStreamSynchronize(stream_));
+  return true;
+}
+
+bool Queue::read_image(void* dst, const backend::RectSide& dst_side, backend::ImageAdapter& src,
+                       const ImageBox& box, bool async) {
+  ScopedDevice current(device_);
+  if (!image_copy(ImageCopyEnd::of(dst, true, dst_side),
+                  ImageCopyEnd::of(image_of(src), box.origin), box.size))
+    return false;
+  if (!async) PLINTH_CHECK(hipStreamSynchronize(stream_));
+  return true;
+}
+
+bool Queue::copy_buffer_to_image(backend::ImageAdapter& dst, const ImageBox& box,
+                                 backend::BufferAdapter& src, const backend::RectSide& src_side) {
+  ScopedDevice current(device_);
+  return image_copy(ImageCopyEnd::of(image_of(dst), box.origin),
+                    ImageCopyEnd::of(device_pointer(src), false, src_side), box.size);
+}
+
+bool Queue::copy_image_to_buffer(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                                 backend::ImageAdapter& src, const ImageBox& box) {
+  ScopedDevice current(device_);
+  return image_copy(ImageCopyEnd::of(device_pointer(dst), false, dst_side),
+                    ImageCopyEnd::of(image_of(src), box.origin), box.size);
+}
+
+void Queue::copy_image(backend::ImageAdapter& dst, const std::array<std::size_t, 3>& dst_origin,
+                       backend::ImageAdapter& src, const ImageBox& src_box) {
+  ScopedDevice current(device_);
+  if (!image_copy(ImageCopyEnd::of(image_of(dst), dst_origin),
+                  ImageCopyEnd::of(image_of(src), src_box.origin), src_box.size))
+    throw LogicError("HIP image copy: a box HIP's copies cannot say");  // arrays only: never
 }
 
 bool Queue::prefetch(backend::BufferAdapter& buffer, ManagedLocation to) {

@@ -14,6 +14,7 @@
 namespace plinth::hip {
 
 class ContextState;
+struct ImageCopyEnd;
 
 /// A hipStream_t and the page-locked staging of its pageable transfers (see queue.cpp): the
 /// SDK's StagingRing over this stream, whose vendor side (StagingQueue) the queue implements.
@@ -61,11 +62,32 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
               ManagedLocation location) override;
   bool attach(backend::BufferAdapter& buffer, ManagedAttach attach) override;
 
+  // SDK 1.8: image copies, hipMemcpy3DAsync between the HIP array and host or device memory
+  // or another array (image.hpp's image_copies()); synchronous ones then synchronize the
+  // stream. A memory side whose slice pitch is not a multiple of its row pitch (with more
+  // than one slice), or whose pitches are beyond the device's or 32 bits, is refused (false).
+  bool write_image(backend::ImageAdapter& dst, const ImageBox& box, const void* src,
+                   const backend::RectSide& src_side, bool async) override;
+  bool read_image(void* dst, const backend::RectSide& dst_side, backend::ImageAdapter& src,
+                  const ImageBox& box, bool async) override;
+  bool copy_buffer_to_image(backend::ImageAdapter& dst, const ImageBox& box,
+                            backend::BufferAdapter& src,
+                            const backend::RectSide& src_side) override;
+  bool copy_image_to_buffer(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                            backend::ImageAdapter& src, const ImageBox& box) override;
+  void copy_image(backend::ImageAdapter& dst, const std::array<std::size_t, 3>& dst_origin,
+                  backend::ImageAdapter& src, const ImageBox& src_box) override;
+
   hipStream_t stream() const { return stream_; }
   /// The HIP device ordinal of the queue's device.
   int device() const { return device_; }
 
  private:
+  // The copies of image.hpp's image_copies() from `src` to `dst` of a box of `size` pixels,
+  // enqueued on the stream with the device current; false, having done nothing, where they
+  // cannot be said.
+  bool image_copy(const ImageCopyEnd& dst, const ImageCopyEnd& src,
+                  const std::array<std::size_t, 3>& size);
   // The rectangular copy between two pointers of the given kind; false where HIP's 3-D copy
   // cannot describe a side (see queue.cpp).
   bool rect(void* dst, const backend::RectSide& dst_side, const void* src,
@@ -94,6 +116,7 @@ class Queue final : public backend::QueueAdapter, private backend::StagingQueue 
 
   std::shared_ptr<ContextState> state_;
   int device_;
+  std::size_t max_pitch_;  // the largest row pitch of an image copy (DeviceEntry::max_pitch)
   hipStream_t stream_;
   bool owned_;
 

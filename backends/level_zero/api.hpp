@@ -13,7 +13,8 @@
 // Contexts are ze_context_handle_t (zeContextCreate), queues in-order immediate command lists
 // (queue.hpp), buffers device pointers (zeMemAllocDevice), events host-visible events of the
 // context's pools with global timestamps (event_pool.hpp), programs modules built from SPIR-V
-// (program.hpp), which clang and llvm-spirv make from the kernel dialect (spirv_compiler.hpp).
+// (program.hpp), which clang and llvm-spirv make from the kernel dialect (spirv_compiler.hpp),
+// images and samplers ze_image_handle_t and ze_sampler_handle_t (image.hpp).
 
 #include <plinth/backend/api.hpp>
 

@@ -4,32 +4,47 @@
 #include "device_parameters.hpp"
 #include "error.hpp"
 #include "event_pool.hpp"
+#include "image.hpp"
 #include "program.hpp"
 #include "queue.hpp"
+#include "retirements.hpp"
 
 #include <plinth/errors.hpp>
 
 #include <level_zero/zes_api.h>
 
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 namespace plinth::level_zero {
 
 namespace {
 
-// The memory free policies the driver offers (0 without the extension).
-ze_driver_memory_free_policy_ext_flags_t free_policies(ze_driver_handle_t driver) {
+// The extensions the driver lists (none where it cannot say).
+std::vector<ze_driver_extension_properties_t> extensions(ze_driver_handle_t driver) {
   std::uint32_t count = 0;
-  if (zeDriverGetExtensionProperties(driver, &count, nullptr) != ZE_RESULT_SUCCESS) return 0;
-  std::vector<ze_driver_extension_properties_t> extensions(count);
+  if (zeDriverGetExtensionProperties(driver, &count, nullptr) != ZE_RESULT_SUCCESS) return {};
+  std::vector<ze_driver_extension_properties_t> listed(count);
   if (count == 0 ||
-      zeDriverGetExtensionProperties(driver, &count, extensions.data()) != ZE_RESULT_SUCCESS)
-    return 0;
-  bool listed = false;
-  for (const auto& extension : extensions)
-    listed = listed || bounded_text(extension.name) == ZE_MEMORY_FREE_POLICIES_EXT_NAME;
-  if (!listed) return 0;
+      zeDriverGetExtensionProperties(driver, &count, listed.data()) != ZE_RESULT_SUCCESS)
+    return {};
+  listed.resize(count);
+  return listed;
+}
+
+// Whether `listed` names the extension `name`.
+bool has_extension(const std::vector<ze_driver_extension_properties_t>& listed,
+                   std::string_view name) {
+  for (const auto& extension : listed)
+    if (bounded_text(extension.name) == name) return true;
+  return false;
+}
+
+// The memory free policies the driver offers (0 without the extension).
+ze_driver_memory_free_policy_ext_flags_t free_policies(
+    ze_driver_handle_t driver, const std::vector<ze_driver_extension_properties_t>& listed) {
+  if (!has_extension(listed, ZE_MEMORY_FREE_POLICIES_EXT_NAME)) return 0;
   ze_driver_memory_free_ext_properties_t policies{
       ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES, nullptr, 0};
   ze_driver_properties_t properties{ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES, &policies, {}, 0};
@@ -94,7 +109,9 @@ ContextState::ContextState(ze_driver_handle_t driver, ze_context_handle_t contex
       }
     }
     PLINTH_CHECK(zeDriverGetApiVersion(driver, &api_version_));
-    const auto policies = free_policies(driver);
+    const auto listed = extensions(driver);
+    image_copy_ext_ = has_extension(listed, ZE_IMAGE_COPY_EXT_NAME);
+    const auto policies = free_policies(driver, listed);
     if (policies & ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE)
       free_policy_ = ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
     else if (policies & ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE)
@@ -119,7 +136,9 @@ void ContextState::free(void* memory) const noexcept {
 }
 
 Context::Context(std::shared_ptr<ContextState> state)
-    : state_(std::move(state)), events_(std::make_shared<EventPools>(state_)) {}
+    : state_(std::move(state)),
+      events_(std::make_shared<EventPools>(state_)),
+      retirements_(std::make_shared<Retirements>(state_)) {}
 
 std::unique_ptr<backend::BufferAdapter> Context::allocate(std::size_t device, std::size_t size) {
   ze_device_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, nullptr, 0, 0};
@@ -158,14 +177,14 @@ std::unique_ptr<backend::QueueAdapter> Context::create_queue(std::size_t device)
   if (in_order) desc.flags = in_order_flag;
   ze_command_list_handle_t list = nullptr;
   PLINTH_CHECK(zeCommandListCreateImmediate(state_->context(), entry.device, &desc, &list));
-  return std::make_unique<Queue>(state_, events_, device, list, true, in_order);
+  return std::make_unique<Queue>(state_, events_, retirements_, device, list, true, in_order);
 }
 
 std::unique_ptr<backend::QueueAdapter> Context::wrap_queue(std::size_t device,
                                                            backend::NativeHandle queue,
                                                            bool take_ownership) {
   if (queue == 0) throw LogicError("a Level Zero queue is a command list handle; got null");
-  return std::make_unique<Queue>(state_, events_, device,
+  return std::make_unique<Queue>(state_, events_, retirements_, device,
                                  reinterpret_cast<ze_command_list_handle_t>(queue), take_ownership,
                                  false);  // its flags cannot be read: barriers keep it in order
 }
@@ -247,6 +266,19 @@ bool Context::memory_info(std::size_t device, MemoryInfo& info) {
   }
   info.free = free;
   return true;
+}
+
+ImageSupport Context::image_support(std::size_t device) {
+  return query_image_support((*state_)[device].device);
+}
+
+std::unique_ptr<backend::ImageAdapter> Context::create_image(std::size_t device,
+                                                             const backend::ImageDesc& desc) {
+  return level_zero::create_image(*state_, retirements_, device, desc);
+}
+
+std::unique_ptr<backend::SamplerAdapter> Context::create_sampler(const SamplerDesc& desc) {
+  return level_zero::create_sampler(*state_, retirements_, desc);
 }
 
 }  // namespace plinth::level_zero

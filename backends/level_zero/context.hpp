@@ -17,6 +17,7 @@
 namespace plinth::level_zero {
 
 class EventPools;
+class Retirements;
 
 /// A device of a context, with what its queues, events and programs need.
 struct DeviceEntry {
@@ -51,6 +52,9 @@ class ContextState {
   ze_context_handle_t context() const { return context_; }
   /// The Level Zero API version the driver implements (zeDriverGetApiVersion).
   ze_api_version_t api_version() const { return api_version_; }
+  /// Whether the driver lists ZE_extension_image_copy: image copies to and from memory with
+  /// pitches (zeCommandListAppendImageCopy{To,From}MemoryExt).
+  bool image_copy_ext() const { return image_copy_ext_; }
   std::size_t size() const { return devices_.size(); }
   const DeviceEntry& operator[](std::size_t index) const { return devices_[index]; }
   /// Whether device `dst` can read and write memory of device `src` (zeDeviceCanAccessPeer).
@@ -68,6 +72,7 @@ class ContextState {
   std::vector<bool> peer_;
   ze_driver_memory_free_policy_ext_flags_t free_policy_ = 0;
   ze_api_version_t api_version_ = ZE_API_VERSION_1_0;
+  bool image_copy_ext_ = false;
   bool owned_;
 };
 
@@ -116,10 +121,22 @@ class Context final : public backend::ContextAdapter {
   std::unique_ptr<backend::BufferAdapter> import_memory(std::size_t device,
                                                         std::span<const std::byte> handle,
                                                         std::size_t size) override;
+  // SDK 1.8: images (zeImageCreate) and samplers (zeSamplerCreate), image.hpp; dropped ones
+  // are destroyed once no queue may use them (retirements.hpp). A Level Zero sampler belongs
+  // to one device (zeSamplerCreate takes one) while the SDK's serves the whole context and
+  // gives one kernel argument: it is made on the first device with images, and on a context
+  // of several devices the others use that handle too (Intel's driver copies a sampler's
+  // state into the kernel when the argument is set, so devices of one driver should read it
+  // alike; not verified on a GPU, and an SDK method per device would remove the doubt).
+  ImageSupport image_support(std::size_t device) override;
+  std::unique_ptr<backend::ImageAdapter> create_image(std::size_t device,
+                                                      const backend::ImageDesc& desc) override;
+  std::unique_ptr<backend::SamplerAdapter> create_sampler(const SamplerDesc& desc) override;
 
  private:
   std::shared_ptr<ContextState> state_;
   std::shared_ptr<EventPools> events_;
+  std::shared_ptr<Retirements> retirements_;
 };
 
 }  // namespace plinth::level_zero

@@ -5,6 +5,10 @@
 #include "error.hpp"
 #include "event.hpp"
 #include "event_pool.hpp"
+#include "image.hpp"
+#include "retirements.hpp"
+
+#include <plinth/errors.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -22,9 +26,11 @@ constexpr std::size_t max_held = 256;
 }  // namespace
 
 Queue::Queue(std::shared_ptr<ContextState> state, std::shared_ptr<EventPools> events,
-             std::size_t device, ze_command_list_handle_t list, bool owned, bool in_order)
+             std::shared_ptr<Retirements> retirements, std::size_t device,
+             ze_command_list_handle_t list, bool owned, bool in_order)
     : state_(std::move(state)),
       events_(std::move(events)),
+      retirements_(std::move(retirements)),
       device_(device),
       list_(list),
       owned_(owned),
@@ -32,6 +38,7 @@ Queue::Queue(std::shared_ptr<ContextState> state, std::shared_ptr<EventPools> ev
   try {
     sync_ = events_->take();
     sync_->mark_recorded();  // retired when given back: it may be signalled by a late barrier
+    retirement_id_ = retirements_->add_queue(device_);
   } catch (...) {
     if (owned_) PLINTH_CHECK_IN_DESTRUCTOR(zeCommandListDestroy(list_));
     throw;
@@ -42,6 +49,9 @@ Queue::~Queue() {
   if (PLINTH_CHECK_IN_DESTRUCTOR(zeEventHostReset(sync_->event())) &&
       PLINTH_CHECK_IN_DESTRUCTOR(zeCommandListAppendBarrier(list_, sync_->event(), 0, nullptr)))
     PLINTH_CHECK_IN_DESTRUCTOR(zeEventHostSynchronize(sync_->event(), forever));
+  // Whatever this queue's commands used may go now (had the wait failed, the driver is in no
+  // state to run them either).
+  retirements_->remove_queue(retirement_id_);
   held_.clear();
   if (owned_) PLINTH_CHECK_IN_DESTRUCTOR(zeCommandListDestroy(list_));
 }
@@ -57,6 +67,17 @@ void Queue::append_and_wait(Append append) {
   order();
   append(sync_->event());
   PLINTH_CHECK(zeEventHostSynchronize(sync_->event(), forever));
+  retirements_->queue_idle(retirement_id_);  // every earlier command has completed
+}
+
+template <class Append>
+void Queue::append_maybe_wait(bool async, Append append) {
+  if (async) {
+    order();
+    append(nullptr);
+  } else {
+    append_and_wait(append);
+  }
 }
 
 void Queue::write(backend::BufferAdapter& dst, std::size_t dst_offset, const void* src,
@@ -226,6 +247,82 @@ void Queue::wait_for(backend::EventAdapter& event) {
 
 backend::NativeHandle Queue::native_handle() const {
   return reinterpret_cast<backend::NativeHandle>(list_);
+}
+
+// Image copies (image.hpp). The memory side's offset goes into the pointer; host memory and
+// device memory (a buffer's USM pointer) take the same calls. Level Zero's image regions use
+// OpenCL's axes, as plinth's boxes do.
+
+namespace {
+
+// The image adapter of this backend (the core only hands us ours).
+Image& image_of(backend::ImageAdapter& adapter) { return static_cast<Image&>(adapter); }
+
+// The region of `origin` and `size`, which lie inside an image (whose sides are 32-bit).
+ze_image_region_t region_of(const std::array<std::size_t, 3>& origin,
+                            const std::array<std::size_t, 3>& size) {
+  const auto region = image_region(origin, size);
+  if (!region) throw LogicError("Level Zero image copy: a box beyond 32-bit sizes");
+  return *region;
+}
+
+}  // namespace
+
+bool Queue::memory_image_copy(bool to_image, backend::ImageAdapter& adapter, const ImageBox& box,
+                              void* memory, const backend::RectSide& side, bool async) {
+  Image& image = image_of(adapter);
+  const auto layout =
+      memory_layout(image.type(), box, side, image.format().pixel_size(), state_->image_copy_ext());
+  if (!layout) return false;
+  const ze_image_region_t region = region_of(box.origin, box.size);
+  auto* at = static_cast<std::byte*>(memory) + side.offset;
+  append_maybe_wait(async, [&](ze_event_handle_t signal) {
+    if (to_image && layout->pitched) {
+      PLINTH_CHECK(zeCommandListAppendImageCopyFromMemoryExt(list_, image.handle(), at, &region,
+                                                             layout->row_pitch, layout->slice_pitch,
+                                                             signal, 0, nullptr));
+    } else if (to_image) {
+      PLINTH_CHECK(zeCommandListAppendImageCopyFromMemory(list_, image.handle(), at, &region,
+                                                          signal, 0, nullptr));
+    } else if (layout->pitched) {
+      PLINTH_CHECK(zeCommandListAppendImageCopyToMemoryExt(list_, at, image.handle(), &region,
+                                                           layout->row_pitch, layout->slice_pitch,
+                                                           signal, 0, nullptr));
+    } else {
+      PLINTH_CHECK(zeCommandListAppendImageCopyToMemory(list_, at, image.handle(), &region, signal,
+                                                        0, nullptr));
+    }
+  });
+  return true;
+}
+
+bool Queue::write_image(backend::ImageAdapter& dst, const ImageBox& box, const void* src,
+                        const backend::RectSide& src_side, bool async) {
+  return memory_image_copy(true, dst, box, const_cast<void*>(src), src_side, async);
+}
+
+bool Queue::read_image(void* dst, const backend::RectSide& dst_side, backend::ImageAdapter& src,
+                       const ImageBox& box, bool async) {
+  return memory_image_copy(false, src, box, dst, dst_side, async);
+}
+
+bool Queue::copy_buffer_to_image(backend::ImageAdapter& dst, const ImageBox& box,
+                                 backend::BufferAdapter& src, const backend::RectSide& src_side) {
+  return memory_image_copy(true, dst, box, device_pointer(src), src_side, true);
+}
+
+bool Queue::copy_image_to_buffer(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                                 backend::ImageAdapter& src, const ImageBox& box) {
+  return memory_image_copy(false, src, box, device_pointer(dst), dst_side, true);
+}
+
+void Queue::copy_image(backend::ImageAdapter& dst, const std::array<std::size_t, 3>& dst_origin,
+                       backend::ImageAdapter& src, const ImageBox& src_box) {
+  const ze_image_region_t to = region_of(dst_origin, src_box.size);
+  const ze_image_region_t from = region_of(src_box.origin, src_box.size);
+  order();
+  PLINTH_CHECK(zeCommandListAppendImageCopyRegion(
+      list_, image_of(dst).handle(), image_of(src).handle(), &to, &from, nullptr, 0, nullptr));
 }
 
 bool Queue::prefetch(backend::BufferAdapter& buffer, ManagedLocation to) {

@@ -19,7 +19,9 @@
 
 #include <level_zero/ze_api.h>
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -29,16 +31,19 @@ namespace plinth::level_zero {
 class ContextState;
 class EventPools;
 class EventSlot;
+class Retirements;
 
 /// A command list of one device of a context. One thread at a time calls its work methods.
 class Queue final : public backend::QueueAdapter {
  public:
   /// Adopts `list` (destroyed with the queue when `owned`); `in_order`: whether it was made
-  /// with ZE_COMMAND_QUEUE_FLAG_IN_ORDER. Throws BackendError.
-  Queue(std::shared_ptr<ContextState> state, std::shared_ptr<EventPools> events, std::size_t device,
-        ze_command_list_handle_t list, bool owned, bool in_order);
+  /// with ZE_COMMAND_QUEUE_FLAG_IN_ORDER. Registers with `retirements`, which it tells when
+  /// its work is done. Throws BackendError.
+  Queue(std::shared_ptr<ContextState> state, std::shared_ptr<EventPools> events,
+        std::shared_ptr<Retirements> retirements, std::size_t device, ze_command_list_handle_t list,
+        bool owned, bool in_order);
   /// Waits for the queued work (a command list must not be destroyed while the device uses
-  /// it), then destroys the list if owned. Never throws.
+  /// it), tells the retirements, then destroys the list if owned. Never throws.
   ~Queue() override;
   Queue(const Queue&) = delete;
   Queue& operator=(const Queue&) = delete;
@@ -100,6 +105,23 @@ class Queue final : public backend::QueueAdapter {
   bool advise(backend::BufferAdapter& buffer, ManagedAdvice advice,
               ManagedLocation location) override;
 
+  // SDK 1.8: image copies (image.hpp), appended as the transfers above, synchronous ones
+  // waited for. Memory sides: zeCommandListAppendImageCopy{From,To}Memory for packed rows and
+  // slices, the *Ext forms with pitches where the driver has ZE_extension_image_copy (2-D and
+  // 3-D images and 2-D arrays); other layouts are refused (false). Between images:
+  // zeCommandListAppendImageCopyRegion.
+  bool write_image(backend::ImageAdapter& dst, const ImageBox& box, const void* src,
+                   const backend::RectSide& src_side, bool async) override;
+  bool read_image(void* dst, const backend::RectSide& dst_side, backend::ImageAdapter& src,
+                  const ImageBox& box, bool async) override;
+  bool copy_buffer_to_image(backend::ImageAdapter& dst, const ImageBox& box,
+                            backend::BufferAdapter& src,
+                            const backend::RectSide& src_side) override;
+  bool copy_image_to_buffer(backend::BufferAdapter& dst, const backend::RectSide& dst_side,
+                            backend::ImageAdapter& src, const ImageBox& box) override;
+  void copy_image(backend::ImageAdapter& dst, const std::array<std::size_t, 3>& dst_origin,
+                  backend::ImageAdapter& src, const ImageBox& src_box) override;
+
   ze_command_list_handle_t list() const { return list_; }
   /// Called before appending a command: on a list not known to be in order, a barrier, so
   /// that the command starts once every earlier one has completed. Throws BackendError.
@@ -112,12 +134,22 @@ class Queue final : public backend::QueueAdapter {
   bool rect(void* dst, const backend::RectSide& dst_side, const void* src,
             const backend::RectSide& src_side, const backend::RectShape& shape, bool async);
 
-  /// Appends `append(signal)` with sync_ as its signal event and waits for it on the host.
+  /// Appends `append(signal)` with sync_ as its signal event and waits for it on the host;
+  /// every earlier command has completed then (retirements_ is told).
   template <class Append>
   void append_and_wait(Append append);
+  /// Appends `append(signal)`: without a signal when `async`, else through append_and_wait().
+  template <class Append>
+  void append_maybe_wait(bool async, Append append);
+  // An image copy to (`to_image`) or from `image` of `box` with memory at `memory` laid out
+  // as `side`; false where Level Zero cannot take the layout (image.hpp's memory_layout()).
+  bool memory_image_copy(bool to_image, backend::ImageAdapter& image, const ImageBox& box,
+                         void* memory, const backend::RectSide& side, bool async);
 
   std::shared_ptr<ContextState> state_;
   std::shared_ptr<EventPools> events_;
+  std::shared_ptr<Retirements> retirements_;
+  std::uint64_t retirement_id_ = 0;  // this queue's id in retirements_
   std::size_t device_;
   ze_command_list_handle_t list_;
   bool owned_;

@@ -46,6 +46,8 @@ enum Op : std::uint32_t {
   op_type_int = 21,
   op_type_float = 22,
   op_type_vector = 23,
+  op_type_image = 25,
+  op_type_sampler = 26,
   op_type_array = 28,
   op_type_struct = 30,
   op_type_pointer = 32,
@@ -59,10 +61,29 @@ enum Op : std::uint32_t {
 };
 
 // Other type-declaring instructions, whose result (word 1) is a type that cannot be sized:
-// images, samplers, runtime arrays, opaque types, functions, events, queues, pipes...
+// sampled images, runtime arrays, opaque types, functions, events, queues, pipes...
 bool other_type(std::uint32_t op) {
-  return (op >= 25 && op <= 27) || op == 29 || op == 31 || (op >= 33 && op <= 38) || op == 322 ||
-         op == 327;
+  return op == 27 || op == 29 || op == 31 || (op >= 33 && op <= 38) || op == 322 || op == 327;
+}
+
+// What a kernel's image or sampler parameter takes on Level Zero: a ze_image_handle_t or a
+// ze_sampler_handle_t, both pointers (image.cpp checks; this file needs no Level Zero header,
+// so that the fuzzer builds it alone).
+constexpr std::size_t handle_size = sizeof(void*);
+
+// The OpenCL C name of an image type (OpTypeImage: Dim, Depth, Arrayed, MS), as clang's
+// kernel_arg_type metadata spells it: "image2d_t", "image1d_array_t", "image1d_buffer_t",
+// "image2d_depth_t"...; "image" for a Dim that OpenCL C has no image type of (Cube, Rect...).
+std::string image_type_name(std::uint32_t dim, std::uint32_t depth, std::uint32_t arrayed,
+                            std::uint32_t multisampled) {
+  constexpr std::uint32_t dim_1d = 0, dim_2d = 1, dim_3d = 2, dim_buffer = 5;
+  if (dim == dim_buffer) return "image1d_buffer_t";
+  if (dim != dim_1d && dim != dim_2d && dim != dim_3d) return "image";
+  std::string name = "image" + std::to_string(dim + 1) + "d";
+  if (arrayed == 1) name += "_array";
+  if (multisampled == 1) name += "_msaa";
+  if (depth == 1) name += "_depth";
+  return name + "_t";
 }
 
 constexpr std::uint32_t execution_model_kernel = 6;
@@ -83,12 +104,12 @@ std::string id_text(std::uint32_t id) { return "%" + std::to_string(id); }
 
 // A type as far as parameters need it.
 struct Type {
-  enum class Kind { value, pointer, other } kind = Kind::other;
+  enum class Kind { value, pointer, image, sampler, other } kind = Kind::other;
   std::size_t size = 0;  // bytes; 0 where it cannot be sized
   std::size_t align = 1;
   std::uint32_t storage = 0;  // pointer: its storage class
   std::uint32_t pointee = 0;  // pointer: the type pointed to (0: not known yet)
-  std::string name;           // "float", "float4", "struct.S"...
+  std::string name;           // "float", "float4", "struct.S", "image2d_t"...
 };
 
 // A function: its parameters (ids and types) and the first function it calls, with the
@@ -309,6 +330,16 @@ class Reader {
         define(ins[1], std::move(vector));
         break;
       }
+      case op_type_image:
+        // Result, sampled type, Dim, Depth, Arrayed, MS, Sampled, format[, access qualifier].
+        need(ins, 9, "OpTypeImage");
+        define(ins[1], Type{Type::Kind::image, handle_size, handle_size, 0, 0,
+                            image_type_name(ins[3], ins[4], ins[5], ins[6])});
+        break;
+      case op_type_sampler:
+        need(ins, 2, "OpTypeSampler");
+        define(ins[1], Type{Type::Kind::sampler, handle_size, handle_size, 0, 0, "sampler_t"});
+        break;
       case op_type_array: {
         need(ins, 4, "OpTypeArray");
         const Type& element = defined_type(ins[2], "OpTypeArray");
@@ -320,8 +351,11 @@ class Reader {
             length->second > std::numeric_limits<std::size_t>::max()
                 ? 0
                 : product(element.size, static_cast<std::size_t>(length->second));
+        // Arrays of images or samplers are no values (OpenCL C has no such parameters).
+        const bool sized = element.size > 0 && element.kind != Type::Kind::image &&
+                           element.kind != Type::Kind::sampler;
         define(ins[1],
-               Type{element.size == 0 ? Type::Kind::other : Type::Kind::value, size, element.align,
+               Type{sized ? Type::Kind::value : Type::Kind::other, sized ? size : 0, element.align,
                     0, 0, element.name + "[" + std::to_string(length->second) + "]"});
         break;
       }
@@ -333,7 +367,10 @@ class Reader {
         bool sized = true;
         for (std::size_t m = 2; m < ins.size(); ++m) {
           const Type& member = defined_type(ins[m], "OpTypeStruct");
-          if (member.size == 0) sized = false;
+          // An image or a sampler cannot be passed inside a struct (OpenCL C).
+          if (member.size == 0 || member.kind == Type::Kind::image ||
+              member.kind == Type::Kind::sampler)
+            sized = false;
           if (!sized) continue;
           const auto start = packed ? offset : align_up(offset, member.align);
           if (!start || *start > std::numeric_limits<std::size_t>::max() - member.size) {
@@ -473,6 +510,12 @@ class Reader {
       }
     } else if (t.kind == Type::Kind::value && t.size > 0) {
       info.kind = backend::ParamKind::scalar;
+      info.size = t.size;
+    } else if (t.kind == Type::Kind::image) {
+      info.kind = backend::ParamKind::image;  // takes an Image: its ze_image_handle_t
+      info.size = t.size;
+    } else if (t.kind == Type::Kind::sampler) {
+      info.kind = backend::ParamKind::sampler;  // takes a Sampler: its ze_sampler_handle_t
       info.size = t.size;
     }
     return info;

@@ -18,7 +18,9 @@ namespace plinth::level_zero {
 
 /// One kernel (an OpEntryPoint of the Kernel execution model) and its parameters in order:
 /// global_ptr (CrossWorkgroup), constant_ptr (UniformConstant), local_ptr (Workgroup), scalar
-/// (values, structs passed ByVal, with their size), unknown (size 0) for what cannot be sized.
+/// (values, structs passed ByVal, with their size), image (OpTypeImage; type_name "image2d_t",
+/// "image1d_array_t"... from its Dim and Arrayed) and sampler (OpTypeSampler, "sampler_t"), both
+/// the size of a Level Zero handle, unknown (size 0) for what cannot be sized.
 struct KernelSignature {
   std::string name;
   std::vector<backend::ParamInfo> parameters;

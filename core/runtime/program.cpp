@@ -368,8 +368,14 @@ backend::ArgValue bind_image_or_sampler(const KernelImpl& kernel, std::size_t in
       bad_argument(kernel, index, param,
                    detail::describe_mismatch("Image", image.device(), "queue", device));
     }
-    if (const auto declared = declared_image_type(param.type_name);
-        declared && *declared != image.type()) {
+    const auto declared = declared_image_type(param.type_name);
+    if (!declared && param.type_name.find("image") != std::string::npos) {
+      // image1d_buffer_t, depth and multisample images: no plinth Image is one.
+      bad_argument(kernel, index, param,
+                   fmt::format("the parameter is an {}, which no plinth Image is (an {} was given)",
+                               param.type_name, to_string(image.type())));
+    }
+    if (declared && *declared != image.type()) {
       bad_argument(kernel, index, param,
                    fmt::format("the parameter is an {}, the image an {}", to_string(*declared),
                                to_string(image.type())));

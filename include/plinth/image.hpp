@@ -78,10 +78,10 @@ class PLINTH_EXPORT Image {
   /// Copies the whole image to packed host pixels (nbytes() of them). With `async`, `dst` is
   /// valid after queue.synchronize(); without, on return. Throws as set().
   void get(const Queue& queue, std::span<std::byte> dst, bool async = false) const;
-  /// From a host array of shape() (a single-channel image's trailing 1 may be left out) and
-  /// channel_dtype(), any strides (non-contiguous ones are packed first). The queue keeps
-  /// `src` alive until the copy is done. Throws LogicError naming a shape or dtype that
-  /// does not match.
+  /// From a C-contiguous host array of shape() (a single-channel image's trailing 1 may be
+  /// left out) and channel_dtype(). The queue keeps `src` alive until the copy is done.
+  /// Throws LogicError naming a shape or dtype that does not match, or a host array that is
+  /// not C-contiguous (copy it into one that is first).
   void set(const Queue& queue, const HostArray& src, bool no_async = false) const;
   /// To a host array as set() takes (contiguous). Throws as set().
   void get(const Queue& queue, const HostArray& dst, bool async = false) const;

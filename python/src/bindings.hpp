@@ -23,6 +23,7 @@ void bind_queues(nb::module_& m);          // queues.cpp: Queue, MultiQueue, Eve
 void bind_buffers(nb::module_& m);         // buffers.cpp: Buffer, pools, managed, IPC
 void bind_programs(nb::module_& m);        // programs.cpp: Program, Kernel, compile
 void bind_arrays(nb::module_& m);          // arrays.cpp: Array
+void bind_images(nb::module_& m);          // images.cpp: Image, Sampler, box copies
 void bind_array_creation(nb::module_& m);  // array_creation.cpp
 void bind_array_indexing(nb::module_& m);  // array_indexing.cpp
 void bind_expressions(nb::module_& m);     // expressions.cpp: lazy expressions, operators

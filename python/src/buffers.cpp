@@ -14,6 +14,7 @@
 #include "bindings.hpp"
 #include "dtypes.hpp"
 #include "host_arrays.hpp"
+#include "host_bytes.hpp"
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -31,33 +32,6 @@
 namespace plinth::python {
 
 namespace {
-
-/// A C-contiguous view of a Python object's memory through the buffer protocol (numpy
-/// arrays, bytes, bytearray, memoryview), released with this object.
-class BufferView {
- public:
-  BufferView(nb::handle object, bool writable) {
-    const int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(object.ptr(), &view_, flags) != 0) {
-      const nb::python_error error;
-      if (!error.matches(PyExc_BufferError) && !error.matches(PyExc_ValueError)) throw error;
-      throw LogicError(
-          std::string(writable ? "the destination must be a writable" : "the source must be a") +
-          " C-contiguous bytes-like object (numpy array, bytes, bytearray, "
-          "memoryview): " +
-          error.what());
-    }
-  }
-  BufferView(const BufferView&) = delete;
-  BufferView& operator=(const BufferView&) = delete;
-  ~BufferView() { PyBuffer_Release(&view_); }
-  std::span<std::byte> bytes() const {
-    return {static_cast<std::byte*>(view_.buf), static_cast<std::size_t>(view_.len)};
-  }
-
- private:
-  Py_buffer view_{};
-};
 
 nb::bytes to_bytes(std::span<const std::byte> bytes) {
   return nb::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());

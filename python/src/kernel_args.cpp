@@ -3,6 +3,7 @@
 #include <plinth/array.hpp>
 #include <plinth/buffer.hpp>
 #include <plinth/errors.hpp>
+#include <plinth/image.hpp>
 
 #include "dtypes.hpp"
 #include "py_array.hpp"
@@ -26,6 +27,8 @@ const ArgumentTypes& argument_types() {
     t.array = reinterpret_cast<PyTypeObject*>(nb::type<PyArray>().ptr());
     t.expression = reinterpret_cast<PyTypeObject*>(nb::type<PyExpression>().ptr());
     t.buffer = reinterpret_cast<PyTypeObject*>(nb::type<Buffer>().ptr());
+    t.image = reinterpret_cast<PyTypeObject*>(nb::type<Image>().ptr());
+    t.sampler = reinterpret_cast<PyTypeObject*>(nb::type<Sampler>().ptr());
     // Kept for the life of the interpreter, as numpy() is.
     t.numpy_generic =
         reinterpret_cast<PyTypeObject*>(nb::object(numpy().attr("generic")).release().ptr());
@@ -91,6 +94,14 @@ void KernelArgs::add(std::size_t index, PyObject* object) {
     push(KernelArg(nb::inst_ptr<PyExpression>(object)->evaluated().array));
     return;
   }
+  if (type == types.image) {
+    push(KernelArg(*nb::inst_ptr<Image>(object)));
+    return;
+  }
+  if (type == types.sampler) {
+    push(KernelArg(*nb::inst_ptr<Sampler>(object)));
+    return;
+  }
   // Subclasses (rare): through nanobind's own checks.
   if (is_instance(object, types.array)) {
     push(KernelArg(nb::inst_ptr<PyArray>(object)->array));
@@ -104,6 +115,14 @@ void KernelArgs::add(std::size_t index, PyObject* object) {
     push(KernelArg(nb::inst_ptr<PyExpression>(object)->evaluated().array));
     return;
   }
+  if (is_instance(object, types.image)) {
+    push(KernelArg(*nb::inst_ptr<Image>(object)));
+    return;
+  }
+  if (is_instance(object, types.sampler)) {
+    push(KernelArg(*nb::inst_ptr<Sampler>(object)));
+    return;
+  }
   if (PyBool_Check(object) || PyLong_Check(object) || PyFloat_Check(object) ||
       PyComplex_Check(object)) {
     const std::string name = type_name(object);
@@ -113,8 +132,8 @@ void KernelArgs::add(std::size_t index, PyObject* object) {
                      "numpy.uint64(...) ...)");
   }
   throw nb::type_error(("kernel argument " + std::to_string(index) + " is a " + type_name(object) +
-                        ": a kernel takes plinth.Array, plinth.Expression, plinth.Buffer and "
-                        "numpy scalars")
+                        ": a kernel takes plinth.Array, plinth.Expression, plinth.Buffer, "
+                        "plinth.Image, plinth.Sampler and numpy scalars")
                            .c_str());
 }
 

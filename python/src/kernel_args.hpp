@@ -26,6 +26,8 @@ struct ArgumentTypes {
   PyTypeObject* array = nullptr;
   PyTypeObject* expression = nullptr;
   PyTypeObject* buffer = nullptr;
+  PyTypeObject* image = nullptr;
+  PyTypeObject* sampler = nullptr;
   PyTypeObject* numpy_generic = nullptr;
 };
 
@@ -39,6 +41,7 @@ bool is_instance(PyObject* object, PyTypeObject* type);
 /// - plinth.Array: its elements (a pointer to the first one);
 /// - plinth.Expression: its value (evaluated into a new Array the first time);
 /// - plinth.Buffer: its memory;
+/// - plinth.Image and plinth.Sampler: for image and sampler parameters;
 /// - a numpy scalar (numpy.int32(5), numpy.float32(0.5), a structured numpy.void...): its
 ///   bytes, whose size the launch checks against the kernel parameter's (LogicError naming
 ///   the argument, from the C++ call).

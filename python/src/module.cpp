@@ -17,6 +17,7 @@ NB_MODULE(_plinth, m) {
   bind_buffers(m);
   bind_programs(m);
   bind_arrays(m);
+  bind_images(m);
   bind_array_creation(m);
   bind_array_indexing(m);
   bind_expressions(m);

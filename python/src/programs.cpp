@@ -334,7 +334,8 @@ void bind_programs(nb::module_& m) {
                   "...] | None, *args: object) -> None"),
           nb::arg("queue"), nb::arg("global_size"), nb::arg("local_size").none(), nb::arg("args"),
           "Launches the kernel on `queue` (asynchronously) with `args`: plinth.Array, "
-          "plinth.Expression (its value), plinth.Buffer, and numpy scalars of the parameters' "
+          "plinth.Expression (its value), plinth.Buffer, plinth.Image and plinth.Sampler (for "
+          "image and sampler parameters), and numpy scalars of the parameters' "
           "types (numpy.int32(1), numpy.float32(0.5)...). Python ints and floats are a "
           "LogicError (a parameter's C type is not known from Python). Raises LogicError "
           "naming the argument for a wrong count, scalar size or device, or a bad shape. "

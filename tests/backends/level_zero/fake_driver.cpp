@@ -8,10 +8,12 @@
 // every command at once (copies, barriers, timestamps, event signals); event pools and
 // events; modules built from SPIR-V, whose kernels and parameter counts it reads from the
 // module itself; build logs; kernels that check their group size and arguments and then do
-// nothing. What it does not fake: running a kernel (so every test that reads a kernel's output
-// fails, and the tests are chosen accordingly), native binaries (zeModuleGetNativeBinary
-// answers the SPIR-V), command queues, fences, images, samplers, virtual memory, sysman and
-// tools (their tables are empty: the loader answers ZE_RESULT_ERROR_UNSUPPORTED_FEATURE).
+// nothing; images (host memory of packed pixels, in R, RG and RGBA layouts of 8, 16 and 32
+// bits) with their copies to and from memory and between images, and samplers that only
+// check their descriptor. What it does not fake: running a kernel (so every test that reads a
+// kernel's output fails, and the tests are chosen accordingly), native binaries
+// (zeModuleGetNativeBinary answers the SPIR-V), command queues, fences, virtual memory, sysman
+// and tools (their tables are empty: the loader answers ZE_RESULT_ERROR_UNSUPPORTED_FEATURE).
 //
 // It is stricter than a real driver where a real one would hang or corrupt memory: waiting on
 // an event that nothing has signalled fails instead of hanging (commands run at once, so such
@@ -30,6 +32,9 @@
 // FAKE_ZE_NO_PEER (any value) denies peer access between the devices; FAKE_ZE_NO_SHARED (any
 // value) gives the devices no shared (managed) memory. Shared allocations are host memory too;
 // prefetches and memory advice check that they name one and do nothing else.
+// FAKE_ZE_NO_IMAGES (any value) gives the devices no images (zeDeviceGetImageProperties
+// answers zeros); FAKE_ZE_IMAGE_COPY_EXT (any value) lists ZE_extension_image_copy, whose
+// pitched copies (zeCommandListAppendImageCopy{To,From}MemoryExt) are refused without it.
 //
 // Thread safety: every entry point takes one lock, so any thread may call any of them.
 
@@ -89,6 +94,15 @@ struct Kernel {
 struct BuildLog {
   std::string text;
 };
+// An image: packed pixels along OpenCL's axes (a 1-D array's layers are its rows, a 2-D
+// array's its slices), as Level Zero's image regions address them.
+struct Image {
+  ze_image_desc_t desc;
+  std::size_t pixel_size;
+  std::uint32_t axes[3];  // width, rows, slices
+  std::vector<std::byte> pixels;
+};
+struct Sampler {};
 
 constexpr int device_count = 2;
 constexpr std::uint64_t max_allocation = std::uint64_t{4} << 30;
@@ -103,6 +117,7 @@ struct State {
   std::map<const void*, std::size_t> allocations;  // base -> size
   std::map<const void*, std::size_t> shared;       // the shared ones among them
   long contexts = 0, lists = 0, pools = 0, events = 0, modules = 0, kernels = 0, logs = 0;
+  long images = 0, samplers = 0;
   long launches = 0;
   std::map<const void*, long> ipc_mappings;  // base -> times opened and not closed
 };
@@ -117,7 +132,7 @@ struct LeakCheck {
   ~LeakCheck() {
     const long alive = static_cast<long>(state.allocations.size()) + state.contexts + state.lists +
                        state.pools + state.events + state.modules + state.kernels + state.logs +
-                       static_cast<long>(state.ipc_mappings.size());
+                       state.images + state.samplers + static_cast<long>(state.ipc_mappings.size());
     if (alive == 0) {
       std::fprintf(stderr, "fake-ze: unloaded with no object alive (%ld kernel launches)\n",
                    state.launches);
@@ -125,10 +140,11 @@ struct LeakCheck {
     }
     std::fprintf(stderr,
                  "fake-ze: %zu allocations, %ld contexts, %ld command lists, %ld event pools, %ld "
-                 "events, %ld modules, %ld kernels, %ld build logs, %zu IPC mappings alive at "
-                 "unload: the backend leaked them\n",
+                 "events, %ld modules, %ld kernels, %ld build logs, %ld images, %ld samplers, %zu "
+                 "IPC mappings alive at unload: the backend leaked them\n",
                  state.allocations.size(), state.contexts, state.lists, state.pools, state.events,
-                 state.modules, state.kernels, state.logs, state.ipc_mappings.size());
+                 state.modules, state.kernels, state.logs, state.images, state.samplers,
+                 state.ipc_mappings.size());
     std::fflush(nullptr);
     ::_exit(1);
   }
@@ -278,7 +294,13 @@ ze_result_t ZE_APICALL driver_get_extension_properties(ze_driver_handle_t, std::
   std::snprintf(free_policies.name, sizeof free_policies.name, "%s",
                 ZE_MEMORY_FREE_POLICIES_EXT_NAME);
   free_policies.version = 1;
-  list(count, out, {free_policies});
+  ze_driver_extension_properties_t image_copy{};
+  std::snprintf(image_copy.name, sizeof image_copy.name, "%s", ZE_IMAGE_COPY_EXT_NAME);
+  image_copy.version = ZE_IMAGE_COPY_EXT_VERSION_1_0;
+  if (std::getenv("FAKE_ZE_IMAGE_COPY_EXT") != nullptr)
+    list(count, out, {free_policies, image_copy});
+  else
+    list(count, out, {free_policies});
   return ZE_RESULT_SUCCESS;
 }
 
@@ -787,6 +809,260 @@ ze_result_t ZE_APICALL event_host_reset(ze_event_handle_t event) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Images and samplers. Every command checks its region against the image and copies at once.
+
+// Limits like an Intel GPU's, or zeros (FAKE_ZE_NO_IMAGES).
+ze_result_t ZE_APICALL device_get_image_properties(ze_device_handle_t,
+                                                   ze_device_image_properties_t* properties) {
+  if (properties->stype != ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES)
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT, "zeDeviceGetImageProperties: wrong stype");
+  clear(properties);
+  if (std::getenv("FAKE_ZE_NO_IMAGES") != nullptr) return ZE_RESULT_SUCCESS;
+  properties->maxImageDims1D = 16384;
+  properties->maxImageDims2D = 16384;
+  properties->maxImageDims3D = 2048;
+  properties->maxImageBufferSize = max_allocation;
+  properties->maxImageArraySlices = 2048;
+  properties->maxSamplers = 16;
+  properties->maxReadImageArgs = 128;
+  properties->maxWriteImageArgs = 64;
+  return ZE_RESULT_SUCCESS;
+}
+
+// Bytes per pixel of the layouts the fake takes (R, RG, RGBA of 8, 16, 32 bits), else 0.
+std::size_t pixel_size(const ze_image_format_t& format) {
+  switch (format.layout) {
+    case ZE_IMAGE_FORMAT_LAYOUT_8: return 1;
+    case ZE_IMAGE_FORMAT_LAYOUT_16:
+    case ZE_IMAGE_FORMAT_LAYOUT_8_8: return 2;
+    case ZE_IMAGE_FORMAT_LAYOUT_32:
+    case ZE_IMAGE_FORMAT_LAYOUT_16_16:
+    case ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8: return 4;
+    case ZE_IMAGE_FORMAT_LAYOUT_32_32:
+    case ZE_IMAGE_FORMAT_LAYOUT_16_16_16_16: return 8;
+    case ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32: return 16;
+    default: return 0;
+  }
+}
+
+// An image of a layout above and of a type from 1D to 3D, no mipmaps, within the limits; a
+// float format of 8-bit channels is refused, as no real one exists.
+ze_result_t ZE_APICALL image_create(ze_context_handle_t, ze_device_handle_t,
+                                    const ze_image_desc_t* desc, ze_image_handle_t* out) {
+  if (desc->stype != ZE_STRUCTURE_TYPE_IMAGE_DESC)
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT, "zeImageCreate: wrong stype");
+  if (desc->flags > 0x3u || desc->type > ZE_IMAGE_TYPE_3D || desc->miplevels != 0)
+    return refuse(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+                  "zeImageCreate: flags, a type or mipmaps the fake does not make");
+  const std::size_t size = pixel_size(desc->format);
+  const bool eight_bits = desc->format.layout == ZE_IMAGE_FORMAT_LAYOUT_8 ||
+                          desc->format.layout == ZE_IMAGE_FORMAT_LAYOUT_8_8 ||
+                          desc->format.layout == ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8;
+  if (size == 0 || desc->format.type > ZE_IMAGE_FORMAT_TYPE_FLOAT ||
+      (desc->format.type == ZE_IMAGE_FORMAT_TYPE_FLOAT && eight_bits))
+    return refuse(ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT,
+                  "zeImageCreate: a format the fake does not make");
+  const bool layered = desc->type == ZE_IMAGE_TYPE_1DARRAY || desc->type == ZE_IMAGE_TYPE_2DARRAY;
+  const std::uint64_t width = desc->width;
+  const std::uint32_t height = desc->type == ZE_IMAGE_TYPE_2D || desc->type == ZE_IMAGE_TYPE_3D ||
+                                       desc->type == ZE_IMAGE_TYPE_2DARRAY
+                                   ? desc->height
+                                   : 1;
+  const std::uint32_t depth = desc->type == ZE_IMAGE_TYPE_3D ? desc->depth : 1;
+  const std::uint32_t layers = layered ? desc->arraylevels : 1;
+  const std::uint32_t limit = desc->type == ZE_IMAGE_TYPE_3D ? 2048 : 16384;
+  if (width == 0 || height == 0 || depth == 0 || layers == 0 || width > limit || height > limit ||
+      depth > limit || layers > 2048)
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                  "zeImageCreate: a side of 0 or beyond the device's limits");
+  auto* image = new Image{*desc, size, {}, {}};
+  image->axes[0] = static_cast<std::uint32_t>(width);
+  image->axes[1] = desc->type == ZE_IMAGE_TYPE_1DARRAY ? layers : height;
+  image->axes[2] = desc->type == ZE_IMAGE_TYPE_2DARRAY ? layers : depth;
+  image->pixels.resize(size * image->axes[0] * image->axes[1] * image->axes[2]);
+  const std::lock_guard lock(state.mutex);
+  *out = to_handle<ze_image_handle_t>(image);
+  ++state.images;
+  return ZE_RESULT_SUCCESS;
+}
+
+// Frees the image's pixels.
+ze_result_t ZE_APICALL image_destroy(ze_image_handle_t image) {
+  const std::lock_guard lock(state.mutex);
+  delete object<Image>(image);
+  --state.images;
+  return ZE_RESULT_SUCCESS;
+}
+
+// The region of `image` that `region` names (null: the whole image), or false, saying why,
+// where it does not lie inside the image.
+bool image_box(const Image& image, const ze_image_region_t* region, ze_image_region_t& box,
+               const char* call) {
+  box = region != nullptr ? *region
+                          : ze_image_region_t{0, 0, 0, image.axes[0], image.axes[1], image.axes[2]};
+  const std::uint64_t origin[3] = {box.originX, box.originY, box.originZ};
+  const std::uint64_t size[3] = {box.width, box.height, box.depth};
+  for (int axis = 0; axis < 3; ++axis) {
+    if (size[axis] == 0 || origin[axis] + size[axis] > image.axes[axis]) {
+      refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+             std::string(call) + ": a region empty or outside the image along axis " +
+                 std::to_string(axis));
+      return false;
+    }
+  }
+  return true;
+}
+
+// The first byte of pixel (x, y, z) of `image`.
+std::byte* pixel_at(Image& image, std::size_t x, std::size_t y, std::size_t z) {
+  return image.pixels.data() + ((z * image.axes[1] + y) * image.axes[0] + x) * image.pixel_size;
+}
+
+// A copy between `image`'s `region` and memory whose rows are `row_pitch` apart and slices
+// `slice_pitch` (0: packed), in the direction `to_image` says. The pitches' rules are the
+// extension's: 0 row pitch for 1-D images, 0 slice pitch for 1-D and 2-D images.
+ze_result_t image_memory_copy(ze_image_handle_t handle, void* memory,
+                              const ze_image_region_t* region, std::uint32_t row_pitch,
+                              std::uint32_t slice_pitch, bool to_image, ze_event_handle_t event,
+                              std::uint32_t wait_count, ze_event_handle_t* waits,
+                              const char* call) {
+  const std::lock_guard lock(state.mutex);
+  if (const ze_result_t result = check_waits(wait_count, waits)) return result;
+  auto& image = *object<Image>(handle);
+  ze_image_region_t box{};
+  if (!image_box(image, region, box, call)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  const auto type = image.desc.type;
+  const std::size_t row = std::size_t{box.width} * image.pixel_size;
+  if ((type == ZE_IMAGE_TYPE_1D && row_pitch != 0) ||
+      ((type == ZE_IMAGE_TYPE_1D || type == ZE_IMAGE_TYPE_2D) && slice_pitch != 0) ||
+      (row_pitch != 0 && row_pitch < row) ||
+      (slice_pitch != 0 &&
+       slice_pitch < std::size_t{row_pitch != 0 ? row_pitch : row} * box.height))
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+                  std::string(call) + ": pitches that " + "the extension does not allow");
+  const std::size_t rows = row_pitch != 0 ? row_pitch : row;
+  const std::size_t slices = slice_pitch != 0 ? slice_pitch : rows * box.height;
+  for (std::size_t z = 0; z < box.depth; ++z) {
+    for (std::size_t y = 0; y < box.height; ++y) {
+      std::byte* pixels = pixel_at(image, box.originX, box.originY + y, box.originZ + z);
+      std::byte* bytes = static_cast<std::byte*>(memory) + z * slices + y * rows;
+      if (to_image)
+        std::memcpy(pixels, bytes, row);
+      else
+        std::memcpy(bytes, pixels, row);
+    }
+  }
+  signal(event);
+  return ZE_RESULT_SUCCESS;
+}
+
+// Packed memory into an image's region.
+ze_result_t ZE_APICALL append_image_copy_from_memory(ze_command_list_handle_t,
+                                                     ze_image_handle_t image, const void* source,
+                                                     const ze_image_region_t* region,
+                                                     ze_event_handle_t event,
+                                                     std::uint32_t wait_count,
+                                                     ze_event_handle_t* waits) {
+  return image_memory_copy(image, const_cast<void*>(source), region, 0, 0, true, event, wait_count,
+                           waits, "zeCommandListAppendImageCopyFromMemory");
+}
+
+// An image's region into packed memory.
+ze_result_t ZE_APICALL append_image_copy_to_memory(ze_command_list_handle_t, void* destination,
+                                                   ze_image_handle_t image,
+                                                   const ze_image_region_t* region,
+                                                   ze_event_handle_t event,
+                                                   std::uint32_t wait_count,
+                                                   ze_event_handle_t* waits) {
+  return image_memory_copy(image, destination, region, 0, 0, false, event, wait_count, waits,
+                           "zeCommandListAppendImageCopyToMemory");
+}
+
+// The pitched copies exist only where the driver lists ZE_extension_image_copy.
+bool image_copy_extension(const char* call) {
+  if (std::getenv("FAKE_ZE_IMAGE_COPY_EXT") != nullptr) return true;
+  refuse(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+         std::string(call) + " without ZE_extension_image_copy listed");
+  return false;
+}
+
+// Pitched memory into an image's region (ZE_extension_image_copy).
+ze_result_t ZE_APICALL append_image_copy_from_memory_ext(
+    ze_command_list_handle_t, ze_image_handle_t image, const void* source,
+    const ze_image_region_t* region, std::uint32_t row_pitch, std::uint32_t slice_pitch,
+    ze_event_handle_t event, std::uint32_t wait_count, ze_event_handle_t* waits) {
+  constexpr const char* call = "zeCommandListAppendImageCopyFromMemoryExt";
+  if (!image_copy_extension(call)) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  return image_memory_copy(image, const_cast<void*>(source), region, row_pitch, slice_pitch, true,
+                           event, wait_count, waits, call);
+}
+
+// An image's region into pitched memory (ZE_extension_image_copy).
+ze_result_t ZE_APICALL append_image_copy_to_memory_ext(
+    ze_command_list_handle_t, void* destination, ze_image_handle_t image,
+    const ze_image_region_t* region, std::uint32_t row_pitch, std::uint32_t slice_pitch,
+    ze_event_handle_t event, std::uint32_t wait_count, ze_event_handle_t* waits) {
+  constexpr const char* call = "zeCommandListAppendImageCopyToMemoryExt";
+  if (!image_copy_extension(call)) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  return image_memory_copy(image, destination, region, row_pitch, slice_pitch, false, event,
+                           wait_count, waits, call);
+}
+
+// Between images of one format; regions of one size that do not overlap within one image.
+ze_result_t ZE_APICALL append_image_copy_region(
+    ze_command_list_handle_t, ze_image_handle_t destination, ze_image_handle_t source,
+    const ze_image_region_t* destination_region, const ze_image_region_t* source_region,
+    ze_event_handle_t event, std::uint32_t wait_count, ze_event_handle_t* waits) {
+  constexpr const char* call = "zeCommandListAppendImageCopyRegion";
+  const std::lock_guard lock(state.mutex);
+  if (const ze_result_t result = check_waits(wait_count, waits)) return result;
+  auto& dst = *object<Image>(destination);
+  auto& src = *object<Image>(source);
+  ze_image_region_t to{};
+  ze_image_region_t from{};
+  if (!image_box(dst, destination_region, to, call) || !image_box(src, source_region, from, call))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (std::memcmp(&dst.desc.format, &src.desc.format, sizeof(ze_image_format_t)) != 0)
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT, std::string(call) + ": formats differ");
+  if (to.width != from.width || to.height != from.height || to.depth != from.depth)
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT, std::string(call) + ": sizes differ");
+  if (&dst == &src && to.originX < from.originX + from.width &&
+      from.originX < to.originX + to.width && to.originY < from.originY + from.height &&
+      from.originY < to.originY + to.height && to.originZ < from.originZ + from.depth &&
+      from.originZ < to.originZ + to.depth)
+    return refuse(ZE_RESULT_ERROR_OVERLAPPING_REGIONS, std::string(call) + ": regions overlap");
+  const std::size_t row = std::size_t{to.width} * dst.pixel_size;
+  for (std::size_t z = 0; z < to.depth; ++z)
+    for (std::size_t y = 0; y < to.height; ++y)
+      std::memmove(pixel_at(dst, to.originX, to.originY + y, to.originZ + z),
+                   pixel_at(src, from.originX, from.originY + y, from.originZ + z), row);
+  signal(event);
+  return ZE_RESULT_SUCCESS;
+}
+
+// A sampler of known modes; it holds nothing (kernels do not run).
+ze_result_t ZE_APICALL sampler_create(ze_context_handle_t, ze_device_handle_t,
+                                      const ze_sampler_desc_t* desc, ze_sampler_handle_t* out) {
+  if (desc->stype != ZE_STRUCTURE_TYPE_SAMPLER_DESC)
+    return refuse(ZE_RESULT_ERROR_INVALID_ARGUMENT, "zeSamplerCreate: wrong stype");
+  if (desc->addressMode > ZE_SAMPLER_ADDRESS_MODE_MIRROR ||
+      desc->filterMode > ZE_SAMPLER_FILTER_MODE_LINEAR)
+    return refuse(ZE_RESULT_ERROR_INVALID_ENUMERATION, "zeSamplerCreate: an unknown mode");
+  const std::lock_guard lock(state.mutex);
+  *out = to_handle<ze_sampler_handle_t>(new Sampler);
+  ++state.samplers;
+  return ZE_RESULT_SUCCESS;
+}
+
+// Frees the sampler.
+ze_result_t ZE_APICALL sampler_destroy(ze_sampler_handle_t sampler) {
+  const std::lock_guard lock(state.mutex);
+  delete object<Sampler>(sampler);
+  --state.samplers;
+  return ZE_RESULT_SUCCESS;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Modules and build logs: a module is built from SPIR-V that has at least one kernel; its
 // "native binary" is the same SPIR-V. Every build, failed or not, gives a log when asked.
 
@@ -934,6 +1210,7 @@ ze_result_t ZE_APICALL zeGetDeviceProcAddrTable(ze_api_version_t, ze_device_ddit
   table->pfnGetMemoryProperties = device_get_memory_properties;
   table->pfnCanAccessPeer = device_can_access_peer;
   table->pfnGetMemoryAccessProperties = device_get_memory_access_properties;
+  table->pfnGetImageProperties = device_get_image_properties;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -974,6 +1251,11 @@ ze_result_t ZE_APICALL zeGetCommandListProcAddrTable(ze_api_version_t,
   table->pfnAppendWaitOnEvents = append_wait_on_events;
   table->pfnAppendEventReset = append_event_reset;
   table->pfnAppendLaunchKernel = append_launch_kernel;
+  table->pfnAppendImageCopyRegion = append_image_copy_region;
+  table->pfnAppendImageCopyFromMemory = append_image_copy_from_memory;
+  table->pfnAppendImageCopyToMemory = append_image_copy_to_memory;
+  table->pfnAppendImageCopyFromMemoryExt = append_image_copy_from_memory_ext;
+  table->pfnAppendImageCopyToMemoryExt = append_image_copy_to_memory_ext;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -1021,6 +1303,20 @@ ze_result_t ZE_APICALL zeGetKernelProcAddrTable(ze_api_version_t, ze_kernel_ddit
   return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t ZE_APICALL zeGetImageProcAddrTable(ze_api_version_t, ze_image_dditable_t* table) {
+  *table = {};
+  table->pfnCreate = image_create;
+  table->pfnDestroy = image_destroy;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL zeGetSamplerProcAddrTable(ze_api_version_t, ze_sampler_dditable_t* table) {
+  *table = {};
+  table->pfnCreate = sampler_create;
+  table->pfnDestroy = sampler_destroy;
+  return ZE_RESULT_SUCCESS;
+}
+
 }  // extern "C"
 
 // The tables the loader asks every driver for, which the fake leaves empty.
@@ -1032,8 +1328,6 @@ ze_result_t ZE_APICALL zeGetKernelProcAddrTable(ze_api_version_t, ze_kernel_ddit
 
 FAKE_ZE_EMPTY_TABLE(zeGetCommandQueueProcAddrTable, ze_command_queue_dditable_t)
 FAKE_ZE_EMPTY_TABLE(zeGetFenceProcAddrTable, ze_fence_dditable_t)
-FAKE_ZE_EMPTY_TABLE(zeGetImageProcAddrTable, ze_image_dditable_t)
-FAKE_ZE_EMPTY_TABLE(zeGetSamplerProcAddrTable, ze_sampler_dditable_t)
 FAKE_ZE_EMPTY_TABLE(zeGetPhysicalMemProcAddrTable, ze_physical_mem_dditable_t)
 FAKE_ZE_EMPTY_TABLE(zeGetVirtualMemProcAddrTable, ze_virtual_mem_dditable_t)
 FAKE_ZE_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)

@@ -11,9 +11,11 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -86,6 +88,33 @@ KERNEL void every(GLOBAL_MEM float *out, CONSTANT_MEM const int *in, LOCAL_MEM f
   expect_param(p[19], ParamKind::scalar, 14, "ne", "nested");
   expect_param(p[20], ParamKind::scalar, 8, "n", "ulong");
   expect_param(p[21], ParamKind::local_ptr, 0, "scratch", "float*");
+}
+
+TEST(LevelZeroSpirvReflection, ReadsImagesAndSamplers) {
+  PLINTH_NEED_COMPILER();
+  // The dialect's image parameters (OpenCL C's image types), each read or written once.
+  const auto module = compile(R"(
+KERNEL void images(READ_IMAGE1D a, READ_IMAGE2D b, WRITE_IMAGE3D c, READ_IMAGE1D_ARRAY d,
+                   WRITE_IMAGE2D_ARRAY e, SAMPLER s, GLOBAL_MEM float4 *out, int n)
+{
+    out[0] = read_imagef(a, s, 0.5f) + read_imagef(b, s, make_float2(0.5f, 0.5f)) +
+             read_imagef(d, make_int2(0, 1));
+    write_imagef(c, make_int4(0, 0, 0, 0), out[1]);
+    write_imagef(e, make_int4(0, 0, n, 0), out[2]);
+}
+)");
+  const auto kernels = reflect_kernels(module);
+  ASSERT_EQ(kernels.size(), 1u);
+  const auto& p = kernels[0].parameters;
+  ASSERT_EQ(p.size(), 8u);
+  expect_param(p[0], ParamKind::image, sizeof(void*), "a", "image1d_t");
+  expect_param(p[1], ParamKind::image, sizeof(void*), "b", "image2d_t");
+  expect_param(p[2], ParamKind::image, sizeof(void*), "c", "image3d_t");
+  expect_param(p[3], ParamKind::image, sizeof(void*), "d", "image1d_array_t");
+  expect_param(p[4], ParamKind::image, sizeof(void*), "e", "image2d_array_t");
+  expect_param(p[5], ParamKind::sampler, sizeof(void*), "s", "sampler_t");
+  expect_param(p[6], ParamKind::global_ptr, 8, "out", "float4*");
+  expect_param(p[7], ParamKind::scalar, 4, "n", "int");
 }
 
 TEST(LevelZeroSpirvReflection, ReadsEveryKernelOfAModule) {
@@ -215,6 +244,77 @@ TEST(LevelZeroSpirvReflection, TakesNamesFromTheFunctionTheWrapperCalls) {
   expect_param(p[2], ParamKind::scalar, 8, "pair", "struct");
 }
 
+// A kernel "k" whose parameters are images of every Dim, Depth, Arrayed and MS that names
+// a type, and a sampler, without the kernel_arg_type string: the names come from the types.
+TEST(LevelZeroSpirvReflection, NamesImageTypesFromDimAndArrayed) {
+  // Dim 0 1D, 1 2D, 2 3D, 5 Buffer, 3 Cube; Depth; Arrayed; MS.
+  const std::vector<std::array<std::uint32_t, 4>> images{{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0},
+                                                         {0, 0, 1, 0}, {1, 0, 1, 0}, {5, 0, 0, 0},
+                                                         {1, 1, 0, 0}, {1, 1, 1, 1}, {3, 0, 0, 0}};
+  Assembler a(60);
+  a.op(14, {2, 2}).op(15, {6, 40}, "k").op(19, {1});  // %1 = OpTypeVoid
+  std::vector<std::uint32_t> function_type{2, 1};     // %2 = OpTypeFunction %1 ...
+  for (std::uint32_t i = 0; i < images.size(); ++i) {
+    const auto& [dim, depth, arrayed, ms] = images[i];
+    a.op(25, {10 + i, 1, dim, depth, arrayed, ms, 0, 0, 0});  // %(10+i) = OpTypeImage, ReadOnly
+    function_type.push_back(10 + i);
+  }
+  a.op(26, {9});  // %9 = OpTypeSampler
+  function_type.push_back(9);
+  a.raw(static_cast<std::uint32_t>((function_type.size() + 1) << 16 | 33));
+  for (const auto word : function_type) a.raw(word);
+  a.op(54, {1, 40, 0, 2});  // %40 = OpFunction %1 None %2
+  for (std::uint32_t i = 0; i + 2 < function_type.size(); ++i)
+    a.op(55, {function_type[i + 2], 41 + i});  // OpFunctionParameter
+  a.op(56, {});
+  const auto kernels = reflect_kernels(a.bytes());
+  ASSERT_EQ(kernels.size(), 1u);
+  const auto& p = kernels[0].parameters;
+  const char* const names[] = {"image1d_t",
+                               "image2d_t",
+                               "image3d_t",
+                               "image1d_array_t",
+                               "image2d_array_t",
+                               "image1d_buffer_t",
+                               "image2d_depth_t",
+                               "image2d_array_msaa_depth_t",
+                               "image"};
+  ASSERT_EQ(p.size(), std::size(names) + 1);
+  for (std::size_t i = 0; i < std::size(names); ++i) {
+    EXPECT_EQ(p[i].kind, ParamKind::image) << i;
+    EXPECT_EQ(p[i].size, sizeof(void*)) << i;
+    EXPECT_EQ(p[i].type_name, names[i]) << i;
+  }
+  EXPECT_EQ(p.back().kind, ParamKind::sampler);
+  EXPECT_EQ(p.back().size, sizeof(void*));
+  EXPECT_EQ(p.back().type_name, "sampler_t");
+}
+
+TEST(LevelZeroSpirvReflection, ImagesAreNoValuesInsideStructsOrArrays) {
+  // %1 void, %2 OpTypeImage 2D, %3 struct { %2 }, %4 = 4, %5 array of 4 %2: neither sized.
+  Assembler a(30);
+  a.op(14, {2, 2})
+      .op(15, {6, 20}, "k")
+      .op(19, {1})
+      .op(25, {2, 1, 1, 0, 0, 0, 0, 0, 0})
+      .op(30, {3, 2})
+      .op(21, {6, 32, 0})
+      .op(43, {6, 4, 4})  // %4 = OpConstant %6 4
+      .op(28, {5, 2, 4})
+      .op(33, {7, 1, 3, 5})
+      .op(54, {1, 20, 0, 7})
+      .op(55, {3, 21})
+      .op(55, {5, 22})
+      .op(56, {});
+  const auto kernels = reflect_kernels(a.bytes());
+  ASSERT_EQ(kernels.size(), 1u);
+  ASSERT_EQ(kernels[0].parameters.size(), 2u);
+  EXPECT_EQ(kernels[0].parameters[0].kind, ParamKind::unknown);
+  EXPECT_EQ(kernels[0].parameters[0].size, 0u);
+  EXPECT_EQ(kernels[0].parameters[1].kind, ParamKind::unknown);
+  EXPECT_EQ(kernels[0].parameters[1].size, 0u);
+}
+
 TEST(LevelZeroSpirvReflection, AModuleWithoutKernelsHasNone) {
   EXPECT_TRUE(reflect_kernels(Assembler(10).op(14, {2, 2}).bytes()).empty());
   // A GLCompute entry point is not a kernel.
@@ -262,6 +362,9 @@ TEST(LevelZeroSpirvReflection, RefusesMalformedModules) {
   expect_malformed(Assembler(10).op(5, {10}, "x").bytes(), "id 10 in the instruction at word 5");
   expect_malformed(Assembler(10).op(5, {0}, "x").bytes(), "id 0 ");
   expect_malformed(Assembler(10).op(21, {1, 32}).bytes(), "OpTypeInt at word 5 has 3 words");
+  expect_malformed(Assembler(10).op(25, {1, 2, 1, 0, 0, 0, 0}).bytes(),
+                   "OpTypeImage at word 5 has 8 words, fewer than its 9");
+  expect_malformed(Assembler(10).op(26, {}).bytes(), "OpTypeSampler at word 5 has 1 words");
   expect_malformed(Assembler(10).op(5, {1}).raw(0x00030005).raw(1).raw(0x41414141).bytes(),
                    "no terminating NUL");
   expect_malformed(Assembler(10).op(23, {2, 1, 4}).bytes(), "uses %1, which is not a type");
