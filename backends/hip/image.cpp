@@ -5,15 +5,50 @@
 
 #include <plinth/errors.hpp>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 namespace plinth::hip {
 
 namespace {
+
+/// hipCreateSurfaceObject and hipDestroySurfaceObject, looked up in the HIP runtime the plugin
+/// is linked with when first needed: HIP 5.2's header declares them without extern "C" (its
+/// library exports them by their C++ names), later HIP's with it, so a direct call ties the
+/// plugin to one of them (built on Debian's 5.2, it did not load with Ubuntu's 5.7). Null
+/// where the runtime has neither name.
+struct SurfaceCalls {
+  hipError_t (*create)(hipSurfaceObject_t*, const hipResourceDesc*) = nullptr;
+  hipError_t (*destroy)(hipSurfaceObject_t) = nullptr;
+};
+
+const SurfaceCalls& surface_calls() {
+  static const SurfaceCalls calls = [] {
+    SurfaceCalls found;
+    Dl_info info{};
+    const auto anchor = &hipCreateTextureObject;
+    void* runtime = nullptr;
+    if (dladdr(reinterpret_cast<void*>(anchor), &info) != 0 && info.dli_fname != nullptr)
+      runtime = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);  // kept: the plugin holds it
+    if (runtime == nullptr) return found;
+    const auto find = [&](auto& function, const char* c_name, const char* cxx_name) {
+      void* symbol = dlsym(runtime, c_name);
+      if (symbol == nullptr) symbol = dlsym(runtime, cxx_name);
+      function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(symbol);
+    };
+    find(found.create, "hipCreateSurfaceObject",
+         "_Z22hipCreateSurfaceObjectPP13__hip_surfacePK15hipResourceDesc");
+    find(found.destroy, "hipDestroySurfaceObject", "_Z23hipDestroySurfaceObjectP13__hip_surface");
+    return found;
+  }();
+  return calls;
+}
 
 /// The array format of each ChannelType, in its order: the normalised types are integer
 /// arrays that texture reads with hipReadModeNormalizedFloat return as floats.
@@ -245,7 +280,8 @@ Image::~Image() {
     if (texture != 0)
       PLINTH_CHECK_IN_DESTRUCTOR(
           hipDestroyTextureObject(reinterpret_cast<hipTextureObject_t>(texture)));
-  if (surface_ != nullptr) PLINTH_CHECK_IN_DESTRUCTOR(hipDestroySurfaceObject(surface_));
+  if (surface_ != nullptr && surface_calls().destroy != nullptr)
+    PLINTH_CHECK_IN_DESTRUCTOR(surface_calls().destroy(surface_));
   destroy_array(array_);
 }
 
@@ -256,8 +292,13 @@ backend::ArgValue Image::kernel_arg() {
     ScopedDevice current((*state_)[device_].device);
     const hipResourceDesc resource = array_resource(array_);
     const bool normalized = desc_.format.normalized();
-    if (surface_ == nullptr && !normalized)
-      PLINTH_CHECK(hipCreateSurfaceObject(&surface_, &resource));
+    if (surface_ == nullptr && !normalized) {
+      if (surface_calls().create == nullptr)
+        throw LogicError(
+            "this HIP runtime exports no hipCreateSurfaceObject (by its C or its C++ name): "
+            "kernels cannot write its images");
+      PLINTH_CHECK(surface_calls().create(&surface_, &resource));
+    }
     for (unsigned int setting = 0; setting < sampler_setting_count; ++setting) {
       hipTextureDesc texture_settings{};
       if (data_.tex[setting] != 0 ||

@@ -8,6 +8,7 @@
 #include <plinth/errors.hpp>
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,22 +55,45 @@ std::size_t size_value(cl_device_id device, cl_device_info param) {
 
 std::array<std::size_t, 3> region_of(const ImageBox& box) { return box.size; }
 
-/// The host pitches OpenCL takes for `side` of a copy of `box` of `image`: a 1-D array's
-/// layers (y in the box) are its slices; a 1-D or 2-D image takes a slice pitch of 0.
-std::array<std::size_t, 2> host_pitches(cl_mem image, const backend::RectSide& side) {
+std::size_t image_pixel_size(cl_mem image) {
+  std::size_t size = 0;
+  PLINTH_CHECK(clGetImageInfo(image, CL_IMAGE_ELEMENT_SIZE, sizeof(size), &size, nullptr));
+  return size;
+}
+
+cl_mem_object_type object_type(cl_mem image) {
   cl_mem_object_type type = 0;
   PLINTH_CHECK(clGetMemObjectInfo(image, CL_MEM_TYPE, sizeof(type), &type, nullptr));
-  switch (type) {
-    case CL_MEM_OBJECT_IMAGE1D:
-    case CL_MEM_OBJECT_IMAGE2D: return {side.row_pitch, 0};
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY: return {side.row_pitch, side.row_pitch};
-    default: return {side.row_pitch, side.slice_pitch};
+  return type;
+}
+
+/// The host pitches OpenCL takes for `side` of a copy of `box` of `image`, or nothing where
+/// they cannot say it: a 1-D image has one row (pitch 0: NVIDIA's OpenCL refuses any other
+/// with CL_INVALID_VALUE); a 1-D array's layers (y in the box) are its slices; a 1-D or 2-D
+/// image, and a box of one slice, take a slice pitch of 0; NVIDIA's OpenCL refuses a slice
+/// pitch that is not a multiple of the row pitch (CL_INVALID_VALUE), which the core then packs.
+std::optional<std::array<std::size_t, 2>> host_pitches(cl_mem image, const ImageBox& box,
+                                                       const backend::RectSide& side) {
+  switch (object_type(image)) {
+    case CL_MEM_OBJECT_IMAGE1D: return std::array<std::size_t, 2>{0, 0};
+    case CL_MEM_OBJECT_IMAGE2D: return std::array<std::size_t, 2>{side.row_pitch, 0};
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+      // Packed layers only, given as pitch 0: NVIDIA's OpenCL refuses any layer pitch but 0
+      // (CL_INVALID_VALUE), even for one layer.
+      if (box.size[1] > 1 && side.row_pitch != box.size[0] * image_pixel_size(image))
+        return std::nullopt;
+      return std::array<std::size_t, 2>{0, 0};
+    default:
+      if (box.size[2] == 1) return std::array<std::size_t, 2>{side.row_pitch, 0};
+      if (side.slice_pitch % side.row_pitch != 0) return std::nullopt;
+      return std::array<std::size_t, 2>{side.row_pitch, side.slice_pitch};
   }
 }
 
-/// PoCL 3's kernels read float16 images wrongly (raw values, not the halves' floats) and
-/// write 0 to them (found by tests/conformance/image_test.cpp, PoCL 3.1): such images are not
-/// offered there, so that no kernel computes a wrong answer from one.
+/// PoCL's kernels (3.1 and 5.0, the versions checked) read float16 images wrongly (raw values,
+/// not the halves' floats) and write wrong bits to them (found by
+/// tests/conformance/image_test.cpp): such images are not offered there, so that no kernel
+/// computes a wrong answer from one. Later PoCL versions are trusted until checked.
 bool float16_images_broken(cl_device_id device) {
   const auto platform = device_value<cl_platform_id>(device, CL_DEVICE_PLATFORM);
   const auto version = info_string(
@@ -77,7 +101,10 @@ bool float16_images_broken(cl_device_id device) {
         return clGetPlatformInfo(platform, CL_PLATFORM_VERSION, size, value, size_ret);
       },
       "clGetPlatformInfo");
-  return version.find("PoCL 3.") != std::string::npos;
+  const auto at = version.find("PoCL ");
+  int major = 0;
+  return at != std::string::npos && std::sscanf(version.c_str() + at, "PoCL %d", &major) == 1 &&
+         major <= 5;
 }
 
 /// Whether a buffer side is packed for `box`: OpenCL's buffer-image copies take no pitch.
@@ -176,40 +203,90 @@ std::unique_ptr<Sampler> create_sampler(cl_context context, const SamplerDesc& d
 bool write_image(cl_command_queue queue, Image& dst, const ImageBox& box, const void* src,
                  const backend::RectSide& src_side, bool async) {
   const auto region = region_of(box);
-  const auto pitches = host_pitches(dst.memory(), src_side);
-  PLINTH_CHECK(clEnqueueWriteImage(
-      queue, dst.memory(), async ? CL_FALSE : CL_TRUE, box.origin.data(), region.data(), pitches[0],
-      pitches[1], static_cast<const std::byte*>(src) + src_side.offset, 0, nullptr, nullptr));
+  const auto pitches = host_pitches(dst.memory(), box, src_side);
+  if (!pitches) return false;
+  PLINTH_CHECK(clEnqueueWriteImage(queue, dst.memory(), async ? CL_FALSE : CL_TRUE,
+                                   box.origin.data(), region.data(), (*pitches)[0], (*pitches)[1],
+                                   static_cast<const std::byte*>(src) + src_side.offset, 0, nullptr,
+                                   nullptr));
   return true;
 }
 
 bool read_image(cl_command_queue queue, void* dst, const backend::RectSide& dst_side, Image& src,
                 const ImageBox& box, bool async) {
   const auto region = region_of(box);
-  const auto pitches = host_pitches(src.memory(), dst_side);
-  PLINTH_CHECK(clEnqueueReadImage(
-      queue, src.memory(), async ? CL_FALSE : CL_TRUE, box.origin.data(), region.data(), pitches[0],
-      pitches[1], static_cast<std::byte*>(dst) + dst_side.offset, 0, nullptr, nullptr));
+  const auto pitches = host_pitches(src.memory(), box, dst_side);
+  if (!pitches) return false;
+  PLINTH_CHECK(clEnqueueReadImage(queue, src.memory(), async ? CL_FALSE : CL_TRUE,
+                                  box.origin.data(), region.data(), (*pitches)[0], (*pitches)[1],
+                                  static_cast<std::byte*>(dst) + dst_side.offset, 0, nullptr,
+                                  nullptr));
   return true;
+}
+
+/// The pieces a buffer-image copy of `box` is made in: the whole box, or a 1-D array's layers
+/// one at a time (NVIDIA's OpenCL refuses a buffer copy of several layers of a 1-D array with
+/// CL_INVALID_VALUE). Calls `piece(origin, region, bytes before it in the buffer side)`.
+template <class Piece>
+void buffer_pieces(cl_mem image, const ImageBox& box, const backend::RectSide& side,
+                   Piece&& piece) {
+  if (object_type(image) != CL_MEM_OBJECT_IMAGE1D_ARRAY || box.size[1] == 1) {
+    piece(box.origin, region_of(box), std::size_t{0});
+    return;
+  }
+  for (std::size_t layer = 0; layer < box.size[1]; ++layer) {
+    piece(std::array<std::size_t, 3>{box.origin[0], box.origin[1] + layer, 0},
+          std::array<std::size_t, 3>{box.size[0], 1, 1}, layer * side.row_pitch);
+  }
 }
 
 bool copy_buffer_to_image(cl_command_queue queue, Image& dst, const ImageBox& box, Buffer& src,
                           const backend::RectSide& src_side) {
   if (!packed(src_side, box, dst.pixel_size())) return false;
-  const auto region = region_of(box);
-  PLINTH_CHECK(clEnqueueCopyBufferToImage(queue, src.root(), dst.memory(),
-                                          src.offset() + src_side.offset, box.origin.data(),
-                                          region.data(), 0, nullptr, nullptr));
+  buffer_pieces(
+      dst.memory(), box, src_side, [&](const auto& origin, const auto& region, std::size_t skip) {
+        const cl_int code = clEnqueueCopyBufferToImage(
+            queue, src.root(), dst.memory(), src.offset() + src_side.offset + skip, origin.data(),
+            region.data(), 0, nullptr, nullptr);
+        if (code == CL_INVALID_VALUE && object_type(dst.memory()) == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+          // NVIDIA's OpenCL (CUDA 13.0) refuses every copy between a 1-D array and
+          // a buffer: through the host instead, blocking.
+          const std::size_t bytes = region[0] * dst.pixel_size();
+          std::vector<std::byte> host(bytes);
+          PLINTH_CHECK(clEnqueueReadBuffer(queue, src.root(), CL_TRUE,
+                                           src.offset() + src_side.offset + skip, bytes,
+                                           host.data(), 0, nullptr, nullptr));
+          PLINTH_CHECK(clEnqueueWriteImage(queue, dst.memory(), CL_TRUE, origin.data(),
+                                           region.data(), 0, 0, host.data(), 0, nullptr, nullptr));
+          return;
+        }
+        PLINTH_CHECK(code);
+      });
   return true;
 }
 
 bool copy_image_to_buffer(cl_command_queue queue, Buffer& dst, const backend::RectSide& dst_side,
                           Image& src, const ImageBox& box) {
   if (!packed(dst_side, box, src.pixel_size())) return false;
-  const auto region = region_of(box);
-  PLINTH_CHECK(clEnqueueCopyImageToBuffer(queue, src.memory(), dst.root(), box.origin.data(),
-                                          region.data(), dst.offset() + dst_side.offset, 0, nullptr,
-                                          nullptr));
+  buffer_pieces(
+      src.memory(), box, dst_side, [&](const auto& origin, const auto& region, std::size_t skip) {
+        const cl_int code = clEnqueueCopyImageToBuffer(
+            queue, src.memory(), dst.root(), origin.data(), region.data(),
+            dst.offset() + dst_side.offset + skip, 0, nullptr, nullptr);
+        if (code == CL_INVALID_VALUE && object_type(src.memory()) == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+          // NVIDIA's OpenCL (CUDA 13.0) refuses every copy from a 1-D array to a
+          // buffer: through the host instead, blocking.
+          const std::size_t bytes = region[0] * src.pixel_size();
+          std::vector<std::byte> host(bytes);
+          PLINTH_CHECK(clEnqueueReadImage(queue, src.memory(), CL_TRUE, origin.data(),
+                                          region.data(), 0, 0, host.data(), 0, nullptr, nullptr));
+          PLINTH_CHECK(clEnqueueWriteBuffer(queue, dst.root(), CL_TRUE,
+                                            dst.offset() + dst_side.offset + skip, bytes,
+                                            host.data(), 0, nullptr, nullptr));
+          return;
+        }
+        PLINTH_CHECK(code);
+      });
   return true;
 }
 
