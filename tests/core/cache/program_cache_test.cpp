@@ -278,9 +278,8 @@ TEST_F(ProgramCacheTest, SixteenProcessesFillOneCacheAtOnce) {
     // into it at once (pocl/pocl#430, #1480; README): with one, a process may crash in
     // clGetProgramInfo(CL_PROGRAM_BINARIES) reading a directory another one renamed.
     const auto pocl_cache = root_ / ("pocl-" + std::to_string(i));
-    pipes.push_back(start("PLINTH_CACHE_DIR=" + dir_.string() +
-                              " POCL_CACHE_DIR=" + pocl_cache.string() +
-                              " PLINTH_CACHE_HELPER_START=" + go.string(),
+    pipes.push_back(start("PLINTH_CACHE_DIR=" + dir_.string() + " POCL_CACHE_DIR=" +
+                              pocl_cache.string() + " PLINTH_CACHE_HELPER_START=" + go.string(),
                           "2"));
   }
   std::ofstream(go) << "go";
