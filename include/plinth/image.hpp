@@ -54,6 +54,7 @@ class PLINTH_EXPORT Image {
   static Image allocate(const BoundDevice& device, ImageType type, ImageFormat format,
                         ImageExtent extent);
 
+  /// The image's type, format and extent as allocated, and the device it lives on.
   ImageType type() const noexcept;
   ImageFormat format() const noexcept;
   ImageExtent extent() const noexcept;
@@ -114,6 +115,7 @@ class PLINTH_EXPORT Sampler {
   /// images; BackendError.
   static Sampler create(const Context& context, const SamplerDesc& desc);
 
+  /// The settings and the context the sampler was made with.
   const SamplerDesc& desc() const noexcept;
   const Context& context() const noexcept;
   /// cl_sampler or ze_sampler_handle_t; 0 on CUDA and HIP, whose samplers are part of their
