@@ -6,6 +6,7 @@
 #include "runtime/impl.hpp"
 
 #include <plinth/errors.hpp>
+#include <plinth/gl_interop.hpp>
 
 #include <fmt/format.h>
 
@@ -120,6 +121,26 @@ Context Context::from_backend_context(std::uintptr_t native_context,
   const auto adapters = adapters_of(devices);
   return make_context(
       devices, api.adopt(api.adapter->wrap_context(native_context, adapters, take_ownership)));
+}
+
+Context make_gl_context(const std::vector<Device>& devices, const GlContext& gl) {
+  check_devices(devices);
+  if (gl.system != GlWindowSystem::egl && gl.system != GlWindowSystem::glx) {
+    throw LogicError(fmt::format("make_gl_context: GlWindowSystem {} is not one of its values",
+                                 static_cast<int>(gl.system)));
+  }
+  if (gl.display == nullptr || gl.context == nullptr) {
+    throw LogicError(fmt::format("make_gl_context: the GL context's {} is null",
+                                 gl.display == nullptr ? "display" : "context"));
+  }
+  const auto& api = detail::loaded(devices.front().api());
+  if (api.abi_minor < 9) {
+    throw LogicError(fmt::format(
+        "make_gl_context: {}'s plugin implements SDK 1.{}, and GL interop needs SDK 1.9", api.name,
+        api.abi_minor));
+  }
+  const auto adapters = adapters_of(devices);
+  return make_context(devices, api.adopt(api.adapter->create_gl_context(adapters, gl)));
 }
 
 API Context::api() const { return impl_->api; }

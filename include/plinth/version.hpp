@@ -8,4 +8,4 @@
 /// The plugin SDK's ABI version. A plugin must have the core's major version; a plugin
 /// of another minor version is accepted and only the older minor's interface is used.
 #define PLINTH_ABI_MAJOR 1
-#define PLINTH_ABI_MINOR 8
+#define PLINTH_ABI_MINOR 9

@@ -114,6 +114,19 @@ class ApiAdapter {
   /// Called after initialize(). Optional: the default says the backend has none, and the core
   /// then runs its own generated kernels. Must not throw; any thread may call it.
   virtual BlasLibrary blas_library() const { return {false, std::string(no_blas_library)}; }
+
+  // ---- SDK 1.9: called only on plugins of ABI 1.9 or later --------------------------------
+
+  /// A context on `devices` (all of one platform, the core checks) that shares objects with
+  /// the GL context `gl` (OpenCL: made with CL_GL_CONTEXT_KHR and CL_EGL_DISPLAY_KHR or
+  /// CL_GLX_DISPLAY_KHR, after clGetGLContextInfoKHR says the devices can share with it).
+  /// A backend whose interop needs no special context (CUDA, HIP) returns a context as
+  /// create_context() does, having checked what it can (that the GL context runs on the
+  /// devices). Called with `gl` current on the calling thread. Throws LogicError naming why
+  /// the devices cannot share with `gl` (the default: the backend does not share with
+  /// OpenGL), BackendError.
+  virtual std::unique_ptr<ContextAdapter> create_gl_context(
+      std::span<const DeviceAdapter* const> devices, const GlContext& gl);
 };
 
 inline std::vector<std::byte> ApiAdapter::create_communicator_id() const {
@@ -123,6 +136,11 @@ inline std::vector<std::byte> ApiAdapter::create_communicator_id() const {
 inline TargetBinary ApiAdapter::compile_for_target(std::string_view, const ProgramInput&,
                                                    const BuildOptions&) const {
   throw LogicError("this backend cannot compile for a named target");
+}
+
+inline std::unique_ptr<ContextAdapter> ApiAdapter::create_gl_context(
+    std::span<const DeviceAdapter* const>, const GlContext&) {
+  throw LogicError("this backend does not share with OpenGL");
 }
 
 }  // namespace plinth::backend

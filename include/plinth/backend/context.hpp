@@ -2,6 +2,7 @@
 
 #include <plinth/backend/buffer.hpp>
 #include <plinth/backend/communicator.hpp>
+#include <plinth/backend/gl_interop.hpp>
 #include <plinth/backend/image.hpp>
 #include <plinth/backend/program.hpp>
 #include <plinth/backend/queue.hpp>
@@ -200,6 +201,30 @@ class ContextAdapter {
   /// repeat without normalised coordinates, and calls it only where some device of the
   /// context has images. Throws BackendError, LogicError (the default).
   virtual std::unique_ptr<SamplerAdapter> create_sampler(const SamplerDesc& desc);
+
+  // ---- SDK 1.9: OpenGL interop (backend/gl_interop.hpp) ----------------------------------
+  // Called only on plugins of ABI 1.9 or later. Optional: the defaults say the backend does
+  // not share with OpenGL.
+
+  /// Whether `device` of this context can register and map GL objects, or why not (a
+  /// platform without cl_khr_gl_sharing; an OpenCL context not made by
+  /// ApiAdapter::create_gl_context()). Never throws beyond std::bad_alloc. The default: no,
+  /// "this backend does not share with OpenGL".
+  virtual GlSharing gl_sharing(std::size_t device);
+  /// Registers the GL buffer object `name` (non-zero, the core checks) for `device`, to be
+  /// accessed as `access` says (CUDA: cuGraphicsGLRegisterBuffer; OpenCL:
+  /// clCreateFromGLBuffer). Called with the GL context current on the calling thread, and
+  /// only where gl_sharing(device) is available. Throws BackendError (e.g. `name` is not a
+  /// buffer of that GL context), LogicError (the default).
+  virtual std::unique_ptr<GlResourceAdapter> register_gl_buffer(std::size_t device, unsigned name,
+                                                                GlAccess access);
+  /// Registers a GL texture level (`texture`: the core read its type, format and size from
+  /// GL and checked that plinth has images of them) for `device`, as register_gl_buffer()
+  /// does (CUDA: cuGraphicsGLRegisterImage, with SURFACE_LDST unless read-only; OpenCL:
+  /// clCreateFromGLTexture). Throws BackendError, LogicError (the default).
+  virtual std::unique_ptr<GlResourceAdapter> register_gl_texture(std::size_t device,
+                                                                 const GlTextureDesc& texture,
+                                                                 GlAccess access);
 };
 
 inline std::unique_ptr<ProgramAdapter> ContextAdapter::build_program(std::span<const std::size_t>,
@@ -292,5 +317,20 @@ inline std::unique_ptr<BufferAdapter> ContextAdapter::allocate_managed(std::size
 }
 
 inline bool ContextAdapter::memory_info(std::size_t, MemoryInfo&) { return false; }
+
+inline GlSharing ContextAdapter::gl_sharing(std::size_t) {
+  return {false, "this backend does not share with OpenGL"};
+}
+
+inline std::unique_ptr<GlResourceAdapter> ContextAdapter::register_gl_buffer(std::size_t, unsigned,
+                                                                             GlAccess) {
+  throw LogicError("this backend does not share with OpenGL");
+}
+
+inline std::unique_ptr<GlResourceAdapter> ContextAdapter::register_gl_texture(std::size_t,
+                                                                              const GlTextureDesc&,
+                                                                              GlAccess) {
+  throw LogicError("this backend does not share with OpenGL");
+}
 
 }  // namespace plinth::backend

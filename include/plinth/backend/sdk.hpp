@@ -13,6 +13,7 @@
 #include <plinth/backend/device.hpp>
 #include <plinth/backend/dialect.hpp>
 #include <plinth/backend/event.hpp>
+#include <plinth/backend/gl_interop.hpp>
 #include <plinth/backend/gpu_image.hpp>
 #include <plinth/backend/host_ranges.hpp>
 #include <plinth/backend/image.hpp>
