@@ -8,6 +8,7 @@
 #include "diagnostics/debug.hpp"
 
 #include <plinth/errors.hpp>
+#include <plinth/backend/abi_version.hpp>
 #include <plinth/version.hpp>
 
 #include <fmt/format.h>

@@ -7,6 +7,7 @@
 
 #include <plinth/errors.hpp>
 #include <plinth/printable.hpp>
+#include <plinth/backend/abi_version.hpp>
 #include <plinth/version.hpp>
 
 #include <fmt/format.h>

@@ -5,7 +5,4 @@
 #define PLINTH_VERSION_MINOR 1
 #define PLINTH_VERSION_PATCH 0
 
-/// The plugin SDK's ABI version. A plugin must have the core's major version; a plugin
-/// of another minor version is accepted and only the older minor's interface is used.
-#define PLINTH_ABI_MAJOR 1
-#define PLINTH_ABI_MINOR 9
+// The plugin SDK's ABI version is in <plinth/backend/abi_version.hpp>.

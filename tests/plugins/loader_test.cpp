@@ -6,7 +6,7 @@
 
 #include <plinth/errors.hpp>
 #include <plinth/printable.hpp>
-#include <plinth/version.hpp>
+#include <plinth/backend/abi_version.hpp>
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 // dynamic symbol table without loading the file (core/plugins/elf_symbols.cpp).
 
 #include <plinth/backend/api.hpp>
-#include <plinth/version.hpp>
+#include <plinth/backend/abi_version.hpp>
 
 #include <boost/dll/alias.hpp>
 

@@ -6,7 +6,7 @@
 #include <plinth/compile.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/plugins.hpp>
-#include <plinth/version.hpp>
+#include <plinth/backend/abi_version.hpp>
 
 #include <hip/hip_runtime_api.h>
 
