@@ -3,6 +3,7 @@
 #include "clblast.hpp"
 #include "context.hpp"
 #include "error.hpp"
+#include "gl_interop.hpp"
 #include "platform.hpp"
 #include "prelude.hpp"
 
@@ -59,6 +60,12 @@ std::unique_ptr<backend::ContextAdapter> Api::wrap_context(
     backend::NativeHandle context, std::span<const backend::DeviceAdapter* const> devices,
     bool take_ownership) {
   return Context::wrap(reinterpret_cast<cl_context>(context), device_ids(devices), take_ownership);
+}
+
+// gl_interop.hpp's create_gl_context() on the devices' cl_device_ids.
+std::unique_ptr<backend::ContextAdapter> Api::create_gl_context(
+    std::span<const backend::DeviceAdapter* const> devices, const GlContext& gl) {
+  return opencl::create_gl_context(device_ids(devices), gl);
 }
 
 std::string Api::prelude(bool fast_math) const { return opencl::prelude(fast_math); }

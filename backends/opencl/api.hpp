@@ -34,6 +34,11 @@ class Api final : public backend::ApiAdapter {
   /// CLBlast (clblast.hpp), loaded on the first call: "CLBlast (libclblast.so.1)", or why it
   /// cannot be used.
   backend::BlasLibrary blas_library() const override;
+  /// SDK 1.9: a context made with CL_GL_CONTEXT_KHR and the EGL or GLX display, where the
+  /// platform has cl_khr_gl_sharing and clGetGLContextInfoKHR lists every device
+  /// (gl_interop.hpp's create_gl_context()). Throws LogicError naming why not, BackendError.
+  std::unique_ptr<backend::ContextAdapter> create_gl_context(
+      std::span<const backend::DeviceAdapter* const> devices, const GlContext& gl) override;
 };
 
 /// The plugin's factory (exported by plugin.cpp).

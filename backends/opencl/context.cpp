@@ -3,6 +3,7 @@
 #include "buffer.hpp"
 #include "device.hpp"
 #include "error.hpp"
+#include "gl_interop.hpp"
 #include "image.hpp"
 #include "launch_order.hpp"
 #include "program.hpp"
@@ -11,6 +12,8 @@
 
 #include <plinth/backend/host_copier.hpp>
 #include <plinth/errors.hpp>
+
+#include <CL/cl_gl.h>
 
 #include <algorithm>
 #include <array>
@@ -118,7 +121,6 @@ std::vector<Context::Limits> Context::query_limits(const std::vector<cl_device_i
 }
 
 std::unique_ptr<Context> Context::create(std::vector<cl_device_id> devices) {
-  auto limits = query_limits(devices);
   const auto platform = device_value<cl_platform_id>(devices.at(0), CL_DEVICE_PLATFORM);
   const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
                                               reinterpret_cast<cl_context_properties>(platform), 0};
@@ -126,15 +128,22 @@ std::unique_ptr<Context> Context::create(std::vector<cl_device_id> devices) {
   cl_context context = clCreateContext(properties, static_cast<cl_uint>(devices.size()),
                                        devices.data(), nullptr, nullptr, &code);
   check_alloc(code, "clCreateContext");
+  return adopt(context, std::move(devices), false);
+}
+
+std::unique_ptr<Context> Context::adopt(cl_context context, std::vector<cl_device_id> devices,
+                                        bool gl_context) {
+  std::vector<Limits> limits;
   std::shared_ptr<ContextState> state;
   try {
-    state = std::make_shared<ContextState>(context, devices.front());
+    limits = query_limits(devices);
+    state = std::make_shared<ContextState>(context, devices.at(0));
   } catch (...) {
     PLINTH_CHECK_IN_DESTRUCTOR(clReleaseContext(context));
     throw;
   }
   return std::unique_ptr<Context>(
-      new Context(context, std::move(devices), std::move(limits), std::move(state)));
+      new Context(context, std::move(devices), std::move(limits), std::move(state), gl_context));
 }
 
 std::unique_ptr<Context> Context::wrap(cl_context context, std::vector<cl_device_id> devices,
@@ -148,19 +157,30 @@ std::unique_ptr<Context> Context::wrap(cl_context context, std::vector<cl_device
     if (std::find(own.begin(), own.end(), devices[i]) == own.end())
       throw LogicError("the OpenCL context to wrap does not contain device " + std::to_string(i) +
                        " (" + device_string(devices[i], CL_DEVICE_NAME) + ")");
+  // A context made with a GL context (by the application, or by create_gl_context()) names
+  // it among its properties.
+  const auto properties = info_array<cl_context_properties>(
+      [&](std::size_t size, void* value, std::size_t* size_ret) {
+        return clGetContextInfo(context, CL_CONTEXT_PROPERTIES, size, value, size_ret);
+      },
+      "clGetContextInfo");
+  bool gl_context = false;
+  for (std::size_t i = 0; i + 1 < properties.size() && properties[i] != 0; i += 2)
+    gl_context = gl_context || (properties[i] == CL_GL_CONTEXT_KHR && properties[i + 1] != 0);
   auto limits = query_limits(devices);
   auto state = std::make_shared<ContextState>(context, devices.at(0));  // its own reference
   if (!take_ownership) PLINTH_CHECK(clRetainContext(context));
   return std::unique_ptr<Context>(
-      new Context(context, std::move(devices), std::move(limits), std::move(state)));
+      new Context(context, std::move(devices), std::move(limits), std::move(state), gl_context));
 }
 
 Context::Context(cl_context context, std::vector<cl_device_id> devices, std::vector<Limits> limits,
-                 std::shared_ptr<ContextState> state) noexcept
+                 std::shared_ptr<ContextState> state, bool gl_context) noexcept
     : context_(context),
       devices_(std::move(devices)),
       limits_(std::move(limits)),
-      state_(std::move(state)) {}
+      state_(std::move(state)),
+      gl_context_(gl_context) {}
 
 Context::~Context() { PLINTH_CHECK_IN_DESTRUCTOR(clReleaseContext(context_)); }
 
@@ -292,6 +312,29 @@ std::unique_ptr<backend::ImageAdapter> Context::create_image(std::size_t /*devic
 
 std::unique_ptr<backend::SamplerAdapter> Context::create_sampler(const SamplerDesc& desc) {
   return opencl::create_sampler(context_, desc);
+}
+
+// Available where the platform has cl_khr_gl_sharing and the context was made with a GL
+// context; otherwise why not. Never throws beyond std::bad_alloc.
+GlSharing Context::gl_sharing(std::size_t device) {
+  return query_gl_sharing(devices_[device], gl_context_);
+}
+
+// clCreateFromGLBuffer (gl_interop.hpp). Throws LogicError with gl_sharing()'s reason where it
+// is not available (the core asks first), OutOfMemoryError, BackendError.
+std::unique_ptr<backend::GlResourceAdapter> Context::register_gl_buffer(std::size_t device,
+                                                                        unsigned name,
+                                                                        GlAccess access) {
+  if (auto sharing = gl_sharing(device); !sharing.available) throw LogicError(sharing.reason);
+  return opencl::register_gl_buffer(context_, devices_[device], name, access,
+                                    limits_[device].alignment);
+}
+
+// clCreateFromGLTexture (gl_interop.hpp); throws as register_gl_buffer().
+std::unique_ptr<backend::GlResourceAdapter> Context::register_gl_texture(
+    std::size_t device, const GlTextureDesc& texture, GlAccess access) {
+  if (auto sharing = gl_sharing(device); !sharing.available) throw LogicError(sharing.reason);
+  return opencl::register_gl_texture(context_, devices_[device], texture, access);
 }
 
 }  // namespace plinth::opencl

@@ -64,11 +64,18 @@ class ContextState {
 /// A cl_context (one reference owned) over the devices it was created with.
 class Context final : public backend::ContextAdapter {
  public:
-  /// A new context over `devices` (of one platform).
+  /// A new context over `devices` (of one platform). Throws OutOfMemoryError, BackendError.
   static std::unique_ptr<Context> create(std::vector<cl_device_id> devices);
   /// Wraps `context`, which must contain `devices`; without `take_ownership` it is retained.
+  /// It shares with GL if it was made with CL_GL_CONTEXT_KHR. Throws LogicError for a device
+  /// it lacks, BackendError.
   static std::unique_ptr<Context> wrap(cl_context context, std::vector<cl_device_id> devices,
                                        bool take_ownership);
+  /// Adopts the reference of `context`, just made over `devices`; `gl_context`: it was made
+  /// with a GL context (gl_interop.hpp's create_gl_context()). Releases `context` if it
+  /// throws (OutOfMemoryError, BackendError).
+  static std::unique_ptr<Context> adopt(cl_context context, std::vector<cl_device_id> devices,
+                                        bool gl_context);
 
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
@@ -111,6 +118,14 @@ class Context final : public backend::ContextAdapter {
   std::unique_ptr<backend::ImageAdapter> create_image(std::size_t device,
                                                       const backend::ImageDesc& desc) override;
   std::unique_ptr<backend::SamplerAdapter> create_sampler(const SamplerDesc& desc) override;
+  // SDK 1.9: OpenGL interop through cl_khr_gl_sharing (gl_interop.hpp), where the context was
+  // made with a GL context; register_gl_* throw LogicError saying why not elsewhere.
+  GlSharing gl_sharing(std::size_t device) override;
+  std::unique_ptr<backend::GlResourceAdapter> register_gl_buffer(std::size_t device, unsigned name,
+                                                                 GlAccess access) override;
+  std::unique_ptr<backend::GlResourceAdapter> register_gl_texture(std::size_t device,
+                                                                  const GlTextureDesc& texture,
+                                                                  GlAccess access) override;
 
   /// What the context's queues share with it.
   const std::shared_ptr<ContextState>& state() const noexcept { return state_; }
@@ -122,14 +137,15 @@ class Context final : public backend::ContextAdapter {
   };
   static std::vector<Limits> query_limits(const std::vector<cl_device_id>& devices);
 
-  // Adopts `context`'s reference.
+  // Adopts `context`'s reference; `gl_context`: made with a GL context.
   Context(cl_context context, std::vector<cl_device_id> devices, std::vector<Limits> limits,
-          std::shared_ptr<ContextState> state) noexcept;
+          std::shared_ptr<ContextState> state, bool gl_context) noexcept;
 
   cl_context context_;
   std::vector<cl_device_id> devices_;
   std::vector<Limits> limits_;
   std::shared_ptr<ContextState> state_;
+  bool gl_context_;  // made with CL_GL_CONTEXT_KHR: GL objects can be registered
 };
 
 }  // namespace plinth::opencl
