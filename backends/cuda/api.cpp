@@ -4,6 +4,7 @@
 #include "cublas.hpp"
 #include "device.hpp"
 #include "driver.hpp"
+#include "gl_interop.hpp"
 #include "nccl.hpp"
 #include "platform.hpp"
 #include "prelude.hpp"
@@ -12,9 +13,12 @@
 #include <plinth/errors.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <span>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace plinth::cuda {
 
@@ -65,6 +69,44 @@ NvrtcTarget parse_target(std::string_view name) {
     target.arch = target.arch * 10 + (c - '0');
   }
   return target;
+}
+
+// "device 0", "devices 0, 2", "no device": CUDA device ordinals for a message.
+std::string device_list(std::span<const CUdevice> devices) {
+  if (devices.empty()) return "no device";
+  std::string text = devices.size() == 1 ? "device " : "devices ";
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    text += (i == 0 ? "" : ", ") + std::to_string(devices[i]);
+  return text;
+}
+
+// Throws LogicError unless the GL context current on this thread runs on every one of
+// `requested` (cuGLGetDevices, every device the GL context uses).
+void check_gl_devices(std::span<const CUdevice> requested) {
+  constexpr unsigned int capacity = 64;
+  std::array<CUdevice, capacity> listed{};
+  unsigned int count = 0;
+  const CUresult result =
+      driver().cuGLGetDevices_v2(&count, listed.data(), capacity, gl::device_list_all);
+  if (result == CUDA_ERROR_INVALID_GRAPHICS_CONTEXT || result == CUDA_ERROR_INVALID_CONTEXT)
+    throw LogicError("no GL context is current on this thread (" +
+                     failure("cuGLGetDevices", result) +
+                     "): make the GL context current before making a context that shares with it");
+  if (result == CUDA_ERROR_NO_DEVICE)
+    throw LogicError("the GL context current on this thread runs on no CUDA device (" +
+                     failure("cuGLGetDevices", result) +
+                     "): its renderer is another vendor's GPU or a software one");
+  if (result != CUDA_SUCCESS)
+    throw LogicError("the CUDA devices of the GL context current on this thread are unknown (" +
+                     failure("cuGLGetDevices", result) + ")");
+  const std::span<const CUdevice> runs_on(listed.data(), std::min(count, capacity));
+  std::vector<CUdevice> missing;
+  for (const CUdevice device : requested)
+    if (std::find(runs_on.begin(), runs_on.end(), device) == runs_on.end())
+      missing.push_back(device);
+  if (!missing.empty())
+    throw LogicError("the GL context current on this thread does not run on CUDA " +
+                     device_list(missing) + " (cuGLGetDevices lists " + device_list(runs_on) + ")");
 }
 
 }  // namespace
@@ -163,6 +205,23 @@ std::unique_ptr<backend::ContextAdapter> Api::wrap_context(
                                                              : ContextState::Ownership::borrowed);
   state->add(device, native);
   return std::make_unique<Context>(std::move(state));
+}
+
+std::unique_ptr<backend::ContextAdapter> Api::create_gl_context(
+    std::span<const backend::DeviceAdapter* const> devices, const GlContext& gl) {
+  if (gl.display == nullptr || gl.context == nullptr)
+    throw LogicError(std::string("the GL context's ") +
+                     (gl.display == nullptr ? "display" : "context") +
+                     " handle is null: a context shares with a GL context that exists and is "
+                     "current on this thread");
+  if (const GlSharing sharing = query_gl_sharing(); !sharing.available)
+    throw LogicError(sharing.reason);
+  std::vector<CUdevice> requested;
+  requested.reserve(devices.size());
+  for (const auto* adapter : devices)
+    requested.push_back(static_cast<const Device&>(*adapter).device());
+  check_gl_devices(requested);
+  return create_context(devices);  // CUDA's GL interop works in any context of the device
 }
 
 std::string Api::prelude(bool fast_math) const { return cuda::prelude(fast_math); }

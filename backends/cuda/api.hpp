@@ -52,6 +52,14 @@ class Api final : public backend::ApiAdapter {
   // SDK 1.5.
   /// nominal_features() (device.hpp) of the target's architecture.
   void target_features(std::string_view target, DeviceFeatures& features) const override;
+  // SDK 1.9.
+  /// An ordinary context (create_context()), once cuGLGetDevices (CU_GL_DEVICE_LIST_ALL) says
+  /// that the GL context current on this thread runs on every one of `devices`. Throws
+  /// LogicError where `gl`'s display or context is null, the driver has no GL interop, no GL
+  /// context is current, or it runs on other devices (naming them and those it runs on);
+  /// BackendError.
+  std::unique_ptr<backend::ContextAdapter> create_gl_context(
+      std::span<const backend::DeviceAdapter* const> devices, const GlContext& gl) override;
 
  private:
   bool driver_loaded_ = false;

@@ -3,6 +3,7 @@
 #include "buffer.hpp"
 #include "communicator.hpp"
 #include "driver.hpp"
+#include "gl_interop.hpp"
 #include "image.hpp"
 #include "program.hpp"
 #include "queue.hpp"
@@ -217,6 +218,19 @@ std::unique_ptr<backend::ImageAdapter> Context::create_image(std::size_t device,
 
 std::unique_ptr<backend::SamplerAdapter> Context::create_sampler(const SamplerDesc& desc) {
   return std::make_unique<Sampler>(desc);
+}
+
+GlSharing Context::gl_sharing(std::size_t /*device*/) { return query_gl_sharing(); }
+
+std::unique_ptr<backend::GlResourceAdapter> Context::register_gl_buffer(std::size_t device,
+                                                                        unsigned name,
+                                                                        GlAccess access) {
+  return cuda::register_gl_buffer(state_, device, name, access);
+}
+
+std::unique_ptr<backend::GlResourceAdapter> Context::register_gl_texture(
+    std::size_t device, const GlTextureDesc& texture, GlAccess access) {
+  return cuda::register_gl_texture(state_, device, texture, access);
 }
 
 std::unique_ptr<backend::CommunicatorAdapter> Context::create_communicator(

@@ -141,6 +141,22 @@ class Context final : public backend::ContextAdapter {
   std::unique_ptr<backend::ImageAdapter> create_image(std::size_t device,
                                                       const backend::ImageDesc& desc) override;
   std::unique_ptr<backend::SamplerAdapter> create_sampler(const SamplerDesc& desc) override;
+  // SDK 1.9: OpenGL interop (gl_interop.hpp).
+  /// Available on every device where the driver has the graphics interop functions (CUDA
+  /// needs no special context); otherwise says which it lacks. Never throws beyond
+  /// std::bad_alloc.
+  GlSharing gl_sharing(std::size_t device) override;
+  /// cuGraphicsGLRegisterBuffer in the device's context (made current for the call), with
+  /// gl_register_flags(). Throws LogicError where the driver has no GL interop, BackendError.
+  std::unique_ptr<backend::GlResourceAdapter> register_gl_buffer(std::size_t device, unsigned name,
+                                                                 GlAccess access) override;
+  /// cuGraphicsGLRegisterImage in the device's context, with gl_register_flags() (and
+  /// SURFACE_LDST unless read-only); a mapping is an Image of `texture`'s level that does not
+  /// own its CUarray. Throws LogicError where the driver has no GL interop or the texture is
+  /// 1-D (CUDA registers no GL_TEXTURE_1D or GL_TEXTURE_1D_ARRAY), BackendError.
+  std::unique_ptr<backend::GlResourceAdapter> register_gl_texture(std::size_t device,
+                                                                  const GlTextureDesc& texture,
+                                                                  GlAccess access) override;
 
  private:
   std::shared_ptr<ContextState> state_;

@@ -38,6 +38,17 @@ std::string load() {
 #define PLINTH_CUDA_RESOLVE(function) resolve(table.function, PLINTH_CUDA_SYMBOL(function));
   PLINTH_CUDA_DRIVER_FUNCTIONS(PLINTH_CUDA_RESOLVE)
 #undef PLINTH_CUDA_RESOLVE
+  // The graphics functions are optional: null where missing (missing_gl_functions()).
+  auto resolve_optional = [&](auto& member, const char* symbol) {
+    member = reinterpret_cast<std::remove_reference_t<decltype(member)>>(::dlsym(library, symbol));
+  };
+#define PLINTH_CUDA_RESOLVE_OPTIONAL(function) \
+  resolve_optional(table.function, PLINTH_CUDA_SYMBOL(function));
+#define PLINTH_CUDA_RESOLVE_GL(function, type) resolve_optional(table.function, #function);
+  PLINTH_CUDA_GRAPHICS_FUNCTIONS(PLINTH_CUDA_RESOLVE_OPTIONAL)
+  PLINTH_CUDA_GL_FUNCTIONS(PLINTH_CUDA_RESOLVE_GL)
+#undef PLINTH_CUDA_RESOLVE_GL
+#undef PLINTH_CUDA_RESOLVE_OPTIONAL
   if (!missing.empty()) {
     ::dlclose(library);
     return "libcuda.so.1 has no " + missing + ": the NVIDIA driver is older than CUDA " +
@@ -48,6 +59,20 @@ std::string load() {
 }
 
 }  // namespace
+
+std::string missing_gl_functions(const Driver& table) {
+  std::string missing;
+  auto check = [&](auto member, const char* symbol) {
+    if (member == nullptr) missing += (missing.empty() ? "" : ", ") + std::string(symbol);
+  };
+#define PLINTH_CUDA_CHECK_PRESENT(function) check(table.function, PLINTH_CUDA_SYMBOL(function));
+#define PLINTH_CUDA_CHECK_GL(function, type) check(table.function, #function);
+  PLINTH_CUDA_GRAPHICS_FUNCTIONS(PLINTH_CUDA_CHECK_PRESENT)
+  PLINTH_CUDA_GL_FUNCTIONS(PLINTH_CUDA_CHECK_GL)
+#undef PLINTH_CUDA_CHECK_GL
+#undef PLINTH_CUDA_CHECK_PRESENT
+  return missing;
+}
 
 const std::string& load_driver() {
   static std::once_flag once;

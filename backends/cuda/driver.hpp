@@ -99,19 +99,70 @@ namespace plinth::cuda {
   X(cuTexObjectCreate)                  \
   X(cuTexObjectDestroy)
 
+// SDK 1.9's graphics interop (gl_interop.hpp): optional functions. load_driver() leaves the
+// ones libcuda.so.1 lacks null instead of refusing the driver, and missing_gl_functions()
+// names them (Context::gl_sharing() says so). First cuda.h's, as the list above...
+#define PLINTH_CUDA_GRAPHICS_FUNCTIONS(X)      \
+  X(cuGraphicsMapResources)                    \
+  X(cuGraphicsResourceGetMappedMipmappedArray) \
+  X(cuGraphicsResourceGetMappedPointer)        \
+  X(cuGraphicsSubResourceGetMappedArray)       \
+  X(cuGraphicsUnmapResources)                  \
+  X(cuGraphicsUnregisterResource)              \
+  X(cuMipmappedArrayGetLevel)
+
+/// ...then cudaGL.h's, which the plugin does not include (it includes <GL/gl.h>, which a
+/// build machine need not have): plinth's own declarations of its types, with cudaGL.h's
+/// values (GLuint and GLenum are unsigned int). tests/backends/cuda/gl_declarations_test.cpp
+/// checks them against cudaGL.h.
+namespace gl {
+/// CUGLDeviceList: which devices cuGLGetDevices lists.
+enum DeviceList : unsigned int {
+  device_list_all = 1,            ///< every device the current GL context uses
+  device_list_current_frame = 2,  ///< those it renders its current frame on
+  device_list_next_frame = 3,     ///< those it renders its next frame on
+};
+/// cuGLGetDevices_v2 (what cudaGL.h calls cuGLGetDevices).
+using GetDevices = CUresult CUDAAPI(unsigned int* count, CUdevice* devices, unsigned int capacity,
+                                    DeviceList list);
+/// cuGraphicsGLRegisterBuffer.
+using RegisterBuffer = CUresult CUDAAPI(CUgraphicsResource* resource, unsigned int buffer,
+                                        unsigned int flags);
+/// cuGraphicsGLRegisterImage.
+using RegisterImage = CUresult CUDAAPI(CUgraphicsResource* resource, unsigned int image,
+                                       unsigned int target, unsigned int flags);
+}  // namespace gl
+
+// cudaGL.h's functions by symbol (the table member's name) and type.
+#define PLINTH_CUDA_GL_FUNCTIONS(X)                 \
+  X(cuGLGetDevices_v2, gl::GetDevices)              \
+  X(cuGraphicsGLRegisterBuffer, gl::RegisterBuffer) \
+  X(cuGraphicsGLRegisterImage, gl::RegisterImage)
+
 /// The driver's functions, resolved from libcuda.so.1: one member per function, named and
 /// typed as cuda.h declares it, so that `driver().cuMemAlloc(&pointer, size)` reads as the
-/// direct call would.
+/// direct call would; and the optional graphics functions, null where the driver lacks them.
 struct Driver {
 // (A declarator's name cannot be parenthesised.)
 #define PLINTH_CUDA_DRIVER_MEMBER(function) \
   decltype(&::function) function = nullptr;  // NOLINT(bugprone-macro-parentheses)
   PLINTH_CUDA_DRIVER_FUNCTIONS(PLINTH_CUDA_DRIVER_MEMBER)
+  PLINTH_CUDA_GRAPHICS_FUNCTIONS(PLINTH_CUDA_DRIVER_MEMBER)
 #undef PLINTH_CUDA_DRIVER_MEMBER
+#define PLINTH_CUDA_GL_MEMBER(function, type) \
+  type* function = nullptr;  // NOLINT(bugprone-macro-parentheses)
+  PLINTH_CUDA_GL_FUNCTIONS(PLINTH_CUDA_GL_MEMBER)
+#undef PLINTH_CUDA_GL_MEMBER
 };
 
+/// The graphics interop functions (PLINTH_CUDA_GRAPHICS_FUNCTIONS, PLINTH_CUDA_GL_FUNCTIONS)
+/// that `table` lacks, by symbol and comma-separated ("cuGLGetDevices_v2,
+/// cuGraphicsGLRegisterImage"); "" where it has them all. Never throws but std::bad_alloc.
+std::string missing_gl_functions(const Driver& table);
+
 /// Opens libcuda.so.1 (RTLD_NOW | RTLD_LOCAL) and fills driver()'s table, once per process
-/// (later calls return the first call's result). Returns "" when every function was found;
+/// (later calls return the first call's result). Returns "" when every function was found
+/// (but the optional graphics ones, left null where missing: missing_gl_functions());
 /// otherwise why not, in the dynamic loader's words and what that means ("libcuda.so.1: cannot
 /// open shared object file: No such file or directory (the NVIDIA driver is not installed)"),
 /// and driver()'s table stays empty. The library stays loaded for the rest of the process

@@ -214,8 +214,13 @@ CUDA_ARRAY3D_DESCRIPTOR array_descriptor(const backend::ImageDesc& desc) noexcep
 }
 
 Image::Image(std::shared_ptr<ContextState> state, std::size_t device, CUarray array,
-             const backend::ImageDesc& desc) noexcept
-    : state_(std::move(state)), device_(device), array_(array), desc_(desc) {
+             const backend::ImageDesc& desc, Array holding, bool surface) noexcept
+    : state_(std::move(state)),
+      device_(device),
+      array_(array),
+      desc_(desc),
+      holding_(holding),
+      surface_(surface) {
   data_ = backend::gpu_image_data(desc);
 }
 
@@ -224,7 +229,7 @@ Image::~Image() {
   for (const auto texture : data_.tex)
     if (texture != 0) CU_CHECK_IN_DESTRUCTOR(cuTexObjectDestroy(texture));
   if (data_.surf != 0) CU_CHECK_IN_DESTRUCTOR(cuSurfObjectDestroy(data_.surf));
-  CU_CHECK_IN_DESTRUCTOR(cuArrayDestroy(array_));
+  if (holding_ == Array::owned) CU_CHECK_IN_DESTRUCTOR(cuArrayDestroy(array_));
 }
 
 backend::ArgValue Image::kernel_arg() {
@@ -233,7 +238,7 @@ backend::ArgValue Image::kernel_arg() {
     // makes the rest.
     ScopedContext current((*state_)[device_].context);
     const CUDA_RESOURCE_DESC resource = array_resource(array_);
-    if (data_.surf == 0) {
+    if (surface_ && data_.surf == 0) {
       CUsurfObject surface = 0;
       CU_CHECK(cuSurfObjectCreate(&surface, &resource));
       data_.surf = surface;

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <utility>
 
 namespace plinth::cuda {
 
@@ -41,13 +42,28 @@ bool texture_desc(unsigned int setting, ImageType type, const ImageFormat& forma
 /// types, CUDA_ARRAY3D_LAYERED.
 CUDA_ARRAY3D_DESCRIPTOR array_descriptor(const backend::ImageDesc& desc) noexcept;
 
-/// A CUDA array (owned), and the texture and surface objects kernels use it through, made on
-/// the first kernel_arg() and destroyed with the image.
+/// A CUDA array (owned, or borrowed from a mapped GL texture: gl_interop.hpp), and the
+/// texture and surface objects kernels use it through, made on the first kernel_arg() and
+/// destroyed with the image.
 class Image final : public backend::ImageAdapter {
  public:
+  /// How an Image holds its array.
+  enum class Array {
+    owned,     ///< made for the image (cuArray3DCreate), destroyed with it
+    borrowed,  ///< someone else's (a mapped GL texture level's), left alone
+  };
+
   /// Adopts `array`, made in the context of `device` of `state` as `desc` says.
   Image(std::shared_ptr<ContextState> state, std::size_t device, CUarray array,
-        const backend::ImageDesc& desc) noexcept;
+        const backend::ImageDesc& desc) noexcept
+      : Image(std::move(state), device, array, desc, Array::owned, true) {}
+  /// Holds `array` of `device` of `state` as `holding` says. `surface`: whether the array
+  /// has surface load/store (a GL texture registered read-only has not), so that
+  /// kernel_arg() makes a surface object of it; without, the ImageData's surface stays 0.
+  Image(std::shared_ptr<ContextState> state, std::size_t device, CUarray array,
+        const backend::ImageDesc& desc, Array holding, bool surface) noexcept;
+  /// Destroys the texture and surface objects made, and the array if owned (in the device's
+  /// context; errors are reported, not thrown).
   ~Image() override;
   Image(const Image&) = delete;
   Image& operator=(const Image&) = delete;
@@ -72,6 +88,8 @@ class Image final : public backend::ImageAdapter {
   CUarray array_;
   backend::ImageDesc desc_;
   ImageData data_;
+  Array holding_;
+  bool surface_;
   bool objects_made_ = false;
 };
 

@@ -4,12 +4,18 @@
 #include "context.hpp"
 #include "device.hpp"
 #include "error.hpp"
+#include "gl_interop.hpp"
 #include "platform.hpp"
 #include "prelude.hpp"
 #include "targets.hpp"
 
 #include <plinth/backend/vendor_library.hpp>
 #include <plinth/errors.hpp>
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
 
 namespace plinth::hip {
 
@@ -55,6 +61,31 @@ std::unique_ptr<backend::ContextAdapter> Api::wrap_context(
   auto state = std::make_shared<ContextState>();
   state->add(device);
   return std::make_unique<Context>(std::move(state));
+}
+
+std::unique_ptr<backend::ContextAdapter> Api::create_gl_context(
+    std::span<const backend::DeviceAdapter* const> devices, const GlContext& gl) {
+  if (gl.display == nullptr || gl.context == nullptr)
+    throw LogicError(std::string("the GL context's ") +
+                     (gl.display == nullptr ? "display" : "context") +
+                     " handle is null: a context shares with a GL context that exists and is "
+                     "current on this thread");
+  std::vector<int> requested;
+  requested.reserve(devices.size());
+  for (const auto* adapter : devices)
+    requested.push_back(static_cast<const Device&>(*adapter).device());
+  if (const GlSharing sharing = query_gl_sharing(); !sharing.available)
+    throw LogicError(sharing.reason);
+  constexpr unsigned int capacity = 64;
+  std::array<int, capacity> listed{};
+  unsigned int count = 0;
+  const hipError_t result =
+      gl_calls().hipGLGetDevices(&count, listed.data(), capacity, hipGLDeviceListAll);
+  if (result != hipSuccess) (void)hipGetLastError();  // not the caller's error to see later
+  const std::string problem = gl_device_problem(
+      requested, result, std::span<const int>(listed.data(), std::min(count, capacity)));
+  if (!problem.empty()) throw LogicError(problem);
+  return create_context(devices);  // HIP's GL interop needs no special context
 }
 
 std::string Api::prelude(bool fast_math) const { return hip::prelude(fast_math); }

@@ -57,6 +57,14 @@ class Api final : public backend::ApiAdapter {
   /// and whether libhipblas.so.2 is installed, in the reason.
   backend::BlasLibrary blas_library() const override;
 
+  // SDK 1.9
+  /// An ordinary context (create_context()), once hipGLGetDevices (hipGLDeviceListAll) says
+  /// that the GL context current on this thread runs on every one of `devices`
+  /// (gl_device_problem()). Throws LogicError where `gl`'s display or context is null, no GL
+  /// context is current, or it runs on other devices; BackendError.
+  std::unique_ptr<backend::ContextAdapter> create_gl_context(
+      std::span<const backend::DeviceAdapter* const> devices, const GlContext& gl) override;
+
  private:
   std::size_t device_count_ = 0;
   std::string runtime_version_;

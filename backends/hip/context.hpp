@@ -135,6 +135,22 @@ class Context final : public backend::ContextAdapter {
   std::unique_ptr<backend::ImageAdapter> create_image(std::size_t device,
                                                       const backend::ImageDesc& desc) override;
   std::unique_ptr<backend::SamplerAdapter> create_sampler(const SamplerDesc& desc) override;
+  // SDK 1.9: OpenGL interop (gl_interop.hpp; built, never run).
+  /// Available on every device where the runtime has the GL interop functions (HIP needs no
+  /// special context); otherwise says which it lacks. Never throws beyond std::bad_alloc.
+  GlSharing gl_sharing(std::size_t device) override;
+  /// hipGraphicsGLRegisterBuffer with the device current, with gl_register_flags(). Throws
+  /// LogicError where the runtime lacks a GL interop function, BackendError.
+  std::unique_ptr<backend::GlResourceAdapter> register_gl_buffer(std::size_t device, unsigned name,
+                                                                 GlAccess access) override;
+  /// hipGraphicsGLRegisterImage with the device current, with gl_register_flags() (and
+  /// SurfaceLoadStore unless read-only); a mapping is an Image of `texture`'s level that does
+  /// not own its array. Throws LogicError where the runtime lacks a GL interop function (of
+  /// textures: hipGraphicsGLRegisterImage, hipGraphicsSubResourceGetMappedArray),
+  /// BackendError.
+  std::unique_ptr<backend::GlResourceAdapter> register_gl_texture(std::size_t device,
+                                                                  const GlTextureDesc& texture,
+                                                                  GlAccess access) override;
 
  private:
   std::shared_ptr<ContextState> state_;

@@ -266,8 +266,13 @@ ImageSupport image_support_from(const hipDeviceProp_t& properties, bool images,
 bool layers_on_z(int runtime_version) noexcept { return runtime_version >= 60100000; }
 
 Image::Image(std::shared_ptr<ContextState> state, std::size_t device, hipArray_t array,
-             const backend::ImageDesc& desc) noexcept
-    : state_(std::move(state)), device_(device), array_(array), desc_(desc) {
+             const backend::ImageDesc& desc, Array holding, bool writable) noexcept
+    : state_(std::move(state)),
+      device_(device),
+      array_(array),
+      desc_(desc),
+      holding_(holding),
+      writable_(writable) {
   data_ = backend::gpu_image_data(desc);
 }
 
@@ -282,7 +287,7 @@ Image::~Image() {
           hipDestroyTextureObject(reinterpret_cast<hipTextureObject_t>(texture)));
   if (surface_ != nullptr && surface_calls().destroy != nullptr)
     PLINTH_CHECK_IN_DESTRUCTOR(surface_calls().destroy(surface_));
-  destroy_array(array_);
+  if (holding_ == Array::owned) destroy_array(array_);
 }
 
 backend::ArgValue Image::kernel_arg() {
@@ -292,7 +297,7 @@ backend::ArgValue Image::kernel_arg() {
     ScopedDevice current((*state_)[device_].device);
     const hipResourceDesc resource = array_resource(array_);
     const bool normalized = desc_.format.normalized();
-    if (surface_ == nullptr && !normalized) {
+    if (writable_ && surface_ == nullptr && !normalized) {
       if (surface_calls().create == nullptr)
         throw LogicError(
             "this HIP runtime exports no hipCreateSurfaceObject (by its C or its C++ name): "
@@ -310,8 +315,9 @@ backend::ArgValue Image::kernel_arg() {
     }
     // A normalised format's stores go through its first texture object's descriptor (the
     // view in the normalised format: see image.hpp); setting 0 (clamp to edge, nearest, pixel
-    // coordinates) is valid for every format.
-    data_.surf = normalized ? data_.tex[0] : object_bits(surface_);
+    // coordinates) is valid for every format. A read-only image (a GL texture registered
+    // so) takes no stores: 0.
+    data_.surf = !writable_ ? 0 : normalized ? data_.tex[0] : object_bits(surface_);
     objects_made_ = true;
   }
   return {&data_, sizeof(data_)};

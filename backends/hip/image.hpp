@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace plinth::hip {
@@ -79,15 +80,28 @@ ImageSupport image_support_from(const hipDeviceProp_t& properties, bool images,
 /// and later, as CUDA) rather than y.
 bool layers_on_z(int runtime_version) noexcept;
 
-/// A HIP array (owned), and the texture and surface objects kernels use it through, made on
-/// the first kernel_arg() and destroyed with the image.
+/// A HIP array (owned, or borrowed from a mapped GL texture: gl_interop.hpp), and the texture
+/// and surface objects kernels use it through, made on the first kernel_arg() and destroyed
+/// with the image.
 class Image final : public backend::ImageAdapter {
  public:
+  /// How an Image holds its array.
+  enum class Array {
+    owned,     ///< made for the image (hipArray3DCreate), destroyed with it
+    borrowed,  ///< someone else's (a mapped GL texture level's), left alone
+  };
+
   /// Adopts `array`, made on `device` of `state` as `desc` says.
   Image(std::shared_ptr<ContextState> state, std::size_t device, hipArray_t array,
-        const backend::ImageDesc& desc) noexcept;
+        const backend::ImageDesc& desc) noexcept
+      : Image(std::move(state), device, array, desc, Array::owned, true) {}
+  /// Holds `array` of `device` of `state` as `holding` says. `writable`: whether kernels may
+  /// store to it (not a GL texture registered read-only); without, kernel_arg() makes no
+  /// surface object and the ImageData's surface stays 0.
+  Image(std::shared_ptr<ContextState> state, std::size_t device, hipArray_t array,
+        const backend::ImageDesc& desc, Array holding, bool writable) noexcept;
   /// Waits for the device's work (HIP destroys arrays and texture objects at once, and
-  /// queued kernels may read them), then destroys the objects and the array.
+  /// queued kernels may read them), then destroys the objects and the array if owned.
   ~Image() override;
   Image(const Image&) = delete;
   Image& operator=(const Image&) = delete;
@@ -113,6 +127,8 @@ class Image final : public backend::ImageAdapter {
   backend::ImageDesc desc_;
   ImageData data_;
   hipSurfaceObject_t surface_ = nullptr;  // of the formats that are not normalised
+  Array holding_;
+  bool writable_;
   bool objects_made_ = false;
 };
 

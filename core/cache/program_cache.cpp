@@ -7,8 +7,8 @@
 #include "cache/program_cache_state.hpp"
 #include "diagnostics/debug.hpp"
 
-#include <plinth/errors.hpp>
 #include <plinth/backend/abi_version.hpp>
+#include <plinth/errors.hpp>
 #include <plinth/version.hpp>
 
 #include <fmt/format.h>

@@ -5,9 +5,9 @@
 #include "plugins/file_safety.hpp"
 #include "plugins/manifest.hpp"
 
+#include <plinth/backend/abi_version.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/printable.hpp>
-#include <plinth/backend/abi_version.hpp>
 #include <plinth/version.hpp>
 
 #include <fmt/format.h>

@@ -4,9 +4,9 @@
 
 #include "plugins/loader.hpp"
 
+#include <plinth/backend/abi_version.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/printable.hpp>
-#include <plinth/backend/abi_version.hpp>
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 // metadata (kind, shortcut, SDK ABI version) so that the core can read it from the file's
 // dynamic symbol table without loading the file (core/plugins/elf_symbols.cpp).
 
-#include <plinth/backend/api.hpp>
 #include <plinth/backend/abi_version.hpp>
+#include <plinth/backend/api.hpp>
 
 #include <boost/dll/alias.hpp>
 

@@ -383,6 +383,202 @@ CUresult CUDAAPI texture_destroy(CUtexObject texture) {
   return CUDA_SUCCESS;
 }
 
+// OpenGL interop: resources numbered from 0x6100 (by 0x100), each registered or mapped or
+// not; a call named in `failures` fails once with the result given.
+std::uintptr_t next_resource = 0x6100;
+std::map<std::uintptr_t, bool> gl_resources;  // registered resource -> mapped
+std::size_t gl_buffer_size = 4096;
+std::vector<CUdevice> gl_devices{0};
+CUresult gl_devices_result = CUDA_SUCCESS;
+std::map<std::string, CUresult> failures;
+
+// The failure set for `function`, once; CUDA_SUCCESS if none.
+CUresult failure_of(const std::string& function) {
+  const auto found = failures.find(function);
+  if (found == failures.end()) return CUDA_SUCCESS;
+  const CUresult result = found->second;
+  failures.erase(found);
+  return result;
+}
+
+// "read_only", "write_discard|surface_ldst", "none".
+std::string register_flags(unsigned flags) {
+  std::string text;
+  const auto add = [&](unsigned flag, const char* name) {
+    if ((flags & flag) == 0) return;
+    text += (text.empty() ? "" : "|") + std::string(name);
+    flags &= ~flag;
+  };
+  add(CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY, "read_only");
+  add(CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD, "write_discard");
+  add(CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST, "surface_ldst");
+  add(CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER, "texture_gather");
+  if (flags != 0) text += (text.empty() ? "" : "|") + std::string("others");
+  return text.empty() ? "none" : text;
+}
+
+CUresult CUDAAPI gl_register_buffer(CUgraphicsResource* resource, unsigned buffer, unsigned flags) {
+  const std::string line = "cuGraphicsGLRegisterBuffer buffer=" + std::to_string(buffer) +
+                           " flags=" + register_flags(flags) +
+                           " current=" + describe(current_context);
+  if (const CUresult result = failure_of("cuGraphicsGLRegisterBuffer"); result != CUDA_SUCCESS) {
+    recorded.push_back(line + " failed");
+    return result;
+  }
+  *resource = reinterpret_cast<CUgraphicsResource>(next_resource);
+  gl_resources[next_resource] = false;
+  recorded.push_back(line + " -> " + hex(next_resource));
+  next_resource += 0x100;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI gl_register_image(CUgraphicsResource* resource, unsigned image, unsigned target,
+                                   unsigned flags) {
+  const std::string line = "cuGraphicsGLRegisterImage image=" + std::to_string(image) +
+                           " target=" + hex(target) + " flags=" + register_flags(flags) +
+                           " current=" + describe(current_context);
+  if (const CUresult result = failure_of("cuGraphicsGLRegisterImage"); result != CUDA_SUCCESS) {
+    recorded.push_back(line + " failed");
+    return result;
+  }
+  *resource = reinterpret_cast<CUgraphicsResource>(next_resource);
+  gl_resources[next_resource] = false;
+  recorded.push_back(line + " -> " + hex(next_resource));
+  next_resource += 0x100;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI gl_unregister(CUgraphicsResource resource) {
+  const auto number = reinterpret_cast<std::uintptr_t>(resource);
+  recorded.push_back("cuGraphicsUnregisterResource " + hex(number) +
+                     " current=" + describe(current_context));
+  return gl_resources.erase(number) == 1 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+// "0x6100" or "0x6100,0x6200".
+std::string resource_list(unsigned count, const CUgraphicsResource* resources) {
+  std::string text;
+  for (unsigned i = 0; i < count; ++i)
+    text += (i == 0 ? "" : ",") + hex(reinterpret_cast<std::uintptr_t>(resources[i]));
+  return text;
+}
+
+CUresult CUDAAPI gl_map(unsigned count, CUgraphicsResource* resources, CUstream stream) {
+  recorded.push_back("cuGraphicsMapResources " + resource_list(count, resources) +
+                     " stream=" + hex(reinterpret_cast<std::uintptr_t>(stream)) +
+                     " current=" + describe(current_context));
+  if (const CUresult result = failure_of("cuGraphicsMapResources"); result != CUDA_SUCCESS)
+    return result;
+  for (unsigned i = 0; i < count; ++i) {
+    const auto found = gl_resources.find(reinterpret_cast<std::uintptr_t>(resources[i]));
+    if (found == gl_resources.end()) return CUDA_ERROR_INVALID_HANDLE;
+    if (found->second) return CUDA_ERROR_ALREADY_MAPPED;
+  }
+  for (unsigned i = 0; i < count; ++i)
+    gl_resources[reinterpret_cast<std::uintptr_t>(resources[i])] = true;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI gl_unmap(unsigned count, CUgraphicsResource* resources, CUstream stream) {
+  recorded.push_back("cuGraphicsUnmapResources " + resource_list(count, resources) +
+                     " stream=" + hex(reinterpret_cast<std::uintptr_t>(stream)) +
+                     " current=" + describe(current_context));
+  if (const CUresult result = failure_of("cuGraphicsUnmapResources"); result != CUDA_SUCCESS)
+    return result;
+  for (unsigned i = 0; i < count; ++i) {
+    const auto found = gl_resources.find(reinterpret_cast<std::uintptr_t>(resources[i]));
+    if (found == gl_resources.end()) return CUDA_ERROR_INVALID_HANDLE;
+    if (!found->second) return CUDA_ERROR_NOT_MAPPED;
+  }
+  for (unsigned i = 0; i < count; ++i)
+    gl_resources[reinterpret_cast<std::uintptr_t>(resources[i])] = false;
+  return CUDA_SUCCESS;
+}
+
+// CUDA_SUCCESS where `resource` is registered and mapped.
+CUresult mapped_state(CUgraphicsResource resource) {
+  const auto found = gl_resources.find(reinterpret_cast<std::uintptr_t>(resource));
+  if (found == gl_resources.end()) return CUDA_ERROR_INVALID_HANDLE;
+  return found->second ? CUDA_SUCCESS : CUDA_ERROR_NOT_MAPPED;
+}
+
+CUresult CUDAAPI gl_mapped_pointer(CUdeviceptr* pointer, size_t* size,
+                                   CUgraphicsResource resource) {
+  const auto number = reinterpret_cast<std::uintptr_t>(resource);
+  recorded.push_back("cuGraphicsResourceGetMappedPointer " + hex(number) +
+                     " current=" + describe(current_context));
+  if (const CUresult result = failure_of("cuGraphicsResourceGetMappedPointer");
+      result != CUDA_SUCCESS)
+    return result;
+  if (const CUresult result = mapped_state(resource); result != CUDA_SUCCESS) return result;
+  *pointer = 0xc00000 + number;
+  *size = gl_buffer_size;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI gl_mapped_array(CUarray* array, CUgraphicsResource resource, unsigned index,
+                                 unsigned level) {
+  const auto number = reinterpret_cast<std::uintptr_t>(resource);
+  recorded.push_back("cuGraphicsSubResourceGetMappedArray " + hex(number) +
+                     " index=" + std::to_string(index) + " level=" + std::to_string(level) +
+                     " current=" + describe(current_context));
+  if (const CUresult result = failure_of("cuGraphicsSubResourceGetMappedArray");
+      result != CUDA_SUCCESS)
+    return result;
+  if (const CUresult result = mapped_state(resource); result != CUDA_SUCCESS) return result;
+  *array = reinterpret_cast<CUarray>(0x100000 + number + level);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI gl_mapped_mipmapped(CUmipmappedArray* levels, CUgraphicsResource resource) {
+  const auto number = reinterpret_cast<std::uintptr_t>(resource);
+  recorded.push_back("cuGraphicsResourceGetMappedMipmappedArray " + hex(number) +
+                     " current=" + describe(current_context));
+  if (const CUresult result = mapped_state(resource); result != CUDA_SUCCESS) return result;
+  *levels = reinterpret_cast<CUmipmappedArray>(0x200000 + number);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI mipmapped_level(CUarray* array, CUmipmappedArray levels, unsigned level) {
+  const auto number = reinterpret_cast<std::uintptr_t>(levels);
+  recorded.push_back("cuMipmappedArrayGetLevel " + hex(number) + " level=" + std::to_string(level) +
+                     " current=" + describe(current_context));
+  *array = reinterpret_cast<CUarray>(number + level);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI gl_get_devices(unsigned* count, CUdevice* devices, unsigned capacity,
+                                gl::DeviceList list) {
+  recorded.push_back("cuGLGetDevices_v2 capacity=" + std::to_string(capacity) +
+                     " list=" + std::to_string(static_cast<unsigned>(list)));
+  if (gl_devices_result != CUDA_SUCCESS) return gl_devices_result;
+  *count = static_cast<unsigned>(gl_devices.size());
+  for (std::size_t i = 0; i < gl_devices.size() && i < capacity; ++i) devices[i] = gl_devices[i];
+  return CUDA_SUCCESS;
+}
+
+// The names of the results the graphics functions' tests meet; others are unnamed.
+CUresult CUDAAPI error_name(CUresult result, const char** name) {
+  switch (result) {
+    case CUDA_ERROR_INVALID_VALUE: *name = "CUDA_ERROR_INVALID_VALUE"; break;
+    case CUDA_ERROR_NO_DEVICE: *name = "CUDA_ERROR_NO_DEVICE"; break;
+    case CUDA_ERROR_INVALID_GRAPHICS_CONTEXT: *name = "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT"; break;
+    case CUDA_ERROR_OPERATING_SYSTEM: *name = "CUDA_ERROR_OPERATING_SYSTEM"; break;
+    case CUDA_ERROR_INVALID_HANDLE: *name = "CUDA_ERROR_INVALID_HANDLE"; break;
+    case CUDA_ERROR_ALREADY_MAPPED: *name = "CUDA_ERROR_ALREADY_MAPPED"; break;
+    case CUDA_ERROR_NOT_MAPPED: *name = "CUDA_ERROR_NOT_MAPPED"; break;
+    case CUDA_ERROR_UNKNOWN: *name = "CUDA_ERROR_UNKNOWN"; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI primary_retain(CUcontext* context, CUdevice device) {
+  recorded.push_back("cuDevicePrimaryCtxRetain " + std::to_string(device));
+  *context = FakeDriver::context(device);
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI primary_release(CUdevice /*device*/) { return CUDA_SUCCESS; }
 
 CUresult CUDAAPI can_access_peer(int* can, CUdevice from, CUdevice to) {
@@ -447,6 +643,12 @@ FakeDriver::FakeDriver() {
   next_surface = 0x5100;
   next_texture = 0x3100;
   textures.clear();
+  next_resource = 0x6100;
+  gl_resources.clear();
+  gl_buffer_size = 4096;
+  gl_devices = {0};
+  gl_devices_result = CUDA_SUCCESS;
+  failures.clear();
   Driver& table = detail::loaded_driver;
   table = Driver{};
   table.cuCtxGetCurrent = &get_current;
@@ -487,6 +689,18 @@ FakeDriver::FakeDriver() {
   table.cuSurfObjectDestroy = &surface_destroy;
   table.cuTexObjectCreate = &texture_create;
   table.cuTexObjectDestroy = &texture_destroy;
+  table.cuDevicePrimaryCtxRetain = &primary_retain;
+  table.cuGetErrorName = &error_name;
+  table.cuGraphicsGLRegisterBuffer = &gl_register_buffer;
+  table.cuGraphicsGLRegisterImage = &gl_register_image;
+  table.cuGraphicsUnregisterResource = &gl_unregister;
+  table.cuGraphicsMapResources = &gl_map;
+  table.cuGraphicsUnmapResources = &gl_unmap;
+  table.cuGraphicsResourceGetMappedPointer = &gl_mapped_pointer;
+  table.cuGraphicsSubResourceGetMappedArray = &gl_mapped_array;
+  table.cuGraphicsResourceGetMappedMipmappedArray = &gl_mapped_mipmapped;
+  table.cuMipmappedArrayGetLevel = &mipmapped_level;
+  table.cuGLGetDevices_v2 = &gl_get_devices;
 }
 
 FakeDriver::~FakeDriver() { detail::loaded_driver = saved; }
@@ -522,5 +736,31 @@ const FakeDriver::Texture* FakeDriver::texture(unsigned long long object) {
   const auto found = textures.find(object);
   return found != textures.end() ? &found->second : nullptr;
 }
+
+void FakeDriver::set_gl_buffer_size(std::size_t size) { gl_buffer_size = size; }
+
+void FakeDriver::set_gl_devices(std::vector<CUdevice> devices, CUresult result) {
+  gl_devices = std::move(devices);
+  gl_devices_result = result;
+}
+
+void FakeDriver::fail_next(const std::string& function, CUresult result) {
+  failures[function] = result;
+}
+
+void FakeDriver::remove_gl_functions() {
+  Driver& table = detail::loaded_driver;
+  table.cuGraphicsGLRegisterBuffer = nullptr;
+  table.cuGraphicsGLRegisterImage = nullptr;
+  table.cuGLGetDevices_v2 = nullptr;
+  table.cuGraphicsSubResourceGetMappedArray = nullptr;
+}
+
+bool FakeDriver::gl_mapped(CUgraphicsResource resource) {
+  const auto found = gl_resources.find(reinterpret_cast<std::uintptr_t>(resource));
+  return found != gl_resources.end() && found->second;
+}
+
+std::size_t FakeDriver::gl_registered() { return gl_resources.size(); }
 
 }  // namespace plinth::cuda::test

@@ -2,10 +2,12 @@
 
 // A stand-in CUDA driver for tests without a GPU: installs functions into the backend's
 // driver table (backends/cuda/driver.hpp) for a test's lifetime, recording the calls that
-// matter as lines of text. Contexts are made-up handles, never dereferenced.
+// matter as lines of text. Contexts are made-up handles, never dereferenced. cuGetErrorName
+// names the results the tests use (CUDA_ERROR_INVALID_VALUE, _NO_DEVICE, ...).
 
 #include <cuda.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,26 @@ class FakeDriver {
   };
   /// The texture object `object`'s record, or null if the fake made none such.
   static const Texture* texture(unsigned long long object);
+
+  /// OpenGL interop (SDK 1.9): a registered GL object is a resource numbered from 0x6100 (by
+  /// 0x100), recorded with its flags by name ("flags=write_discard|surface_ldst"). A mapped
+  /// buffer lies at 0xc00000 + the resource, of gl_buffer_size bytes (4096 unless set); a
+  /// mapped texture's array at level L is 0x100000 + the resource + L, its mipmapped array
+  /// 0x200000 + the resource, whose level L is that + L. Mapping a mapped
+  /// resource fails with CUDA_ERROR_ALREADY_MAPPED; getting a pointer or array of, or
+  /// unmapping, one that is not mapped, with CUDA_ERROR_NOT_MAPPED.
+  static void set_gl_buffer_size(std::size_t size);
+  /// What cuGLGetDevices_v2 answers: `devices` (device 0 unless set) and `result`.
+  static void set_gl_devices(std::vector<CUdevice> devices, CUresult result = CUDA_SUCCESS);
+  /// Makes the next call of the graphics function `function` (named as recorded:
+  /// "cuGraphicsResourceGetMappedPointer") fail with `result`, having done nothing.
+  static void fail_next(const std::string& function, CUresult result);
+  /// Removes the graphics interop functions from the table, as a driver without them.
+  static void remove_gl_functions();
+  /// Whether resource `resource` is registered and mapped.
+  static bool gl_mapped(CUgraphicsResource resource);
+  /// How many GL objects are registered (not yet unregistered).
+  static std::size_t gl_registered();
 };
 
 }  // namespace plinth::cuda::test

@@ -3,10 +3,10 @@
 
 #include "api.hpp"
 
+#include <plinth/backend/abi_version.hpp>
 #include <plinth/compile.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/plugins.hpp>
-#include <plinth/backend/abi_version.hpp>
 
 #include <hip/hip_runtime_api.h>
 

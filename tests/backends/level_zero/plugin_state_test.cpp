@@ -4,10 +4,10 @@
 
 #include "spirv_compiler.hpp"
 
+#include <plinth/backend/abi_version.hpp>
 #include <plinth/compile.hpp>
 #include <plinth/errors.hpp>
 #include <plinth/plugins.hpp>
-#include <plinth/backend/abi_version.hpp>
 
 #include <level_zero/ze_api.h>
 
