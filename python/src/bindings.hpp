@@ -36,6 +36,7 @@ void bind_static_kernels(nb::module_& m);  // static_kernels.cpp
 void bind_virtual_alloc(nb::module_& m);   // virtual_alloc.cpp
 void bind_collectives(nb::module_& m);     // collectives.cpp
 void bind_interop(nb::module_& m);         // interop.cpp: DLPack, __cuda_array_interface__
+void bind_gl_interop(nb::module_& m);      // gl_interop.cpp: GlBuffer, GlTexture, mappings
 void bind_multi_arrays(nb::module_& m);    // multi_arrays.cpp: MultiArray, splays
 
 }  // namespace plinth::python

@@ -30,5 +30,6 @@ NB_MODULE(_plinth, m) {
   bind_virtual_alloc(m);
   bind_collectives(m);
   bind_interop(m);
+  bind_gl_interop(m);
   bind_multi_arrays(m);
 }
