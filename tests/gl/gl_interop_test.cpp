@@ -162,7 +162,7 @@ KERNEL void double_texels(READ_IMAGE2D src, WRITE_IMAGE2D dst, GLOBAL_MEM float4
     const int x = get_global_id(0), y = get_global_id(1);
     const float4 v = read_imagef(src, make_int2(x, y));
     seen[y * w + x] = v;
-    write_imagef(dst, make_int2(x, y), v * 2.0f);
+    write_imagef(dst, make_int2(x, y), make_float4(v.x * 2.0f, v.y * 2.0f, v.z * 2.0f, v.w * 2.0f));
 }
 )";
 
