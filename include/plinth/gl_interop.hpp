@@ -128,7 +128,8 @@ class PLINTH_EXPORT GlBuffer {
 /// clCreateFromGLTexture), as GlBuffer. Its type, format and size are read from GL when it is
 /// registered: GL_TEXTURE_1D, 2D, 3D, 1D_ARRAY and 2D_ARRAY textures of the internal formats
 /// with a plinth ImageFormat (GL_R8, GL_RG16F, GL_RGBA32F, GL_RGBA8UI, ...: R, RG or RGBA of
-/// the channel types of image_format.hpp).
+/// the channel types of image_format.hpp). CUDA takes 2-D, 3-D and 2-D array textures only
+/// (cuGraphicsGLRegisterImage refuses 1-D ones; plinth says so).
 class PLINTH_EXPORT GlTexture {
  public:
   /// Registers level `level` of GL texture `name`, whose target is `target` (GL_TEXTURE_2D:

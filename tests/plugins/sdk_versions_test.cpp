@@ -6,6 +6,7 @@
 // copies between them.)
 // PLINTH_PLUGIN_PATH points at the directory holding both (CMakeLists.txt).
 
+#include <plinth/backend/abi_version.hpp>
 #include <plinth/plinth.hpp>
 
 #include <gtest/gtest.h>
