@@ -23,6 +23,34 @@ run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/multiply -B ${WORK_DIR}/app -G ${
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/app)
 # Only the package's tree: the plugins must be found without PLINTH_PLUGIN_PATH.
 run(${CMAKE_COMMAND} -E env --unset=PLINTH_PLUGIN_PATH ${WORK_DIR}/app/multiply)
+# pkg-config, for the installed package: examples/multiply compiled with the flags plinth.pc
+# gives alone (no CMake), run on the package's plugins.
+if(NOT PACKAGE STREQUAL "build-tree")
+  find_program(PKG_CONFIG pkg-config)
+  if(NOT PKG_CONFIG)
+    message(FATAL_ERROR "pkg-config is not installed (.ci/install-dependencies installs it)")
+  endif()
+  file(GLOB_RECURSE pc_file ${WORK_DIR}/prefix/*/plinth.pc)
+  if(NOT pc_file)
+    message(FATAL_ERROR "the install has no plinth.pc")
+  endif()
+  get_filename_component(pc_dir ${pc_file} DIRECTORY)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${pc_dir}
+                    ${PKG_CONFIG} --cflags --libs plinth
+                  RESULT_VARIABLE result OUTPUT_VARIABLE flags ERROR_VARIABLE err
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT result EQUAL 0 OR NOT flags MATCHES "-std=c\\+\\+20" OR NOT flags MATCHES "-lplinth")
+    message(FATAL_ERROR "pkg-config --cflags --libs plinth (${result}): ${flags}\n${err}")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env PKG_CONFIG_PATH=${pc_dir}
+                    ${PKG_CONFIG} --variable=libdir plinth
+                  OUTPUT_VARIABLE libdir OUTPUT_STRIP_TRAILING_WHITESPACE)
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  run(${CXX} ${SOURCE_DIR}/examples/multiply/multiply.cpp ${flags} -Wl,-rpath,${libdir}
+      -o ${WORK_DIR}/multiply-pkg-config)
+  run(${CMAKE_COMMAND} -E env --unset=PLINTH_PLUGIN_PATH ${WORK_DIR}/multiply-pkg-config)
+  message("pkg-config: ${flags}")
+endif()
 # A third-party backend built against the package's SDK alone (plinth_add_backend()), found
 # through PLINTH_PLUGIN_PATH.
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/plugins/example-backend -B ${WORK_DIR}/example -G ${GENERATOR}
