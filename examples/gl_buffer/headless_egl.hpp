@@ -69,6 +69,11 @@ class Context {
       EGLDisplay d = platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
       if (d != EGL_NO_DISPLAY) displays.push_back(d);
     }
+    if (displays.empty()) {
+      refusals +=
+          " no EGL display (no EGL vendor library, or none offers a device or Mesa's "
+          "surfaceless platform)";
+    }
     return displays;
   }
 
