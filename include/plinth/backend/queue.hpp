@@ -20,7 +20,9 @@ class QueueAdapter {
  public:
   virtual ~QueueAdapter() = default;
   /// Host to device. With `async`, returns once enqueued; `src` must then stay valid and
-  /// unchanged until the queue is synchronized.
+  /// unchanged until the queue is synchronized. Without, returns once the data have been
+  /// copied out of `src` (the vendors' own rule: not necessarily onto the device); later work
+  /// in this queue sees them, other queues after an event recorded here or a synchronize().
   virtual void write(BufferAdapter& dst, std::size_t dst_offset, const void* src, std::size_t size,
                      bool async) = 0;
   /// Device to host. With `async`, `dst` is valid only after the queue is synchronized.
