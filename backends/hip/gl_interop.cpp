@@ -5,6 +5,7 @@
 #include "error.hpp"
 #include "image.hpp"
 #include "queue.hpp"
+#include "runtime_library.hpp"
 
 #include <plinth/errors.hpp>
 
@@ -70,13 +71,7 @@ std::string gl_device_list(std::span<const int> devices) {
 const GlCalls& gl_calls() {
   static const GlCalls calls = [] {
     GlCalls found;
-    // The runtime's handle, as image.cpp's surface_calls() finds it: the library holding a
-    // function the plugin imports.
-    Dl_info info{};
-    const auto anchor = &hipCreateTextureObject;
-    void* runtime = nullptr;
-    if (dladdr(reinterpret_cast<void*>(anchor), &info) != 0 && info.dli_fname != nullptr)
-      runtime = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);  // kept: the plugin holds it
+    void* runtime = runtime_library();
     if (runtime == nullptr) return found;
     const auto find = [&](auto& function, const char* name) {
       function =

@@ -2,6 +2,7 @@
 
 #include "context.hpp"
 #include "error.hpp"
+#include "runtime_library.hpp"
 
 #include <plinth/errors.hpp>
 
@@ -31,11 +32,7 @@ struct SurfaceCalls {
 const SurfaceCalls& surface_calls() {
   static const SurfaceCalls calls = [] {
     SurfaceCalls found;
-    Dl_info info{};
-    const auto anchor = &hipCreateTextureObject;
-    void* runtime = nullptr;
-    if (dladdr(reinterpret_cast<void*>(anchor), &info) != 0 && info.dli_fname != nullptr)
-      runtime = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);  // kept: the plugin holds it
+    void* runtime = runtime_library();
     if (runtime == nullptr) return found;
     const auto find = [&](auto& function, const char* c_name, const char* cxx_name) {
       void* symbol = dlsym(runtime, c_name);

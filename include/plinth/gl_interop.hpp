@@ -141,6 +141,8 @@ class PLINTH_EXPORT GlTexture {
             GlAccess access = GlAccess::read_write);
   /// As GlBuffer::map(), giving an Image.
   GlTextureMapping map(const Queue& queue) const;
+  /// The GL texture's name, target and level, the device and the access it was registered
+  /// with.
   unsigned name() const noexcept;
   unsigned target() const noexcept;
   int level() const noexcept;
