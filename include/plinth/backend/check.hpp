@@ -40,8 +40,8 @@ struct VendorCall {
   /// The function called: the text up to its argument list, e.g. "cuMemAlloc".
   PLINTH_EXPORT std::string_view function() const noexcept;
 
-  std::string_view text;
-  std::source_location where;
+  std::string_view text;       ///< the call as written (PLINTH_CHECK: its text)
+  std::source_location where;  ///< where the call was made
 };
 
 /// What a failed result means, as a backend describes it for an error message.

@@ -34,7 +34,9 @@ enum class CollectiveKind { all_reduce, reduce, broadcast, all_gather, reduce_sc
 
 /// One collective call, the same on every rank.
 struct CollectiveCall {
-  CollectiveKind kind = CollectiveKind::all_reduce;
+  CollectiveKind kind = CollectiveKind::all_reduce;  ///< which collective
+  /// The element type (the core maps plinth's dtypes onto these: complex sums as pairs of
+  /// reals, data movement of any dtype as bytes).
   CollectiveType type = CollectiveType::uint8;
   CollectiveOp op = CollectiveOp::sum;  ///< for all_reduce, reduce and reduce_scatter
   std::size_t count = 0;                ///< elements per rank, as described above (> 0)
@@ -47,21 +49,28 @@ struct CollectiveCall {
 /// The core has checked that both hold what the call needs from their offsets.
 struct CollectivePart {
   QueueAdapter* queue = nullptr;  ///< the rank's queue, on its device: the call is ordered there
-  BufferAdapter* send = nullptr;
-  std::size_t send_offset = 0;
-  BufferAdapter* recv = nullptr;
-  std::size_t recv_offset = 0;
+  BufferAdapter* send = nullptr;  ///< what the rank contributes (read by the collective)
+  std::size_t send_offset = 0;    ///< bytes from the start of `send`
+  BufferAdapter* recv = nullptr;  ///< what the rank receives (written by the collective)
+  std::size_t recv_offset = 0;    ///< bytes from the start of `recv`
 };
 
 /// A communicator: ranks on devices of one process (ContextAdapter::create_communicator())
 /// or one rank of many processes (ContextAdapter::join_communicator()). Destroyed by the core
-/// before its context, after the queues it was called with are synchronized.
+/// before its context, after the queues it was called with are synchronized. Called from one
+/// thread at a time.
 class CommunicatorAdapter {
  public:
   virtual ~CommunicatorAdapter() = default;
-  /// Enqueues `call` on every local rank's queue (`parts`: one per local rank, in the order
-  /// the communicator was created with) and returns without waiting for it. Throws
-  /// BackendError with the library's code and text.
+  /// Enqueues `call` on every local rank's queue and returns without waiting for it.
+  ///
+  /// Called by every Communicator collective, on the user's thread (one thread at a time per
+  /// communicator), with `parts` holding one part per local rank, in the communicator's
+  /// order. Each part names the rank's queue and its send and receive buffers with offsets;
+  /// the core has checked everything first (devices, sizes, overlap, dtypes and ops) and that
+  /// the buffers hold `count` elements as the kind requires (CollectiveKind). NCCL: one call
+  /// per part, inside ncclGroupStart/ncclGroupEnd when there are several. Throws BackendError
+  /// with the library's code and text. Since SDK 1.4; required of a communicator.
   virtual void run(const CollectiveCall& call, std::span<const CollectivePart> parts) = 0;
 };
 
@@ -71,7 +80,7 @@ inline constexpr std::string_view no_collectives_library = "the backend has no c
 
 /// What ApiAdapter::collectives() says about the backend's collectives library.
 struct CollectivesLibrary {
-  bool available = false;
+  bool available = false;  ///< whether the core may use the library (create communicators)
   /// When available, the library and its version ("NCCL 2.28.3"); otherwise why not, in the
   /// loader's or the library's words ("libnccl.so.2: cannot open shared object file...").
   std::string description;

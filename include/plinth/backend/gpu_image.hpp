@@ -17,14 +17,19 @@ namespace plinth::backend {
 /// the surface object, the extent (unused axes 1), the ChannelType's number and 1, 2 or 4
 /// channels. A kernel's image parameter receives it by value.
 struct GpuImageData {
+  /// The texture object of each sampler setting (sampler_setting()), made by the backend on
+  /// the image's first kernel_arg(); 0 where sampler_setting_valid() says the format does not
+  /// allow it.
   unsigned long long tex[16] = {};
+  /// The surface object kernels write through; 0 where the image has none (a GL texture
+  /// registered read-only).
   unsigned long long surf = 0;
-  int width = 1;
-  int height = 1;
-  int depth = 1;
-  int layers = 1;
-  int channel_type = 0;
-  int channels = 0;
+  int width = 1;         ///< pixels along x
+  int height = 1;        ///< pixels along y; 1 for 1-D images
+  int depth = 1;         ///< pixels along z; 1 but for 3-D images
+  int layers = 1;        ///< layers of an array image; 1 for others
+  int channel_type = 0;  ///< the format's ChannelType, as its number
+  int channels = 0;      ///< channels per pixel: 1, 2 or 4
 };
 static_assert(sizeof(GpuImageData) == 160, "must match the dialect's plinth_image_data");
 static_assert(offsetof(GpuImageData, tex) == 0);

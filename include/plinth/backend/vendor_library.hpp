@@ -33,7 +33,9 @@ class VendorLibrary {
     return library;
   }
 
+  /// A library that holds no handle (false), as open() returns where it cannot open the file.
   VendorLibrary() = default;
+  /// Takes `other`'s handle (which then holds none) and its missing functions.
   VendorLibrary(VendorLibrary&& other) noexcept
       : handle_(std::exchange(other.handle_, nullptr)), missing_(std::move(other.missing_)) {}
   VendorLibrary& operator=(VendorLibrary&&) = delete;
