@@ -1,7 +1,8 @@
 #pragma once
 
 /// The plugin SDK: everything a backend plugin implements and exports.
-/// Read docs/plugin-interface.md first.
+/// Read docs/plugin-interface.md first (discovery, versions, requirements, ownership, threads
+/// and errors); the contract of each adapter method is the comment above it in its header.
 
 #include <plinth/backend/api.hpp>
 #include <plinth/backend/binary_image.hpp>
