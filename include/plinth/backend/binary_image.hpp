@@ -19,8 +19,8 @@ namespace plinth::backend {
 /// (symbol, relocation, hash and dynamic tables), table entry sizes and symbols' names and
 /// sections are all ones it has, or text (no byte below 0x20 but tab, newline and carriage
 /// return, no DEL, so no cut ELF magic; trailing NUL bytes allowed, as PTX from NVRTC has);
-/// otherwise a short description of what is wrong, e.g. "an ELF file whose section 3 lies outside
-/// it". Never throws but std::bad_alloc; any thread may call it.
+/// otherwise a short description of what is wrong, such as "an ELF file whose section 3 lies
+/// outside it". Never throws but std::bad_alloc; any thread may call it.
 PLINTH_EXPORT std::string binary_image_problem(std::span<const std::byte> bytes);
 
 }  // namespace plinth::backend

@@ -37,7 +37,7 @@ struct VendorCall {
       std::source_location location = std::source_location::current()) noexcept
       : text(call_text), where(location) {}
 
-  /// The function called: the text up to its argument list, e.g. "cuMemAlloc".
+  /// The function called: the text up to its argument list, such as "cuMemAlloc".
   PLINTH_EXPORT std::string_view function() const noexcept;
 
   std::string_view text;       ///< the call as written (PLINTH_CHECK: its text)

@@ -31,7 +31,7 @@ namespace plinth::backend {
 
 /// Returns "" when every option of `options` is on the allow-list of the API `api_shortcut`
 /// ("opencl", "cuda", "hip", "level_zero"; others get the macros only); otherwise says which
-/// option is refused and why, e.g. "the compiler option '-fplugin=/tmp/x.so' is not accepted
+/// option is refused and why, such as "the compiler option '-fplugin=/tmp/x.so' is not accepted
 /// for level_zero (...)". The option is quoted printable() and at most 200 bytes of it.
 /// Never throws but std::bad_alloc; any thread may call it.
 PLINTH_EXPORT std::string compiler_option_problem(std::string_view api_shortcut,

@@ -23,7 +23,7 @@ enum class GpuCxx {
 PLINTH_EXPORT std::string gpu_cxx_dialect(GpuCxx language, bool fast_math);
 
 /// The prelude in OpenCL C, for every backend whose compiler takes OpenCL C (OpenCL, and
-/// Level Zero through clang to SPIR-V): `#define <api_macro>` (e.g. PLINTH_OPENCL_API), then
+/// Level Zero through clang to SPIR-V): `#define <api_macro>` (PLINTH_OPENCL_API, say), then
 /// PLINTH_FAST_MATH when `fast_math`, then the dialect. What depends on the device (fp64,
 /// 64-bit atomics, sub-groups, the OpenCL C version) is chosen by the preprocessor from the
 /// macros the device's compiler defines (cl_khr_fp64, __OPENCL_C_VERSION__, ...), so one text

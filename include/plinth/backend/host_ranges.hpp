@@ -20,7 +20,7 @@
 
 namespace plinth::backend {
 
-/// A thread-safe set of disjoint host address ranges, each with a `Value` (e.g. the memory
+/// A thread-safe set of disjoint host address ranges, each with a `Value` (such as the memory
 /// object it is mapped from). Any thread may call every member, several at once. contains()
 /// takes no lock while the set is empty, and otherwise one mutex and a look-up in a sorted map
 /// (~50 ns with a few ranges).

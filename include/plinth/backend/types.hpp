@@ -163,7 +163,7 @@ struct CompileTarget {
   /// What the user names it by, such as "sm_90", "compute_90", "gfx90a": 1 to 64 letters,
   /// digits, '_', '-', '.', ':' and '+' (the core drops an entry with another name).
   std::string name;
-  /// One line for `plinth-compile --list-targets`, e.g. "cubin for compute capability 9.0".
+  /// One line for `plinth-compile --list-targets`, such as "cubin for compute capability 9.0".
   std::string description;
   /// The file name extension of the binary, without the dot, such as "cubin", "ptx" or
   /// "hsaco" (the core takes "bin" for one that is not a valid target name).
