@@ -267,19 +267,25 @@ namespace {
 
 ArrayExpression arithmetic(ExpressionOp op, const ArrayExpression& a, const ArrayExpression& b) {
   const auto type = op == ExpressionOp::divide
-                        ? detail::true_divide_type(operand_type(a.node()), operand_type(b.node()))
-                        : detail::promote(operand_type(a.node()), operand_type(b.node())).dtype;
+                        ? detail::true_divide_type(operand_type(detail::Access::impl(a)),
+                                                   operand_type(detail::Access::impl(b)))
+                        : detail::promote(operand_type(detail::Access::impl(a)),
+                                          operand_type(detail::Access::impl(b)))
+                              .dtype;
   if (op == ExpressionOp::subtract && type == DType::boolean()) {
     throw LogicError(
         "array arithmetic: subtracting bools is not supported (as numpy: use != for exclusive "
         "or)");
   }
-  return ArrayExpression(make_node(op, {a.node(), b.node()}, type, type));
+  return detail::Access::make<ArrayExpression>(
+      make_node(op, {detail::Access::impl(a), detail::Access::impl(b)}, type, type));
 }
 
 ArrayExpression comparison(ExpressionOp op, const ArrayExpression& a, const ArrayExpression& b) {
-  const auto type = detail::comparison_type(operand_type(a.node()), operand_type(b.node()));
-  return ArrayExpression(make_node(op, {a.node(), b.node()}, DType::boolean(), type));
+  const auto type = detail::comparison_type(operand_type(detail::Access::impl(a)),
+                                            operand_type(detail::Access::impl(b)));
+  return detail::Access::make<ArrayExpression>(
+      make_node(op, {detail::Access::impl(a), detail::Access::impl(b)}, DType::boolean(), type));
 }
 
 }  // namespace
@@ -298,7 +304,7 @@ ArrayExpression operator/(const ArrayExpression& a, const ArrayExpression& b) {
 }
 
 ArrayExpression operator-(const ArrayExpression& a) {
-  const auto& node = a.node();
+  const auto& node = detail::Access::impl(a);
   if (node->op == ExpressionOp::scalar && node->weak) {  // folded: the negated value, still weak
     const auto negated = std::visit(
         [](const auto& v) -> detail::ScalarValue {
@@ -324,12 +330,13 @@ ArrayExpression operator-(const ArrayExpression& a) {
     if (std::holds_alternative<bool>(node->scalar)) {
       throw LogicError("array arithmetic: negating a bool is not supported (as numpy)");
     }
-    return ArrayExpression(detail::scalar_leaf(negated));
+    return detail::Access::make<ArrayExpression>(detail::scalar_leaf(negated));
   }
   if (a.dtype() == DType::boolean()) {
     throw LogicError("array arithmetic: negating bools is not supported (as numpy: use == false)");
   }
-  return ArrayExpression(make_node(ExpressionOp::negative, {node}, a.dtype(), a.dtype()));
+  return detail::Access::make<ArrayExpression>(
+      make_node(ExpressionOp::negative, {node}, a.dtype(), a.dtype()));
 }
 
 ArrayExpression operator==(const ArrayExpression& a, const ArrayExpression& b) {
@@ -358,13 +365,14 @@ ArrayExpression astype(const ArrayExpression& a, const DType& dtype) {
         fmt::format("astype: converting {} to {} would drop the imaginary part (take real() first)",
                     a.dtype().name(), dtype.name()));
   }
-  return ArrayExpression(make_node(ExpressionOp::cast, {a.node()}, dtype, a.dtype()));
+  return detail::Access::make<ArrayExpression>(
+      make_node(ExpressionOp::cast, {detail::Access::impl(a)}, dtype, a.dtype()));
 }
 
 Array evaluate(const Queue& queue, const ArrayExpression& expression) {
-  detail::check_devices(queue, *expression.node(), nullptr);
+  detail::check_devices(queue, *detail::Access::impl(expression), nullptr);
   const auto out = Array::empty(queue, expression.shape(), expression.dtype());
-  if (out.size() != 0) detail::run(queue, out, *expression.node());
+  if (out.size() != 0) detail::run(queue, out, *detail::Access::impl(expression));
   return out;
 }
 
@@ -373,7 +381,7 @@ namespace {
 /// Checks an assign() of `expression` to `out` on `queue`. Throws as assign().
 void check_assign(const Queue& queue, const Array& out, const ArrayExpression& expression) {
   detail::check_arithmetic_dtype(out.dtype(), "the output array");
-  detail::check_devices(queue, *expression.node(), &out);
+  detail::check_devices(queue, *detail::Access::impl(expression), &out);
   const auto shape = [&] {
     try {
       return detail::broadcast_shapes(expression.shape(), out.shape());
@@ -388,7 +396,8 @@ void check_assign(const Queue& queue, const Array& out, const ArrayExpression& e
   }
   const auto type =
       expression.is_weak_scalar()
-          ? detail::promote(operand_type(expression.node()), {out.dtype(), false}).dtype
+          ? detail::promote(operand_type(detail::Access::impl(expression)), {out.dtype(), false})
+                .dtype
           : expression.dtype();
   if (!detail::can_cast_same_kind(type, out.dtype())) {
     throw LogicError(fmt::format(
@@ -401,12 +410,12 @@ void check_assign(const Queue& queue, const Array& out, const ArrayExpression& e
 /// Runs a checked assign().
 void run_assign(const Queue& queue, const Array& out, const ArrayExpression& expression) {
   if (out.size() == 0) return;
-  if (detail::overlaps(out, *expression.node())) {
+  if (detail::overlaps(out, *detail::Access::impl(expression))) {
     const auto temporary = evaluate(queue, expression);
-    detail::run(queue, out, *ArrayExpression(temporary).node());
+    detail::run(queue, out, *detail::Access::impl(ArrayExpression(temporary)));
     return;
   }
-  detail::run(queue, out, *expression.node());
+  detail::run(queue, out, *detail::Access::impl(expression));
 }
 
 }  // namespace
@@ -421,8 +430,8 @@ void assign(const MultiQueue& queues, const MultiArray& out, const ArrayExpressi
   for (const auto& queue : queues.queues()) {
     const auto& device = queue.device();
     try {
-      parts.emplace_back(out[device],
-                         ArrayExpression(detail::on_device(expression.node(), device)));
+      parts.emplace_back(out[device], detail::Access::make<ArrayExpression>(detail::on_device(
+                                          detail::Access::impl(expression), device)));
     } catch (const LogicError& error) {
       throw LogicError(fmt::format("assign on device {} ('{}'): {}", device.index(), device.name(),
                                    error.what()));

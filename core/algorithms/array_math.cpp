@@ -22,15 +22,16 @@ ArrayExpression function(MathFunction f, const ArrayExpression& a, bool complex_
     throw LogicError(fmt::format("{}: not defined for complex numbers ({})",
                                  detail::math_function_name(f), a.dtype().name()));
   }
-  auto node = detail::make_node(ExpressionOp::function, {a.node()}, type, type);
+  auto node = detail::make_node(ExpressionOp::function, {detail::Access::impl(a)}, type, type);
   node->function = f;
-  return ArrayExpression(node);
+  return detail::Access::make<ArrayExpression>(node);
 }
 
 // pow and fmod: the promoted type, with bools computed as int8 (numpy has no bool loops).
 DType integer_or_promoted(const ArrayExpression& a, const ArrayExpression& b) {
-  const auto type =
-      detail::promote(detail::operand_type(a.node()), detail::operand_type(b.node())).dtype;
+  const auto type = detail::promote(detail::operand_type(detail::Access::impl(a)),
+                                    detail::operand_type(detail::Access::impl(b)))
+                        .dtype;
   return type == DType::boolean() ? DType::int8() : type;
 }
 
@@ -54,18 +55,20 @@ ArrayExpression fabs(const ArrayExpression& a) { return function(MathFunction::f
 ArrayExpression abs(const ArrayExpression& a) {
   const auto& type = a.dtype();
   const auto out = is_complex(type) ? real_for(type) : type;
-  return ArrayExpression(detail::make_node(ExpressionOp::absolute, {a.node()}, out, type));
+  return detail::Access::make<ArrayExpression>(
+      detail::make_node(ExpressionOp::absolute, {detail::Access::impl(a)}, out, type));
 }
 
 ArrayExpression pow(const ArrayExpression& a, const ArrayExpression& b) {
   const auto type = integer_or_promoted(a, b);
-  const auto* exponent = std::get_if<std::int64_t>(&b.node()->scalar);
+  const auto* exponent = std::get_if<std::int64_t>(&detail::Access::impl(b)->scalar);
   if (is_integer(type) && b.is_weak_scalar() && exponent != nullptr && *exponent < 0) {
     throw LogicError(
         fmt::format("pow: integers to negative integer powers are not allowed ({} ** {}, as numpy)",
                     type.name(), *exponent));
   }
-  return ArrayExpression(detail::make_node(ExpressionOp::power, {a.node(), b.node()}, type, type));
+  return detail::Access::make<ArrayExpression>(detail::make_node(
+      ExpressionOp::power, {detail::Access::impl(a), detail::Access::impl(b)}, type, type));
 }
 
 ArrayExpression fmod(const ArrayExpression& a, const ArrayExpression& b) {
@@ -73,31 +76,38 @@ ArrayExpression fmod(const ArrayExpression& a, const ArrayExpression& b) {
   if (is_complex(type)) {
     throw LogicError(fmt::format("fmod: not defined for complex numbers ({})", type.name()));
   }
-  return ArrayExpression(detail::make_node(ExpressionOp::fmod, {a.node(), b.node()}, type, type));
+  return detail::Access::make<ArrayExpression>(detail::make_node(
+      ExpressionOp::fmod, {detail::Access::impl(a), detail::Access::impl(b)}, type, type));
 }
 
 ArrayExpression real(const ArrayExpression& a) {
   const auto& type = a.dtype();
   const auto out = is_complex(type) ? real_for(type) : type;
-  return ArrayExpression(detail::make_node(ExpressionOp::real, {a.node()}, out, type));
+  return detail::Access::make<ArrayExpression>(
+      detail::make_node(ExpressionOp::real, {detail::Access::impl(a)}, out, type));
 }
 
 ArrayExpression imag(const ArrayExpression& a) {
   const auto& type = a.dtype();
   const auto out = is_complex(type) ? real_for(type) : type;
-  return ArrayExpression(detail::make_node(ExpressionOp::imag, {a.node()}, out, type));
+  return detail::Access::make<ArrayExpression>(
+      detail::make_node(ExpressionOp::imag, {detail::Access::impl(a)}, out, type));
 }
 
 ArrayExpression conj(const ArrayExpression& a) {
-  return ArrayExpression(detail::make_node(ExpressionOp::conj, {a.node()}, a.dtype(), a.dtype()));
+  return detail::Access::make<ArrayExpression>(
+      detail::make_node(ExpressionOp::conj, {detail::Access::impl(a)}, a.dtype(), a.dtype()));
 }
 
 ArrayExpression where(const ArrayExpression& condition, const ArrayExpression& a,
                       const ArrayExpression& b) {
-  const auto type =
-      detail::promote(detail::operand_type(a.node()), detail::operand_type(b.node())).dtype;
-  return ArrayExpression(
-      detail::make_node(ExpressionOp::where, {condition.node(), a.node(), b.node()}, type, type));
+  const auto type = detail::promote(detail::operand_type(detail::Access::impl(a)),
+                                    detail::operand_type(detail::Access::impl(b)))
+                        .dtype;
+  return detail::Access::make<ArrayExpression>(detail::make_node(
+      ExpressionOp::where,
+      {detail::Access::impl(condition), detail::Access::impl(a), detail::Access::impl(b)}, type,
+      type));
 }
 
 }  // namespace plinth

@@ -26,7 +26,7 @@ ArrayExpression node(Ufunc f, std::vector<detail::NodePtr> operands, const DType
                      const DType& compute) {
   auto n = detail::make_node(ExpressionOp::ufunc, std::move(operands), dtype, compute);
   n->ufunc = f;
-  return ArrayExpression(n);
+  return detail::Access::make<ArrayExpression>(n);
 }
 
 [[noreturn]] void refuse(Ufunc f, const DType& dtype, const char* accepted) {
@@ -35,7 +35,9 @@ ArrayExpression node(Ufunc f, std::vector<detail::NodePtr> operands, const DType
 }
 
 DType promoted(const ArrayExpression& a, const ArrayExpression& b) {
-  return detail::promote(detail::operand_type(a.node()), detail::operand_type(b.node())).dtype;
+  return detail::promote(detail::operand_type(detail::Access::impl(a)),
+                         detail::operand_type(detail::Access::impl(b)))
+      .dtype;
 }
 
 bool is_int_or_bool(const DType& t) { return is_integer(t) || t == DType::boolean(); }
@@ -44,12 +46,12 @@ bool is_int_or_bool(const DType& t) { return is_integer(t) || t == DType::boolea
 DType no_bool(const DType& t) { return t == DType::boolean() ? DType::int8() : t; }
 
 ArrayExpression unary(Ufunc f, const ArrayExpression& a, const DType& type) {
-  return node(f, {a.node()}, type, type);
+  return node(f, {detail::Access::impl(a)}, type, type);
 }
 
 ArrayExpression binary(Ufunc f, const ArrayExpression& a, const ArrayExpression& b,
                        const DType& type) {
-  return node(f, {a.node(), b.node()}, type, type);
+  return node(f, {detail::Access::impl(a), detail::Access::impl(b)}, type, type);
 }
 
 ArrayExpression real_binary(Ufunc f, const ArrayExpression& a, const ArrayExpression& b) {
@@ -83,13 +85,13 @@ ArrayExpression rounding(Ufunc f, const ArrayExpression& a) {
 }
 
 ArrayExpression predicate(Ufunc f, const ArrayExpression& a) {
-  return node(f, {a.node()}, DType::boolean(), a.dtype());
+  return node(f, {detail::Access::impl(a)}, DType::boolean(), a.dtype());
 }
 
 // `a != 0` (a complex where either part is), which astype() gives too but refuses for complex.
 ArrayExpression as_bool(const ArrayExpression& a) {
-  return ArrayExpression(
-      detail::make_node(ExpressionOp::cast, {a.node()}, DType::boolean(), a.dtype()));
+  return detail::Access::make<ArrayExpression>(detail::make_node(
+      ExpressionOp::cast, {detail::Access::impl(a)}, DType::boolean(), a.dtype()));
 }
 
 }  // namespace
@@ -220,7 +222,7 @@ ArrayExpression isclose(const ArrayExpression& a, const ArrayExpression& b, doub
   // |x - y| <= atol + rtol * |y| where y is finite, or x == y.
   ArrayExpression y = b;
   if (b.is_weak_scalar()) {
-    const auto& value = b.node()->scalar;
+    const auto& value = detail::Access::impl(b)->scalar;
     if (!std::holds_alternative<double>(value) &&
         !std::holds_alternative<std::complex<double>>(value)) {
       y = ArrayExpression(static_cast<double>(

@@ -160,7 +160,7 @@ struct ElementwiseData {
     if (device.params().address_alignment < vector_bytes) return false;
     for (std::size_t k = 0; k < args.size(); ++k) {
       if (!args[k].is_array()) continue;
-      const auto& array = std::get<Array>(values[k].value());
+      const auto& array = std::get<Array>(detail::Access::impl(values[k]));
       const auto itemsize = args[k].dtype().itemsize();
       const auto offset =
           array.base_buffer().offset() + array.first_element_offset() + begin * itemsize;
@@ -180,7 +180,7 @@ struct ElementwiseData {
     for (std::size_t k = 0; k < args.size(); ++k) {
       const auto& arg = args[k];
       if (!arg.is_array()) continue;
-      const auto& array = std::get<Array>(values[k].value());
+      const auto& array = std::get<Array>(detail::Access::impl(values[k]));
       if (!broadcasts_to(array, shape)) {
         static_cast<void>(element_strides(describe(), arg, array, shape, args[first_array].name()));
       }
@@ -232,7 +232,7 @@ struct ElementwiseData {
                "a MultiArray is passed to a single queue (call with a MultiQueue)");
 
     // The iteration shape and each array's strides over it, in elements.
-    const auto& shape = std::get<Array>(values[first_array].value()).shape();
+    const auto& shape = std::get<Array>(detail::Access::impl(values[first_array])).shape();
     std::size_t total = 1;
     for (const auto extent : shape) total *= extent;
     SmallVector<std::int64_t, 4 * inline_args> strides;
@@ -323,10 +323,11 @@ struct ElementwiseData {
   bool aliased(std::span<const ElementwiseValue> values) const {
     for (std::size_t w = 0; w < args.size(); ++w) {
       if (!args[w].is_written()) continue;
-      const auto& written = std::get<Array>(values[w].value()).base_buffer();
+      const auto& written = std::get<Array>(detail::Access::impl(values[w])).base_buffer();
       for (std::size_t k = 0; k < args.size(); ++k) {
         if (args[k].kind() != ElementwiseArg::Kind::input) continue;
-        if (std::get<Array>(values[k].value()).base_buffer().overlaps(written)) return true;
+        if (std::get<Array>(detail::Access::impl(values[k])).base_buffer().overlaps(written))
+          return true;
       }
     }
     return false;

@@ -574,7 +574,7 @@ std::optional<F> double_as_floating(double value) {
 
 // A real scalar alternative (bool excluded) as the floating type F.
 template <class F>
-std::optional<F> real_as_floating(const ElementwiseValue::Variant& value) {
+std::optional<F> real_as_floating(const detail::ElementwiseVariant& value) {
   if (const auto* v = std::get_if<std::int64_t>(&value)) return integer_as_floating<F>(*v);
   if (const auto* v = std::get_if<std::uint64_t>(&value)) return integer_as_floating<F>(*v);
   if (const auto* v = std::get_if<double>(&value)) return double_as_floating<F>(*v);
@@ -582,7 +582,7 @@ std::optional<F> real_as_floating(const ElementwiseValue::Variant& value) {
 }
 
 template <class I>
-std::optional<ScalarBytes> as_integer(const ElementwiseValue::Variant& value) {
+std::optional<ScalarBytes> as_integer(const detail::ElementwiseVariant& value) {
   std::optional<I> converted;
   if (const auto* v = std::get_if<std::int64_t>(&value)) converted = integer_as<I>(*v);
   if (const auto* v = std::get_if<std::uint64_t>(&value)) converted = integer_as<I>(*v);
@@ -592,7 +592,7 @@ std::optional<ScalarBytes> as_integer(const ElementwiseValue::Variant& value) {
 }
 
 template <class F>
-std::optional<ScalarBytes> as_complex(const ElementwiseValue::Variant& value) {
+std::optional<ScalarBytes> as_complex(const detail::ElementwiseVariant& value) {
   std::optional<F> re, im;
   if (const auto* v = std::get_if<std::complex<double>>(&value)) {
     re = double_as_floating<F>(v->real());
@@ -608,7 +608,7 @@ std::optional<ScalarBytes> as_complex(const ElementwiseValue::Variant& value) {
 
 }  // namespace
 
-std::optional<ScalarBytes> convert_scalar(const ElementwiseValue::Variant& value,
+std::optional<ScalarBytes> convert_scalar(const detail::ElementwiseVariant& value,
                                           const DType& dtype) noexcept {
   if (std::holds_alternative<Array>(value) || std::holds_alternative<MultiArray>(value)) {
     return std::nullopt;

@@ -189,11 +189,11 @@ struct ScalarBytes {
   std::size_t size = 0;
 };
 
-/// `value` (a scalar alternative of ElementwiseValue::Variant) converted to `dtype`, or
+/// `value` (a scalar alternative of detail::ElementwiseVariant) converted to `dtype`, or
 /// nothing if `dtype` cannot hold it exactly (a complex value for a real dtype, an integer
 /// out of range, a real with a fraction for an integer dtype, a double a float32 does not
 /// represent, a bool for a dtype other than bool, an array). Throws nothing.
-PLINTH_EXPORT std::optional<ScalarBytes> convert_scalar(const ElementwiseValue::Variant& value,
+PLINTH_EXPORT std::optional<ScalarBytes> convert_scalar(const detail::ElementwiseVariant& value,
                                                         const DType& dtype) noexcept;
 
 }  // namespace plinth::detail

@@ -42,14 +42,15 @@ void write_from_host(const Queue& queue, const Buffer& buffer, std::size_t offse
   if (size == 0) return;
   std::vector<std::byte> bytes(size);
   for (std::size_t i = 0; i < size; ++i) bytes[i] = pattern[(phase + i) % pattern.size()];
-  queue.adapter().write(buffer.adapter(), offset, bytes.data(), size, false);
+  detail::Access::adapter(queue).write(detail::Access::adapter(buffer), offset, bytes.data(), size,
+                                       false);
 }
 
 }  // namespace
 
 std::optional<std::vector<std::byte>> fill_value_bytes(const ElementwiseValue& value,
                                                        const DType& dtype) {
-  const auto& v = value.value();
+  const auto& v = detail::Access::impl(value);
   const auto integer = [&]() -> std::uint64_t {
     if (const auto* b = std::get_if<bool>(&v)) return *b ? 1 : 0;
     if (const auto* s = std::get_if<std::int64_t>(&v)) return static_cast<std::uint64_t>(*s);
@@ -116,7 +117,9 @@ void fill_with_kernel(const Queue& queue, const Buffer& buffer, std::size_t offs
   if (per_pattern > 1) shape.push_back(per_pattern);
   // Over the root allocation: a kernel may receive the array's base buffer (with the first
   // element's offset), which for a region at an unaligned origin could not be an argument.
-  const Buffer root = buffer.impl()->parent ? Buffer(buffer.impl()->parent) : buffer;
+  const Buffer root = detail::Access::impl(buffer)->parent
+                          ? detail::Access::make<Buffer>(detail::Access::impl(buffer)->parent)
+                          : buffer;
   const auto out =
       Array::from_buffer(root, ArrayMetadata(shape, dtype, std::nullopt, start, root.size()));
   if (per_pattern == 1) {

@@ -290,7 +290,7 @@ struct ReductionData {
     for (std::size_t k = 0; k < args.size(); ++k) {
       const auto& arg = args[k];
       if (!arg.is_array()) continue;
-      const auto& array = std::get<Array>(values[k].value());
+      const auto& array = std::get<Array>(detail::Access::impl(values[k]));
       if (!broadcasts_to(array, shape)) {
         static_cast<void>(element_strides(describe(), arg, array, shape, args[first_array].name()));
       }
@@ -353,7 +353,7 @@ struct ReductionData {
                        const ReductionTarget& target, bool compile_only) {
     const auto& device = queue.device();
     check_arguments(device, values);
-    const auto& shape = std::get<Array>(values[first_array].value()).shape();
+    const auto& shape = std::get<Array>(detail::Access::impl(values[first_array])).shape();
     const auto axes = reduction_axes(shape, target);
     const auto& [order, permuted, out_shape, outputs, extent] = axes;
     LayoutSignature signature;
@@ -373,7 +373,9 @@ struct ReductionData {
     if (target.out) {
       for (std::size_t k = 0; k < args.size(); ++k) {
         if (!args[k].is_array()) continue;
-        if (std::get<Array>(values[k].value()).base_buffer().overlaps(target.out->base_buffer()))
+        if (std::get<Array>(detail::Access::impl(values[k]))
+                .base_buffer()
+                .overlaps(target.out->base_buffer()))
           signature.restrict_inputs = false;
       }
     }
@@ -414,7 +416,7 @@ struct ReductionData {
     }
     for (std::size_t k = 0; k < args.size(); ++k) {
       if (!args[k].is_array() || signature.strided[k]) continue;
-      const auto& array = std::get<Array>(values[k].value());
+      const auto& array = std::get<Array>(detail::Access::impl(values[k]));
       const auto itemsize = args[k].dtype().itemsize();
       if ((array.base_buffer().offset() + array.first_element_offset()) %
               (vector_width * itemsize) !=
@@ -680,7 +682,7 @@ ReductionKernel reduction_combiner(ReductionData& data) {
         combiner->options.preamble, combiner->options.render_globals, combiner->array_names);
     data.combiner = std::move(combiner);
   }
-  return ReductionKernel(data.combiner);
+  return detail::Access::make<ReductionKernel>(data.combiner);
 }
 
 }  // namespace detail

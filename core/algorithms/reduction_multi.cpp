@@ -50,12 +50,12 @@ std::vector<std::size_t> reduced_axes(const std::string& what, std::size_t rank,
 /// of `devices`. Throws LogicError naming the argument if a MultiArray lacks a device.
 std::vector<Box> boxes_of(const std::string& what, const std::string& name,
                           const ElementwiseValue& value, const BoundMultiDevice& devices) {
-  if (const auto* array = std::get_if<Array>(&value.value())) {
+  if (const auto* array = std::get_if<Array>(&detail::Access::impl(value))) {
     Box whole;
     for (const auto extent : array->shape()) whole.emplace_back(0, extent);
     return std::vector<Box>(devices.size(), whole);
   }
-  const auto& multi = std::get<MultiArray>(value.value());
+  const auto& multi = std::get<MultiArray>(detail::Access::impl(value));
   const auto layout = detail::part_layout(fmt::format("{}: argument '{}'", what, name), multi);
   std::vector<Box> boxes;
   for (const auto& device : devices) {
@@ -97,7 +97,7 @@ MultiReduction plan_multi_reduction(const std::string& what,
   const auto first = static_cast<std::size_t>(
       std::find_if(declared.begin(), declared.end(), [](const auto& a) { return a.is_array(); }) -
       declared.begin());
-  const auto* whole = std::get_if<MultiArray>(&args[first].value());
+  const auto* whole = std::get_if<MultiArray>(&detail::Access::impl(args[first]));
   if (whole == nullptr) {
     throw LogicError(fmt::format(
         "{}: argument '{}': a MultiQueue call takes a MultiArray for the first array argument "
@@ -118,7 +118,7 @@ MultiReduction plan_multi_reduction(const std::string& what,
       {},
       false};
   for (std::size_t k = first + 1; k < declared.size(); ++k) {
-    const auto& value = args[k].value();
+    const auto& value = detail::Access::impl(args[k]);
     if (!declared[k].is_array() ||
         !(std::holds_alternative<Array>(value) || std::holds_alternative<MultiArray>(value))) {
       continue;  // scalars, and what the per-device checks refuse

@@ -38,7 +38,7 @@ Buffer first_element_region(const Buffer& base, const ArrayMetadata& metadata) {
 
 Array make_array(const Buffer& base, ArrayMetadata metadata) {
   auto first = first_element_region(base, metadata);
-  return Array(std::make_shared<const detail::ArrayImpl>(
+  return detail::Access::make<Array>(std::make_shared<const detail::ArrayImpl>(
       detail::ArrayImpl{std::move(metadata), base, std::move(first)}));
 }
 
@@ -73,9 +73,10 @@ void read(const Queue& queue, const Array& array, const HostArray& dest, bool as
   const auto& m = array.metadata();
   if (m.size() == 0) return;
   detail::note_use(array.base_buffer(), queue);
-  auto& buffer = array.base_buffer().adapter();
+  auto& buffer = detail::Access::adapter(array.base_buffer());
   if (m.is_contiguous() && dest.is_contiguous()) {
-    queue.adapter().read(dest.data(), buffer, m.first_element_offset(), m.nbytes(), async);
+    detail::Access::adapter(queue).read(dest.data(), buffer, m.first_element_offset(), m.nbytes(),
+                                        async);
     detail::after_host_transfer(queue, dest, async);
     return;
   }
@@ -89,7 +90,7 @@ void read(const Queue& queue, const Array& array, const HostArray& dest, bool as
     }
   }
   const auto covering = staging(m.span());
-  queue.adapter().read(covering.get(), buffer, m.min_offset(), m.span(), false);
+  detail::Access::adapter(queue).read(covering.get(), buffer, m.min_offset(), m.span(), false);
   detail::copy_strided(dest.data(), dest.strides(),
                        covering.get() + (m.first_element_offset() - m.min_offset()), m.strides(),
                        m.shape(), m.dtype().itemsize());
@@ -100,9 +101,10 @@ void write(const Queue& queue, const Array& array, const HostArray& src, bool as
   const auto& m = array.metadata();
   if (m.size() == 0) return;
   detail::note_use(array.base_buffer(), queue);
-  auto& buffer = array.base_buffer().adapter();
+  auto& buffer = detail::Access::adapter(array.base_buffer());
   if (m.is_contiguous() && src.is_contiguous()) {
-    queue.adapter().write(buffer, m.first_element_offset(), src.data(), m.nbytes(), async);
+    detail::Access::adapter(queue).write(buffer, m.first_element_offset(), src.data(), m.nbytes(),
+                                         async);
     detail::after_host_transfer(queue, src, async);
     return;
   }
@@ -116,10 +118,11 @@ void write(const Queue& queue, const Array& array, const HostArray& src, bool as
   }
   const auto covering = staging(m.span());
   // Keep the bytes between the elements (other data of the allocation).
-  if (!m.is_dense()) queue.adapter().read(covering.get(), buffer, m.min_offset(), m.span(), false);
+  if (!m.is_dense())
+    detail::Access::adapter(queue).read(covering.get(), buffer, m.min_offset(), m.span(), false);
   detail::copy_strided(covering.get() + (m.first_element_offset() - m.min_offset()), m.strides(),
                        src.data(), src.strides(), m.shape(), m.dtype().itemsize());
-  queue.adapter().write(buffer, m.min_offset(), covering.get(), m.span(), false);
+  detail::Access::adapter(queue).write(buffer, m.min_offset(), covering.get(), m.span(), false);
 }
 
 int loaded_minor(const Queue& queue) {

@@ -58,7 +58,7 @@ struct PooledBlock {
   Context context;
   std::size_t size;
   void operator()(std::byte* memory) const noexcept {
-    context.impl()->page_locked_pool->release({memory, size});
+    detail::Access::impl(context)->page_locked_pool->release({memory, size});
   }
 };
 
@@ -95,7 +95,7 @@ HostArray HostArray::page_locked(const Context& context, const ArrayMetadata& me
   require_sdk_1_2(context, "allocate page-locked host memory");
   // At least one byte, so that even an empty array has a valid (page-locked) block pointer.
   const std::size_t size = std::max<std::size_t>(metadata.buffer_size(), 1);
-  auto& pool = *context.impl()->page_locked_pool;
+  auto& pool = *detail::Access::impl(context)->page_locked_pool;
   std::byte* memory = nullptr;
   std::shared_ptr<std::byte[]> block;
   try {

@@ -31,7 +31,7 @@ std::shared_ptr<PageLockedPoolState> make_page_locked_pool(
 }  // namespace detail
 
 PageLockedMemoryPool PageLockedMemoryPool::of(const Context& context) noexcept {
-  return PageLockedMemoryPool(context.impl()->page_locked_pool);
+  return PageLockedMemoryPool(detail::Access::impl(context)->page_locked_pool);
 }
 
 MemoryPoolStats PageLockedMemoryPool::stats() const noexcept { return state_->stats(); }

@@ -293,7 +293,7 @@ void library_gemv(backend::BlasAdapter& library, const Queue& queue, const Array
   const auto itemsize = y.dtype().itemsize();
   const auto vector = [&](const Array& v) {
     const auto stride = v.shape()[0] <= 1 ? 1 : (*strides_in_elements(v))[0];
-    return backend::BlasVector{v.base_buffer().impl()->adapter.get(),
+    return backend::BlasVector{detail::Access::impl(v.base_buffer())->adapter.get(),
                                static_cast<std::size_t>(element_offset(v)) * itemsize,
                                static_cast<std::size_t>(stride)};
   };

@@ -52,7 +52,7 @@ backend::BlasLibrary blas_library(const LoadedApi& api) noexcept {
 backend::BlasAdapter* queue_blas(const Queue& queue) {
   const auto engine = engine_from_environment();
   if (engine == BlasEngine::plinth) return nullptr;
-  auto& impl = *queue.impl();
+  auto& impl = *detail::Access::impl(queue);
   if (impl.blas) return impl.blas.get();
   const auto& api = loaded(queue.device().context().api());
   const auto library = blas_library(api);
@@ -96,7 +96,8 @@ backend::BlasType sdk_blas_type(const DType& dtype) {
 
 backend::BlasMatrix blas_matrix(const Buffer& buffer, std::int64_t elements, std::size_t itemsize,
                                 std::size_t ld, std::int64_t batch_stride) {
-  return {buffer.impl()->adapter.get(), static_cast<std::size_t>(elements) * itemsize, ld,
+  return {detail::Access::impl(buffer)->adapter.get(),
+          static_cast<std::size_t>(elements) * itemsize, ld,
           static_cast<std::size_t>(batch_stride)};
 }
 

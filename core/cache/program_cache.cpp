@@ -115,7 +115,7 @@ std::shared_ptr<backend::ProgramAdapter> compile_and_store(
     const LoadedApi& api, const BoundMultiDevice& devices,
     std::span<const std::size_t> context_indices, const backend::ProgramInput& input,
     const backend::BuildOptions& options, const std::vector<CacheKey>& keys) {
-  auto& context = *devices.context().impl()->adapter;
+  auto& context = *detail::Access::impl(devices.context())->adapter;
   auto& cache = program_cache_state();
   auto program = api.adopt(context.create_program(context_indices, input, options));
   ++cache.compiled;
@@ -135,7 +135,7 @@ CachedProgram create_program_cached(const LoadedApi& api, const BoundMultiDevice
                                     std::span<const std::size_t> context_indices,
                                     const backend::ProgramInput& input,
                                     const backend::BuildOptions& options) {
-  auto& context = *devices.context().impl()->adapter;
+  auto& context = *detail::Access::impl(devices.context())->adapter;
   auto& cache = program_cache_state();
   auto compile = [&]() -> CachedProgram {
     return {compile_and_store(api, devices, context_indices, input, options, {}), {}};

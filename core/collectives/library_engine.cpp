@@ -27,9 +27,9 @@ class LibraryEngine final : public CollectiveEngine {
       const Array& dst = *collective.ranks[i].dst;
       note_use(src.base_buffer(), queues[i]);  // for the memory pool's ordering
       note_use(dst.base_buffer(), queues[i]);
-      parts_.push_back({&queues[i].adapter(), &src.base_buffer().adapter(),
-                        src.first_element_offset(), &dst.base_buffer().adapter(),
-                        dst.first_element_offset()});
+      parts_.push_back({&detail::Access::adapter(queues[i]),
+                        &detail::Access::adapter(src.base_buffer()), src.first_element_offset(),
+                        &detail::Access::adapter(dst.base_buffer()), dst.first_element_offset()});
     }
     adapter_->run(collective.call, parts_);
   }

@@ -26,13 +26,14 @@ class ModuleCache {
   Module get(const Key& key, Make make) {
     {
       std::lock_guard lock(mutex_);
-      if (auto found = lookup(key)) return Module(std::move(found));
+      if (auto found = lookup(key)) return detail::Access::make<Module>(std::move(found));
     }
     Module made = make();
     std::lock_guard lock(mutex_);
-    if (auto found = lookup(key)) return Module(std::move(found));  // another thread won
+    if (auto found = lookup(key))
+      return detail::Access::make<Module>(std::move(found));  // another thread won
     std::erase_if(entries_, [](const auto& entry) { return entry.second.expired(); });
-    entries_.insert_or_assign(key, made.impl());
+    entries_.insert_or_assign(key, detail::Access::impl(made));
     return made;
   }
 

@@ -59,7 +59,7 @@ struct GlMappingImpl {
     image.reset();
     const auto release = [this] { resource->mapped.store(false); };
     try {
-      resource->adapter->unmap(*queue.impl()->adapter);
+      resource->adapter->unmap(*detail::Access::impl(queue)->adapter);
     } catch (...) {
       release();
       throw;
@@ -185,21 +185,22 @@ GlBufferMapping GlBuffer::map(const Queue& queue) const {
   constexpr const char* function = "GlBuffer::map";
   begin_map(*impl_, queue, function, "buffer");
   try {
-    auto adapter = impl_->adapter->map_buffer(*queue.impl()->adapter);
+    auto adapter = impl_->adapter->map_buffer(*detail::Access::impl(queue)->adapter);
     if (adapter == nullptr) throw LogicError("GlBuffer::map: the backend mapped no buffer");
     const auto size = adapter->size();
     auto mapping = std::make_unique<detail::GlMappingImpl>(
         detail::GlMappingImpl{impl_, queue, std::nullopt, std::nullopt, true});
     try {
-      mapping->buffer.emplace(std::make_shared<detail::BufferImpl>(detail::BufferImpl{
-          impl_->device, nullptr,
-          detail::loaded(impl_->device.context().api()).adopt(std::move(adapter)), 0, size, nullptr,
-          nullptr}));
+      mapping->buffer =
+          detail::Access::make<Buffer>(std::make_shared<detail::BufferImpl>(detail::BufferImpl{
+              impl_->device, nullptr,
+              detail::loaded(impl_->device.context().api()).adopt(std::move(adapter)), 0, size,
+              nullptr, nullptr}));
     } catch (...) {
       unmap_quietly(mapping.get(), "buffer");
       throw;
     }
-    return GlBufferMapping(std::move(mapping));
+    return detail::Access::make<GlBufferMapping>(std::move(mapping));
   } catch (...) {
     impl_->mapped.store(false);
     throw;
@@ -238,20 +239,21 @@ GlTextureMapping GlTexture::map(const Queue& queue) const {
   constexpr const char* function = "GlTexture::map";
   begin_map(*impl_, queue, function, "texture");
   try {
-    auto adapter = impl_->adapter->map_image(*queue.impl()->adapter);
+    auto adapter = impl_->adapter->map_image(*detail::Access::impl(queue)->adapter);
     if (adapter == nullptr) throw LogicError("GlTexture::map: the backend mapped no image");
     auto mapping = std::make_unique<detail::GlMappingImpl>(
         detail::GlMappingImpl{impl_, queue, std::nullopt, std::nullopt, true});
     try {
       const auto& t = *impl_->texture;
-      mapping->image.emplace(std::make_shared<detail::ImageImpl>(detail::ImageImpl{
-          impl_->device, detail::loaded(impl_->device.context().api()).adopt(std::move(adapter)),
-          t.type, t.format, t.extent}));
+      mapping->image = detail::Access::make<Image>(std::make_shared<detail::ImageImpl>(
+          detail::ImageImpl{impl_->device,
+                            detail::loaded(impl_->device.context().api()).adopt(std::move(adapter)),
+                            t.type, t.format, t.extent}));
     } catch (...) {
       unmap_quietly(mapping.get(), "texture");
       throw;
     }
-    return GlTextureMapping(std::move(mapping));
+    return detail::Access::make<GlTextureMapping>(std::move(mapping));
   } catch (...) {
     impl_->mapped.store(false);
     throw;

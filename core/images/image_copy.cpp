@@ -75,14 +75,14 @@ void write_image(const Queue& queue, const Image& dst, const ImageBox& box,
   const auto extent = box_extent(box, dst.format());
   const auto side = detail::rect_side(src_region, extent, src.size(), function, "host source's");
   const auto shape = detail::rect_shape(extent);
-  auto& adapter = queue.adapter();
-  if (!adapter.write_image(dst.adapter(), box, src.data(), side, !no_async)) {
+  auto& adapter = detail::Access::adapter(queue);
+  if (!adapter.write_image(detail::Access::adapter(dst), box, src.data(), side, !no_async)) {
     say_packed(function, dst);
     const auto packed_side = packed(shape);
     auto temp =
         std::make_unique_for_overwrite<std::byte[]>(shape.width * shape.height * shape.depth);
     host_rows(temp.get(), packed_side, src.data(), side, shape);
-    if (!adapter.write_image(dst.adapter(), box, temp.get(), packed_side, false)) {
+    if (!adapter.write_image(detail::Access::adapter(dst), box, temp.get(), packed_side, false)) {
       refused_packed(function);
     }
   }
@@ -98,13 +98,13 @@ void read_image(const Queue& queue, std::span<std::byte> dst, const RectRegion& 
   const auto side =
       detail::rect_side(dst_region, extent, dst.size(), function, "host destination's");
   const auto shape = detail::rect_shape(extent);
-  auto& adapter = queue.adapter();
-  if (!adapter.read_image(dst.data(), side, src.adapter(), box, async)) {
+  auto& adapter = detail::Access::adapter(queue);
+  if (!adapter.read_image(dst.data(), side, detail::Access::adapter(src), box, async)) {
     say_packed(function, src);
     const auto packed_side = packed(shape);
     auto temp =
         std::make_unique_for_overwrite<std::byte[]>(shape.width * shape.height * shape.depth);
-    if (!adapter.read_image(temp.get(), packed_side, src.adapter(), box, false)) {
+    if (!adapter.read_image(temp.get(), packed_side, detail::Access::adapter(src), box, false)) {
       refused_packed(function);
     }
     host_rows(dst.data(), side, temp.get(), packed_side, shape);
@@ -123,13 +123,16 @@ void copy_buffer_to_image(const Queue& queue, const Image& dst, const ImageBox& 
   const auto side = detail::rect_side(src_region, extent, src.size(), function, "source buffer's");
   const auto shape = detail::rect_shape(extent);
   detail::note_use(src, queue);
-  auto& adapter = queue.adapter();
-  if (adapter.copy_buffer_to_image(dst.adapter(), box, src.adapter(), side)) return;
+  auto& adapter = detail::Access::adapter(queue);
+  if (adapter.copy_buffer_to_image(detail::Access::adapter(dst), box, detail::Access::adapter(src),
+                                   side))
+    return;
   say_packed(function, dst);
   const auto packed_side = packed(shape);
   const auto temp = Buffer::allocate(queue.device(), shape.width * shape.height * shape.depth);
   detail::copy_rect_sides(queue, temp, packed_side, src, side, shape);
-  if (!adapter.copy_buffer_to_image(dst.adapter(), box, temp.adapter(), packed_side)) {
+  if (!adapter.copy_buffer_to_image(detail::Access::adapter(dst), box,
+                                    detail::Access::adapter(temp), packed_side)) {
     refused_packed(function);
   }
   queue.synchronize();  // the temporary goes with this scope
@@ -146,12 +149,15 @@ void copy_image_to_buffer(const Queue& queue, const Buffer& dst, const RectRegio
       detail::rect_side(dst_region, extent, dst.size(), function, "destination buffer's");
   const auto shape = detail::rect_shape(extent);
   detail::note_use(dst, queue);
-  auto& adapter = queue.adapter();
-  if (adapter.copy_image_to_buffer(dst.adapter(), side, src.adapter(), box)) return;
+  auto& adapter = detail::Access::adapter(queue);
+  if (adapter.copy_image_to_buffer(detail::Access::adapter(dst), side, detail::Access::adapter(src),
+                                   box))
+    return;
   say_packed(function, src);
   const auto packed_side = packed(shape);
   const auto temp = Buffer::allocate(queue.device(), shape.width * shape.height * shape.depth);
-  if (!adapter.copy_image_to_buffer(temp.adapter(), packed_side, src.adapter(), box)) {
+  if (!adapter.copy_image_to_buffer(detail::Access::adapter(temp), packed_side,
+                                    detail::Access::adapter(src), box)) {
     refused_packed(function);
   }
   detail::copy_rect_sides(queue, dst, side, temp, packed_side, shape);
@@ -181,7 +187,8 @@ void copy_image(const Queue& queue, const Image& dst, const std::array<std::size
     }
     // Two boxes of one image: the backends copy them as two images would be.
   }
-  queue.adapter().copy_image(dst.adapter(), dst_origin, src.adapter(), src_box);
+  detail::Access::adapter(queue).copy_image(detail::Access::adapter(dst), dst_origin,
+                                            detail::Access::adapter(src), src_box);
 }
 
 }  // namespace plinth

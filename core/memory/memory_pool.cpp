@@ -20,7 +20,7 @@ detail::DevicePool* pool_of(const detail::ContextPools& pools, const BoundDevice
 }
 
 void check_context(const detail::ContextPools& pools, const BoundDevice& device, const char* what) {
-  if (device.context().impl()->pools.get() != &pools) {
+  if (detail::Access::impl(device.context())->pools.get() != &pools) {
     throw LogicError(fmt::format("MemoryPool::{}: device {} ('{}') is of another context", what,
                                  device.index(), device.name()));
   }
@@ -47,7 +47,7 @@ Buffer pooled_buffer(const detail::ContextPools& pools, const BoundDevice& devic
     auto impl = std::make_shared<detail::BufferImpl>(
         detail::BufferImpl{device, nullptr, nullptr, 0, size, nullptr, std::move(lease)});
     impl->adapter = detail::adopt(impl->lease->region(0, size), pool->plugin());
-    return Buffer(std::move(impl));
+    return detail::Access::make<Buffer>(std::move(impl));
   } catch (const std::bad_alloc&) {
     throw OutOfMemoryError("host", "MemoryPool::allocate", 0, "out of host memory",
                            "cannot allocate the pool's bookkeeping");
@@ -57,11 +57,11 @@ Buffer pooled_buffer(const detail::ContextPools& pools, const BoundDevice& devic
 }  // namespace
 
 MemoryPool MemoryPool::of(const Context& context) noexcept {
-  return MemoryPool(context.impl()->pools);
+  return MemoryPool(detail::Access::impl(context)->pools);
 }
 
 Buffer MemoryPool::allocate(const Queue& queue, std::size_t size) const {
-  return pooled_buffer(*pools_, queue.device(), queue.impl(), size);
+  return pooled_buffer(*pools_, queue.device(), detail::Access::impl(queue), size);
 }
 
 Buffer MemoryPool::allocate(const BoundDevice& device, std::size_t size) const {
@@ -108,7 +108,8 @@ bool MemoryPool::enabled() const noexcept { return !pools_->devices.empty(); }
 namespace detail {
 
 void note_use(const Buffer& buffer, const Queue& queue) {
-  if (const auto& lease = buffer.impl()->lease) lease->note(queue.impl());
+  if (const auto& lease = detail::Access::impl(buffer)->lease)
+    lease->note(detail::Access::impl(queue));
 }
 
 }  // namespace detail

@@ -15,7 +15,7 @@ namespace plinth {
 
 namespace detail {
 
-const LoadedApi& loaded(const API& api) { return *api.impl(); }
+const LoadedApi& loaded(const API& api) { return *detail::Access::impl(api); }
 
 namespace {
 
@@ -32,7 +32,7 @@ std::string candidates_text() {
 API find_ready(const std::string& shortcut) {
   const auto& reg = registry();
   for (const auto& api : reg.apis) {
-    if (api->id.shortcut == shortcut && has_devices(*api)) return API(api);
+    if (api->id.shortcut == shortcut && has_devices(*api)) return detail::Access::make<API>(api);
   }
   const auto known = std::find_if(reg.infos.begin(), reg.infos.end(), [&](const PluginInfo& i) {
     return i.shortcut == shortcut && i.state != PluginState::shadowed;
@@ -85,7 +85,7 @@ std::vector<APIID> all_api_ids() {
 std::vector<API> API::all_available() {
   std::vector<API> apis;
   for (const auto& api : detail::registry().apis) {
-    if (detail::has_devices(*api)) apis.emplace_back(api);
+    if (detail::has_devices(*api)) apis.push_back(detail::Access::make<API>(api));
   }
   return apis;
 }

@@ -36,7 +36,7 @@ Buffer make_buffer(const BoundDevice& device, std::unique_ptr<backend::BufferAda
   auto impl = std::make_shared<detail::BufferImpl>(
       detail::BufferImpl{device, nullptr, nullptr, 0, size, nullptr, nullptr});
   impl->adapter = api.adopt(std::move(adapter));
-  return Buffer(std::move(impl));
+  return detail::Access::make<Buffer>(std::move(impl));
 }
 
 /// The backend's managed-memory methods exist only from SDK 1.6 on: older vtables end before
@@ -96,13 +96,13 @@ std::byte* Buffer::host_pointer() const {
 bool Buffer::prefetch(const Queue& queue, ManagedLocation to) const {
   check_managed(*this, &queue, "prefetch");
   detail::note_use(*this, queue);
-  return queue.adapter().prefetch(*impl_->adapter, to);
+  return detail::Access::adapter(queue).prefetch(*impl_->adapter, to);
 }
 
 bool Buffer::advise(const Queue& queue, ManagedAdvice advice, ManagedLocation location) const {
   check_managed(*this, &queue, "advise");
   detail::note_use(*this, queue);
-  return queue.adapter().advise(*impl_->adapter, advice, location);
+  return detail::Access::adapter(queue).advise(*impl_->adapter, advice, location);
 }
 
 void Buffer::attach(const Queue& queue, ManagedAttach attach) const {
@@ -115,7 +115,8 @@ void Buffer::attach(const Queue& queue, ManagedAttach attach) const {
   }
   detail::note_use(*this, queue);
   // A backend without attach kinds has memory every queue reaches: global already.
-  if (!queue.adapter().attach(*impl_->adapter, attach) && attach != ManagedAttach::global) {
+  if (!detail::Access::adapter(queue).attach(*impl_->adapter, attach) &&
+      attach != ManagedAttach::global) {
     throw LogicError(fmt::format(
         "Buffer::attach: the {} backend has no attach kinds (its managed memory is always "
         "reachable by every queue), so it cannot attach memory as '{}'",
@@ -194,7 +195,7 @@ void Buffer::get(const Queue& queue, std::span<std::byte> dest, bool async) cons
   check_queue(*this, queue, "get");
   check_size(*this, dest.size(), "get");
   detail::note_use(*this, queue);
-  queue.adapter().read(dest.data(), *impl_->adapter, 0, dest.size(), async);
+  detail::Access::adapter(queue).read(dest.data(), *impl_->adapter, 0, dest.size(), async);
   if (!async) detail::queue_idle(queue);
 }
 
@@ -202,7 +203,7 @@ void Buffer::set(const Queue& queue, std::span<const std::byte> src, bool no_asy
   check_queue(*this, queue, "set");
   check_size(*this, src.size(), "set");
   detail::note_use(*this, queue);
-  queue.adapter().write(*impl_->adapter, 0, src.data(), src.size(), !no_async);
+  detail::Access::adapter(queue).write(*impl_->adapter, 0, src.data(), src.size(), !no_async);
   if (no_async) detail::queue_idle(queue);
 }
 

@@ -90,12 +90,14 @@ bool fill_natively(const Queue& queue, const Buffer& buffer, std::size_t offset,
     split_unaligned(begin, end, period, pieces);
   }
   note_use(buffer, queue);
-  auto& adapter = queue.adapter();
+  auto& adapter = detail::Access::adapter(queue);
   for (std::size_t k = 0; k < pieces.count; ++k) {
     const Piece& p = pieces.items[k];
     const auto piece_pattern =
         std::span<const std::byte>(rotated).subspan(p.pattern_at, p.pattern_size);
-    if (adapter.fill(buffer.adapter(), p.at - buffer.offset(), p.size, piece_pattern)) continue;
+    if (adapter.fill(detail::Access::adapter(buffer), p.at - buffer.offset(), p.size,
+                     piece_pattern))
+      continue;
     if (k == 0) return false;  // nothing done yet
     debug(DebugTopic::transfer,
           "fill of {} bytes with a {}-byte pattern on device {} ('{}'): a fill kernel (the "

@@ -51,7 +51,7 @@ Context make_context(const std::vector<Device>& devices,
       detail::ContextImpl{devices.front().api(), devices.front().platform().index(), devices,
                           std::move(adapter), std::move(pools), std::move(page_locked_pool)});
   detail::register_kernel_store(impl);
-  return Context(std::move(impl));
+  return detail::Access::make<Context>(std::move(impl));
 }
 
 }  // namespace
@@ -149,8 +149,9 @@ const std::vector<Device>& Context::unbound_devices() const { return impl_->devi
 
 BoundMultiDevice Context::devices() const {
   std::vector<BoundDevice> bound;
-  for (std::size_t i = 0; i < impl_->devices.size(); ++i) bound.emplace_back(*this, i);
-  return BoundMultiDevice(std::move(bound));
+  for (std::size_t i = 0; i < impl_->devices.size(); ++i)
+    bound.push_back(detail::Access::make<BoundDevice>(*this, i));
+  return detail::Access::make<BoundMultiDevice>(std::move(bound));
 }
 
 void Context::activate() const { impl_->adapter->activate(); }

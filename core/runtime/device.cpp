@@ -76,7 +76,8 @@ const DeviceData& device_data(const Device& device) {
 std::vector<Device> Device::all(const Platform& platform) {
   std::vector<Device> devices;
   const auto count = detail::platform_data(platform).devices.size();
-  for (std::size_t i = 0; i < count; ++i) devices.emplace_back(platform, i);
+  for (std::size_t i = 0; i < count; ++i)
+    devices.push_back(detail::Access::make<Device>(platform, i));
   return devices;
 }
 

@@ -30,7 +30,7 @@ double elapsed_ms(const Event& start, const Event& end) {
   // Both done, as the SDK promises the backend (start may be on another queue).
   start.wait();
   end.wait();
-  return end.adapter().elapsed_ms_since(start.adapter());
+  return detail::Access::adapter(end).elapsed_ms_since(detail::Access::adapter(start));
 }
 
 }  // namespace plinth

@@ -137,15 +137,15 @@ struct QueueImpl {
 
 /// After a blocking call on `queue` (all earlier work is done): drops the kept host arrays.
 inline void queue_idle(const Queue& queue) noexcept {
-  if (queue.impl()->pending.any()) queue.impl()->pending.release();
-  queue.impl()->track->idle();
+  if (detail::Access::impl(queue)->pending.any()) detail::Access::impl(queue)->pending.release();
+  detail::Access::impl(queue)->track->idle();
 }
 
 /// After a transfer to or from `host` through `queue`: an asynchronous one keeps `host` alive
 /// until the queue is idle (the caller's handle may be a temporary); a blocking one means the
 /// queue is idle.
 inline void after_host_transfer(const Queue& queue, const HostArray& host, bool async) {
-  auto& pending = queue.impl()->pending;
+  auto& pending = detail::Access::impl(queue)->pending;
   if (!async) {
     queue_idle(queue);
   } else if (pending.keep(host)) {
@@ -276,7 +276,9 @@ std::string describe_mismatch(const char* first, const BoundDevice& a, const cha
                               const BoundDevice& b);
 
 /// The adapters of public handles.
-inline backend::ContextAdapter& adapter(const Context& c) { return *c.impl()->adapter; }
+inline backend::ContextAdapter& adapter(const Context& c) {
+  return *detail::Access::impl(c)->adapter;
+}
 const LoadedApi& loaded(const API& api);
 /// The loaded API `shortcut`, ready or without devices (what needs the plugin but no device:
 /// compiling for a named target). Throws PluginError naming the candidate's state otherwise.

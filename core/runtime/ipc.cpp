@@ -125,7 +125,7 @@ Buffer Buffer::from_ipc_handle(const BoundDevice& device, const IpcMemoryHandle&
   require(call, device, false);
   const auto& api = detail::loaded(device.context().api());
   const std::size_t extent = handle.offset() + handle.size();  // checked by the handle
-  ImportKey key{device.context().impl().get(),
+  ImportKey key{detail::Access::impl(device.context()).get(),
                 device.index(),
                 {handle.vendor_handle().begin(), handle.vendor_handle().end()}};
   std::shared_ptr<detail::BufferImpl> root;

@@ -28,8 +28,10 @@ void copy_through_host(const Queue& queue, const Buffer& dst, std::size_t dst_of
   std::vector<std::byte> staging(std::min(size, staging_chunk));
   for (std::size_t done = 0; done < size;) {
     const std::size_t chunk = std::min(staging.size(), size - done);
-    src_queue->adapter().read(staging.data(), src.adapter(), src_offset + done, chunk, false);
-    queue.adapter().write(dst.adapter(), dst_offset + done, staging.data(), chunk, false);
+    detail::Access::adapter(*src_queue)
+        .read(staging.data(), detail::Access::adapter(src), src_offset + done, chunk, false);
+    detail::Access::adapter(queue).write(detail::Access::adapter(dst), dst_offset + done,
+                                         staging.data(), chunk, false);
     done += chunk;
   }
   queue_idle(queue);
@@ -44,11 +46,12 @@ constexpr std::size_t max_overlap_pieces = 8;
 /// that do not overlap (OpenCL refuses them with CL_MEM_COPY_OVERLAP; CUDA's are undefined).
 void copy_on_device(const Queue& queue, const Buffer& dst, std::size_t dst_offset,
                     const Buffer& src, std::size_t src_offset, std::size_t size) {
-  auto& adapter = queue.adapter();
+  auto& adapter = detail::Access::adapter(queue);
   const std::size_t to = dst.offset() + dst_offset;
   const std::size_t from = src.offset() + src_offset;
   if (!dst.overlaps(src) || to >= from + size || from >= to + size) {
-    adapter.copy(dst.adapter(), dst_offset, src.adapter(), src_offset, size);
+    adapter.copy(detail::Access::adapter(dst), dst_offset, detail::Access::adapter(src), src_offset,
+                 size);
     return;
   }
   if (to == from) return;  // the same bytes
@@ -59,15 +62,18 @@ void copy_on_device(const Queue& queue, const Buffer& dst, std::size_t dst_offse
     for (std::size_t done = 0; done < size;) {
       const std::size_t piece = std::min(shift, size - done);
       const std::size_t at = to < from ? done : size - done - piece;
-      adapter.copy(dst.adapter(), dst_offset + at, src.adapter(), src_offset + at, piece);
+      adapter.copy(detail::Access::adapter(dst), dst_offset + at, detail::Access::adapter(src),
+                   src_offset + at, piece);
       done += piece;
     }
     return;
   }
   // From the pool, for `queue`: reused only after the copies (queue order).
   const auto temporary = MemoryPool::of(dst.device().context()).allocate(queue, size);
-  adapter.copy(temporary.adapter(), 0, src.adapter(), src_offset, size);
-  adapter.copy(dst.adapter(), dst_offset, temporary.adapter(), 0, size);
+  adapter.copy(detail::Access::adapter(temporary), 0, detail::Access::adapter(src), src_offset,
+               size);
+  adapter.copy(detail::Access::adapter(dst), dst_offset, detail::Access::adapter(temporary), 0,
+               size);
 }
 
 }  // namespace
@@ -87,15 +93,17 @@ void copy_buffer_region(const Queue& queue, const Buffer& dst, std::size_t dst_o
   const auto& api = loaded(to.context().api());
   if (api.abi_minor < 4) {
     // SDK 1.0 to 1.3 defined copy() for any two buffers of a context.
-    queue.adapter().copy(dst.adapter(), dst_offset, src.adapter(), src_offset, size);
+    detail::Access::adapter(queue).copy(detail::Access::adapter(dst), dst_offset,
+                                        detail::Access::adapter(src), src_offset, size);
     debug(DebugTopic::transfer,
           "{} bytes from device {} ('{}') to device {} ('{}'): the backend's "
           "copy (SDK 1.{} plugin)",
           size, from.index(), from.name(), to.index(), to.name(), api.abi_minor);
     return;
   }
-  if (queue.adapter().copy_peer(dst.adapter(), to.index(), dst_offset, src.adapter(), from.index(),
-                                src_offset, size)) {
+  if (detail::Access::adapter(queue).copy_peer(detail::Access::adapter(dst), to.index(), dst_offset,
+                                               detail::Access::adapter(src), from.index(),
+                                               src_offset, size)) {
     debug(DebugTopic::transfer, "{} bytes from device {} ('{}') to device {} ('{}'): peer copy",
           size, from.index(), from.name(), to.index(), to.name());
     return;

@@ -21,7 +21,7 @@ const PlatformData& platform_data(const Platform& platform) {
 std::vector<Platform> Platform::all(const API& api) {
   std::vector<Platform> platforms;
   for (std::size_t i = 0; i < detail::loaded(api).platforms.size(); ++i)
-    platforms.emplace_back(api, i);
+    platforms.push_back(detail::Access::make<Platform>(api, i));
   return platforms;
 }
 

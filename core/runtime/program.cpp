@@ -69,22 +69,24 @@ std::shared_ptr<ProgramImpl> start(const BoundMultiDevice& devices, const Progra
 }  // namespace
 
 Program with_owner(const Program& program, const Context& context) {
-  const auto& from = *program.impl();
+  const auto& from = *detail::Access::impl(program);
   std::vector<BoundDevice> devices;
   devices.reserve(from.devices.size());
-  for (const auto& device : from.devices) devices.emplace_back(context, device.index());
-  auto impl = std::make_shared<ProgramImpl>(ProgramImpl{BoundMultiDevice(std::move(devices)),
-                                                        from.context_indices,
-                                                        {},
-                                                        from.slot_refs,
-                                                        from.kept_directory,
-                                                        from.constant_arrays,
-                                                        std::make_unique<std::mutex>()});
+  for (const auto& device : from.devices)
+    devices.push_back(detail::Access::make<BoundDevice>(context, device.index()));
+  auto impl = std::make_shared<ProgramImpl>(
+      ProgramImpl{detail::Access::make<BoundMultiDevice>(std::move(devices)),
+                  from.context_indices,
+                  {},
+                  from.slot_refs,
+                  from.kept_directory,
+                  from.constant_arrays,
+                  std::make_unique<std::mutex>()});
   {
     const std::lock_guard lock(*from.parts_mutex);
     impl->parts = from.parts;
   }
-  return Program(std::move(impl));
+  return detail::Access::make<Program>(std::move(impl));
 }
 
 namespace {
@@ -276,7 +278,7 @@ std::vector<std::size_t> slots_of(const ProgramImpl& program) {
 
 std::shared_ptr<KernelImpl> make_kernel(const Program& program, const std::string& name) {
   auto impl = std::make_shared<KernelImpl>(KernelImpl{program, name, {}, {}, nullptr});
-  const auto& p = *program.impl();
+  const auto& p = *detail::Access::impl(program);
   impl->slots.reserve(p.context_indices.size());
   for (std::size_t slot = 0; slot < p.context_indices.size(); ++slot) {
     auto& kernel = impl->slots.emplace_back();
@@ -285,7 +287,7 @@ std::shared_ptr<KernelImpl> make_kernel(const Program& program, const std::strin
     } catch (const LogicError& e) {
       // A program from the compiled-program cache without the kernel is another program's
       // binary under this program's key (a damaged cache): compiled anew, it has the kernel.
-      if (!program.impl()->rebuild_from_source(
+      if (!detail::Access::impl(program)->rebuild_from_source(
               slot, fmt::format("lacks kernel '{}' ({})", name, e.what())))
         throw;
       kernel.adapter = p.api().adopt(p.adapter(slot).create_kernel(p.adapter_slot(slot), name));
@@ -380,14 +382,14 @@ backend::ArgValue bind_image_or_sampler(const KernelImpl& kernel, std::size_t in
                    fmt::format("the parameter is an {}, the image an {}", to_string(*declared),
                                to_string(image.type())));
     }
-    return image.adapter().kernel_arg();
+    return detail::Access::adapter(image).kernel_arg();
   }
   const Sampler& sampler = *arg.sampler();
   if (!(sampler.context() == device.context())) {
     bad_argument(kernel, index, param,
                  "the sampler was made for another context than the kernel's");
   }
-  return sampler.adapter().kernel_arg();
+  return detail::Access::adapter(sampler).kernel_arg();
 }
 
 /// Turns `arg` into what the backend takes, checking it against `param`.
@@ -418,7 +420,7 @@ backend::ArgValue bind(const KernelImpl& kernel, std::size_t index, const backen
                                              "queue", device));
     }
     try {
-      value = buffer.adapter().kernel_arg();
+      value = detail::Access::adapter(buffer).kernel_arg();
     } catch (const LogicError& e) {  // e.g. an OpenCL region that cannot start where it does
       bad_argument(kernel, index, param, e.what());
     }
@@ -451,7 +453,7 @@ namespace {
 SlotLaunch prepared_launch(const KernelImpl& kernel, std::size_t slot,
                            const std::vector<std::size_t>& global_size,
                            const std::vector<std::size_t>& local_size, std::size_t local_mem) {
-  const auto& program = *kernel.program.impl();
+  const auto& program = *detail::Access::impl(kernel.program);
   const auto& prepared = kernel.slots[slot];
   SlotLaunch launch;
   launch.shape =
@@ -573,7 +575,7 @@ void launch_slot(const KernelImpl& kernel, std::size_t slot, const SlotLaunch& l
     values[i] = bind(kernel, i, params[i], args[i], device);
     if (args[i].kind() == KernelArg::Kind::buffer) note_use(*args[i].buffer(), queue);
   }
-  prepared.adapter->launch(queue.adapter(), launch.shape, values);
+  prepared.adapter->launch(detail::Access::adapter(queue), launch.shape, values);
 }
 
 }  // namespace
@@ -613,7 +615,7 @@ Program Program::from_spirv(const BoundMultiDevice& devices, std::span<const std
 Kernel Program::kernel(const std::string& name) const {
   auto kernel = detail::make_kernel(*this, name);
   kernel->launch_cache = std::make_unique<detail::LaunchCache>();  // Kernel::operator()'s
-  return Kernel(std::move(kernel));
+  return detail::Access::make<Kernel>(std::move(kernel));
 }
 
 const std::string& Program::source() const { return impl_->parts.front().source; }
@@ -675,8 +677,8 @@ void Program::set_constant_array(const Queue& queue, const std::string& name,
     throw LogicError("set_constant_array: the source buffer is not on the queue's device");
   }
   detail::note_use(src, queue);
-  impl_->adapter(slot).set_constant_array(impl_->adapter_slot(slot), queue.adapter(), name,
-                                          src.adapter(), src.size());
+  impl_->adapter(slot).set_constant_array(impl_->adapter_slot(slot), detail::Access::adapter(queue),
+                                          name, detail::Access::adapter(src), src.size());
 }
 
 std::vector<std::byte> Program::binary(const BoundDevice& device) const {
@@ -705,7 +707,7 @@ PreparedKernel Kernel::prepare(const std::vector<std::size_t>& global_size,
   for (std::size_t slot = 0; slot < prepared->slots.size(); ++slot) {
     detail::prepare_slot(*prepared, slot, global_size, local_size, local_mem);
   }
-  return PreparedKernel(std::move(prepared));
+  return detail::Access::make<PreparedKernel>(std::move(prepared));
 }
 
 const std::string& Kernel::name() const { return impl_->name; }
@@ -720,8 +722,8 @@ std::vector<std::size_t> Kernel::max_total_local_sizes() const {
 void PreparedKernel::launch(const Queue& queue, std::span<const KernelArg> args) const {
   const auto& kernel = *impl_;
   const BoundDevice& device = queue.device();
-  const std::size_t slot =
-      program_slot(*kernel.program.impl(), kernel.slot_of_context_device, device, "kernel call");
+  const std::size_t slot = program_slot(*detail::Access::impl(kernel.program),
+                                        kernel.slot_of_context_device, device, "kernel call");
   const auto& prepared = kernel.slots[slot];
   if (prepared.shape.dims == 0) [[unlikely]] {  // prepared with per-device global sizes
     throw LogicError(
@@ -748,21 +750,22 @@ void Kernel::launch(const Queue& queue, std::span<const std::size_t> global_size
   }
   const auto& launch = detail::remembered_launch(kernel, *kernel.launch_cache, global_size,
                                                  local_size, /*local_mem=*/0);
-  const std::size_t slot = program_slot(*kernel.program.impl(), kernel.slot_of_context_device,
-                                        queue.device(), "kernel call");
+  const std::size_t slot =
+      program_slot(*detail::Access::impl(kernel.program), kernel.slot_of_context_device,
+                   queue.device(), "kernel call");
   detail::launch_slot(kernel, slot, launch.slots[slot], queue, args);
 }
 
 std::vector<std::size_t> PreparedKernel::global_size(const BoundDevice& device) const {
-  const auto slot =
-      program_slot(*impl_->program.impl(), impl_->slot_of_context_device, device, "global_size");
+  const auto slot = program_slot(*detail::Access::impl(impl_->program),
+                                 impl_->slot_of_context_device, device, "global_size");
   const auto& shape = impl_->slots[slot].shape;
   return {shape.global.begin(), shape.global.begin() + shape.dims};
 }
 
 std::vector<std::size_t> PreparedKernel::local_size(const BoundDevice& device) const {
-  const auto slot =
-      program_slot(*impl_->program.impl(), impl_->slot_of_context_device, device, "local_size");
+  const auto slot = program_slot(*detail::Access::impl(impl_->program),
+                                 impl_->slot_of_context_device, device, "local_size");
   const auto& shape = impl_->slots[slot].shape;
   return {shape.local.begin(), shape.local.begin() + shape.dims};
 }
@@ -775,7 +778,7 @@ PreparedKernel Kernel::prepare_per_device(const PerDevice<std::vector<std::size_
                                           const std::vector<std::size_t>& local_size,
                                           std::size_t local_mem) const {
   auto prepared = detail::make_kernel(impl_->program, impl_->name);
-  const auto& program = *impl_->program.impl();
+  const auto& program = *detail::Access::impl(impl_->program);
   // dims == 0 marks the devices without a global size; launching on them throws.
   backend::LaunchShape unprepared;
   unprepared.dims = 0;
@@ -785,7 +788,7 @@ PreparedKernel Kernel::prepare_per_device(const PerDevice<std::vector<std::size_
         program_slot(program, prepared->slot_of_context_device, device, "prepare_per_device");
     detail::prepare_slot(*prepared, slot, global_size, local_size, local_mem);
   }
-  return PreparedKernel(std::move(prepared));
+  return detail::Access::make<PreparedKernel>(std::move(prepared));
 }
 
 }  // namespace plinth

@@ -12,7 +12,8 @@ namespace {
 
 Queue make_queue(const BoundDevice& device, std::unique_ptr<backend::QueueAdapter> adapter) {
   const auto& api = detail::loaded(device.context().api());
-  return Queue(std::make_shared<detail::QueueImpl>(device, api.adopt(std::move(adapter))));
+  return detail::Access::make<Queue>(
+      std::make_shared<detail::QueueImpl>(device, api.adopt(std::move(adapter))));
 }
 
 }  // namespace
@@ -85,7 +86,8 @@ Event Queue::record_event() const {
     // meanwhile: the pool's reference is the only one).
     for (const auto& event : impl.events) {
       if (event.use_count() != 1) continue;
-      if (impl.adapter->record_event_again(*event)) return Event(event, impl.device);
+      if (impl.adapter->record_event_again(*event))
+        return detail::Access::make<Event>(event, impl.device);
       impl.events_reusable = false;
       impl.events.clear();
       break;
@@ -94,7 +96,7 @@ Event Queue::record_event() const {
   auto event = api.adopt(impl.adapter->record_event());
   if (pooled && impl.events_reusable && impl.events.size() < detail::QueueImpl::event_pool_size)
     impl.events.push_back(event);
-  return Event(std::move(event), impl.device);
+  return detail::Access::make<Event>(std::move(event), impl.device);
 }
 
 void Queue::wait_for(const Event& event) const {
@@ -104,7 +106,7 @@ void Queue::wait_for(const Event& event) const {
         fmt::format("Queue::wait_for: {}",
                     detail::describe_mismatch("event", event.device(), "queue", impl_->device)));
   }
-  impl_->adapter->wait_for(event.adapter());
+  impl_->adapter->wait_for(detail::Access::adapter(event));
 }
 
 void Queue::record(const Event& event) const {
@@ -115,7 +117,7 @@ void Queue::record(const Event& event) const {
         "records a new event",
         call));
   }
-  if (event.kind() == Event::Kind::imported) {
+  if (detail::Access::kind(event) == detail::EventKind::imported) {
     throw LogicError(fmt::format(
         "{}: the event was opened from another process's handle: only the process that made it "
         "records it",
@@ -126,7 +128,7 @@ void Queue::record(const Event& event) const {
         fmt::format("{}: {}", call,
                     detail::describe_mismatch("event", event.device(), "queue", impl_->device)));
   }
-  impl_->adapter->record_ipc_event(event.adapter());
+  impl_->adapter->record_ipc_event(detail::Access::adapter(event));
 }
 
 MultiQueue::MultiQueue(std::vector<Queue> queues) : queues_(std::move(queues)) {
@@ -153,7 +155,7 @@ MultiQueue MultiQueue::on_devices(const BoundMultiDevice& devices) {
 BoundMultiDevice MultiQueue::devices() const {
   std::vector<BoundDevice> devices;
   for (const auto& queue : queues_) devices.push_back(queue.device());
-  return BoundMultiDevice(std::move(devices));
+  return detail::Access::make<BoundMultiDevice>(std::move(devices));
 }
 
 const Queue& MultiQueue::operator[](const BoundDevice& device) const {

@@ -91,31 +91,33 @@ bool may_overlap(const Buffer& dst, const RectSide& dst_side, const Buffer& src,
 /// One device, regions that share no byte.
 void copy_on_device(const Queue& queue, const Buffer& dst, const RectSide& dst_side,
                     const Buffer& src, const RectSide& src_side, const RectShape& shape) {
-  auto& adapter = queue.adapter();
+  auto& adapter = detail::Access::adapter(queue);
   if (abi_minor(queue.device()) >= 6 &&
       by_backend(dst_side, src_side, shape, "rectangular copy", queue.device(),
                  [&](const RectSide& d, const RectSide& s, const RectShape& r) {
-                   return adapter.copy_rect(dst.adapter(), d, src.adapter(), s, r);
+                   return adapter.copy_rect(detail::Access::adapter(dst), d,
+                                            detail::Access::adapter(src), s, r);
                  })) {
     return;
   }
   say_rows("rectangular copy", shape, queue.device(), why_rows(queue.device()));
   by_rows(dst_side, src_side, shape, [&](std::size_t to, std::size_t from) {
-    adapter.copy(dst.adapter(), to, src.adapter(), from, shape.width);
+    adapter.copy(detail::Access::adapter(dst), to, detail::Access::adapter(src), from, shape.width);
   });
 }
 
 void copy_between_devices(const Queue& queue, const Buffer& dst, const RectSide& dst_side,
                           const Buffer& src, const RectSide& src_side, const RectShape& shape,
                           const Queue* src_queue) {
-  auto& adapter = queue.adapter();
+  auto& adapter = detail::Access::adapter(queue);
   const BoundDevice& to = dst.device();
   const BoundDevice& from = src.device();
   const int minor = abi_minor(to);
   if (minor >= 6 && by_backend(dst_side, src_side, shape, "rectangular peer copy", to,
                                [&](const RectSide& d, const RectSide& s, const RectShape& r) {
-                                 return adapter.copy_rect_peer(dst.adapter(), to.index(), d,
-                                                               src.adapter(), from.index(), s, r);
+                                 return adapter.copy_rect_peer(
+                                     detail::Access::adapter(dst), to.index(), d,
+                                     detail::Access::adapter(src), from.index(), s, r);
                                })) {
     return;
   }
@@ -123,18 +125,19 @@ void copy_between_devices(const Queue& queue, const Buffer& dst, const RectSide&
     // SDK 1.0 to 1.3 defined copy() for any two buffers of a context.
     say_rows("rectangular peer copy", shape, to, "the plugin's copy() between devices");
     by_rows(dst_side, src_side, shape, [&](std::size_t d, std::size_t s) {
-      adapter.copy(dst.adapter(), d, src.adapter(), s, shape.width);
+      adapter.copy(detail::Access::adapter(dst), d, detail::Access::adapter(src), s, shape.width);
     });
     return;
   }
   // The backend's peer copy, row by row, where it has one (it answers for the first row).
-  if (adapter.copy_peer(dst.adapter(), to.index(), dst_side.offset, src.adapter(), from.index(),
-                        src_side.offset, shape.width)) {
+  if (adapter.copy_peer(detail::Access::adapter(dst), to.index(), dst_side.offset,
+                        detail::Access::adapter(src), from.index(), src_side.offset, shape.width)) {
     say_rows("rectangular peer copy", shape, to, "the backend's peer copy");
     bool first = true;
     by_rows(dst_side, src_side, shape, [&](std::size_t d, std::size_t s) {
-      if (!first && !adapter.copy_peer(dst.adapter(), to.index(), d, src.adapter(), from.index(), s,
-                                       shape.width)) {
+      if (!first &&
+          !adapter.copy_peer(detail::Access::adapter(dst), to.index(), d,
+                             detail::Access::adapter(src), from.index(), s, shape.width)) {
         throw LogicError("rectangular peer copy: the backend refused a row after the first");
       }
       first = false;
@@ -164,8 +167,9 @@ bool try_write_rect(const Queue& queue, const Buffer& dst, const RectSide& dst_s
   note_use(dst, queue);
   return by_backend(dst_side, src_side, shape, "rectangular write", queue.device(),
                     [&](const RectSide& d, const RectSide& s, const RectShape& r) {
-                      return queue.adapter().write_rect(
-                          dst.adapter(), d, static_cast<const std::byte*>(src), s, r, async);
+                      return detail::Access::adapter(queue).write_rect(
+                          detail::Access::adapter(dst), d, static_cast<const std::byte*>(src), s, r,
+                          async);
                     });
 }
 
@@ -175,8 +179,9 @@ bool try_read_rect(const Queue& queue, void* dst, const RectSide& dst_side, cons
   note_use(src, queue);
   return by_backend(dst_side, src_side, shape, "rectangular read", queue.device(),
                     [&](const RectSide& d, const RectSide& s, const RectShape& r) {
-                      return queue.adapter().read_rect(static_cast<std::byte*>(dst), d,
-                                                       src.adapter(), s, r, async);
+                      return detail::Access::adapter(queue).read_rect(
+                          static_cast<std::byte*>(dst), d, detail::Access::adapter(src), s, r,
+                          async);
                     });
 }
 
@@ -188,7 +193,8 @@ void write_rect_sides(const Queue& queue, const Buffer& dst, const RectSide& dst
   say_rows("rectangular write", shape, queue.device(), why_rows(queue.device()));
   const auto* bytes = static_cast<const std::byte*>(src);
   by_rows(dst_side, src_side, shape, [&](std::size_t to, std::size_t from) {
-    queue.adapter().write(dst.adapter(), to, bytes + from, shape.width, async);
+    detail::Access::adapter(queue).write(detail::Access::adapter(dst), to, bytes + from,
+                                         shape.width, async);
   });
 }
 
@@ -199,7 +205,8 @@ void read_rect_sides(const Queue& queue, void* dst, const RectSide& dst_side, co
   say_rows("rectangular read", shape, queue.device(), why_rows(queue.device()));
   auto* bytes = static_cast<std::byte*>(dst);
   by_rows(dst_side, src_side, shape, [&](std::size_t to, std::size_t from) {
-    queue.adapter().read(bytes + to, src.adapter(), from, shape.width, async);
+    detail::Access::adapter(queue).read(bytes + to, detail::Access::adapter(src), from, shape.width,
+                                        async);
   });
 }
 

@@ -69,7 +69,7 @@ std::shared_ptr<const StaticKernelData> make(
       sizes.emplace_back(limits[slot], global_sizes[slot], local_size);
       extra.push_back({{static_global, sizes.back().modules()}});
     }
-    Program program(build_program(devices, source, options, extra));
+    auto program = detail::Access::make<Program>(build_program(devices, source, options, extra));
     auto kernel = make_kernel(program, name);
 
     // The kernel's own limit (registers, local memory) may be below the device's: choose the
@@ -110,8 +110,8 @@ std::shared_ptr<const StaticKernelData> make(
     for (std::size_t slot = 0; slot < devices.size(); ++slot) {
       prepare_slot(*kernel, slot, sizes[slot].real_global_size(), sizes[slot].real_local_size(), 0);
     }
-    return std::make_shared<const StaticKernelData>(
-        StaticKernelData{program, PreparedKernel(std::move(kernel)), std::move(sizes)});
+    return std::make_shared<const StaticKernelData>(StaticKernelData{
+        program, detail::Access::make<PreparedKernel>(std::move(kernel)), std::move(sizes)});
   }
 }
 

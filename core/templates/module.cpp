@@ -22,7 +22,7 @@ DefTemplate def_from_string(std::string source, std::string name,
         "a source that starts with <%def must be exactly one <%def>…</%def> block: {}", source));
   auto def = *parsed->defs.front();
   def.origin.clear();  // a standalone def, not part of a template
-  return DefTemplate(std::make_shared<const detail::DefData>(std::move(def)));
+  return detail::Access::make<DefTemplate>(std::make_shared<const detail::DefData>(std::move(def)));
 }
 
 }  // namespace

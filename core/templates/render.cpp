@@ -212,7 +212,7 @@ class Renderer {
     ++depth_;
     count_produced(render_cost, frame);  // a render's own work, however short its text
     std::string generated;
-    if (const auto& callable = def.impl()->callable) {
+    if (const auto& callable = detail::Access::impl(def)->callable) {
       try {
         generated = callable(args);
       } catch (const RenderError&) {
@@ -223,7 +223,7 @@ class Renderer {
         throw render_error(frame, nullptr, "its callable threw something not a std::exception");
       }
     }
-    const std::string& text = def.impl()->callable ? generated : def.text();
+    const std::string& text = detail::Access::impl(def)->callable ? generated : def.text();
 
     std::string out;
     std::size_t pos = 0;
@@ -287,7 +287,7 @@ class Renderer {
     for (const auto& arg : placeholder.args) args.push_back(evaluate(arg, frame, placeholder));
 
     if (own != nullptr) {
-      const DefTemplate def(*own, frame.def.owner());
+      const auto def = detail::Access::make<DefTemplate>(*own, detail::Access::owner(frame.def));
       check_arguments(def, "Snippet", false, args.size(), frame, placeholder);
       return render_nested(def, args, frame.globals, frame, placeholder);
     }
@@ -312,7 +312,7 @@ class Renderer {
   // The def of the frame's template that `expression` names (unless a parameter has its name).
   static const std::shared_ptr<const detail::DefData>* own_def(const Expression& expression,
                                                                const Frame& frame) {
-    const auto& owner = frame.def.owner();
+    const auto& owner = detail::Access::owner(frame.def);
     if (!owner || expression.path.size() != 1) return nullptr;
     const auto& name = expression.path.front();
     const auto& parameters = frame.def.parameters();
@@ -347,12 +347,12 @@ class Renderer {
     const auto& name = expression.path.front();
     RenderValue value;
     const auto& parameters = frame.def.parameters();
-    const auto& owner = frame.def.owner();
+    const auto& owner = detail::Access::owner(frame.def);
     if (const auto found = std::find(parameters.begin(), parameters.end(), name);
         found != parameters.end()) {
       value = frame.args[static_cast<std::size_t>(found - parameters.begin())];
     } else if (const auto* def = owner ? owner->find(name) : nullptr) {
-      value = Snippet(DefTemplate(*def, owner), frame.globals);
+      value = Snippet(detail::Access::make<DefTemplate>(*def, owner), frame.globals);
     } else if (const auto global = frame.globals.find(name); global != frame.globals.end()) {
       value = global->second;
     } else {
@@ -398,7 +398,7 @@ class Renderer {
   // Renders `module` once per distinct argument list; returns its prefix.
   std::string use(const Module& module, std::vector<RenderValue> args, const Frame& frame,
                   const Placeholder& placeholder) {
-    auto& calls_of_module = calls_by_module_[module.impl().get()];
+    auto& calls_of_module = calls_by_module_[detail::Access::impl(module).get()];
     for (const auto i : calls_of_module) {
       const auto& call = calls_[i];
       if (call.args != args) continue;
@@ -409,7 +409,7 @@ class Renderer {
     }
     auto prefix = fmt::format("_mod_{}_{}_", module.name(), calls_.size());
     const auto index = calls_.size();
-    calls_.push_back({module.impl(), args, prefix, false});
+    calls_.push_back({detail::Access::impl(module), args, prefix, false});
     calls_of_module.push_back(index);
 
     args.insert(args.begin(), prefix);

@@ -43,8 +43,8 @@ struct ReleasingDelete {
 
 }  // namespace
 
-RenderValue::RenderValue(const Snippet& snippet) : value_(snippet.impl()) {}
-RenderValue::RenderValue(const Module& module) : value_(module.impl()) {}
+RenderValue::RenderValue(const Snippet& snippet) : value_(detail::Access::impl(snippet)) {}
+RenderValue::RenderValue(const Module& module) : value_(detail::Access::impl(module)) {}
 RenderValue::RenderValue(List list)
     : value_(ListPtr(new List(std::move(list)), ReleasingDelete{})) {}
 RenderValue::RenderValue(Map map) : value_(MapPtr(new Map(std::move(map)), ReleasingDelete{})) {}
@@ -100,12 +100,12 @@ const std::string& RenderValue::as_string() const {
 
 Snippet RenderValue::as_snippet() const {
   if (!is_snippet()) wrong_kind(*this, "Snippet");
-  return Snippet(std::get<SnippetPtr>(value_));
+  return detail::Access::make<Snippet>(std::get<SnippetPtr>(value_));
 }
 
 Module RenderValue::as_module() const {
   if (!is_module()) wrong_kind(*this, "Module");
-  return Module(std::get<ModulePtr>(value_));
+  return detail::Access::make<Module>(std::get<ModulePtr>(value_));
 }
 
 const RenderValue::List& RenderValue::as_list() const {
@@ -435,7 +435,7 @@ DefTemplate Template::get_def(std::string_view name) const {
         fmt::format("template '{}' has no def '{}'; its defs: {}", impl_->name, name,
                     names.empty() ? "(none)" : fmt::format("{}", fmt::join(names, ", "))));
   }
-  return DefTemplate(*def, impl_);
+  return detail::Access::make<DefTemplate>(*def, impl_);
 }
 
 std::vector<std::string> Template::def_names() const {
@@ -444,6 +444,6 @@ std::vector<std::string> Template::def_names() const {
   return names;
 }
 
-DefTemplate Template::body() const { return DefTemplate(impl_->body, impl_); }
+DefTemplate Template::body() const { return detail::Access::make<DefTemplate>(impl_->body, impl_); }
 
 }  // namespace plinth

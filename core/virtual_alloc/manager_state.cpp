@@ -36,7 +36,8 @@ std::shared_ptr<backend::BufferAdapter> view_of(const Buffer& real, std::size_t 
     Buffer real;  // declared first: outlives the view (and keeps the plugin loaded)
     std::unique_ptr<backend::BufferAdapter> view;
   };
-  auto holder = std::make_shared<Holder>(Holder{real, real.adapter().sub_region(0, size)});
+  auto holder =
+      std::make_shared<Holder>(Holder{real, detail::Access::adapter(real).sub_region(0, size)});
   backend::BufferAdapter* view = holder->view.get();
   return {std::move(holder), view};
 }
@@ -50,7 +51,7 @@ std::vector<VirtualId> VirtualManagerState::resolve(const VirtualDependencies& d
   const auto& buffers = dependencies.buffers();
   for (std::size_t i = 0; i < buffers.size(); ++i) {
     const Buffer& buffer = buffers[i];
-    const auto found = by_adapter_.find(&buffer.adapter());
+    const auto found = by_adapter_.find(&detail::Access::adapter(buffer));
     if (found == by_adapter_.end()) {
       throw LogicError(fmt::format(
           "{} {} (a buffer of {} bytes at offset {} on device {} ('{}')) is not a live "
@@ -100,7 +101,7 @@ Buffer VirtualManagerState::allocate(const BoundDevice& requested, std::size_t s
     impl->adapter = std::move(adapter);
     std::get_deleter<VirtualBufferDeleter>(impl)->id = id;
   }
-  return Buffer(std::move(impl));
+  return detail::Access::make<Buffer>(std::move(impl));
 }
 
 void VirtualManagerState::release(VirtualId id) noexcept {
@@ -151,7 +152,8 @@ void VirtualManagerState::pack(const Queue& queue, const VirtualDependencies& ke
       if (kept.contains(member)) last = v.real;
     }
     const auto copy = [&](RealId from, std::size_t n) {
-      queue.adapter().copy(fresh[p]->adapter(), 0, reals_.at(from).adapter(), 0, n);
+      detail::Access::adapter(queue).copy(detail::Access::adapter(*fresh[p]), 0,
+                                          detail::Access::adapter(reals_.at(from)), 0, n);
     };
     for (const auto& [from, n] : bytes) {
       if (from != last) copy(from, n);

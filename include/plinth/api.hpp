@@ -1,7 +1,9 @@
 #pragma once
 
+#include <plinth/detail/access.hpp>
 #include <plinth/export.hpp>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,12 +61,27 @@ class PLINTH_EXPORT API {
   API& operator=(const API&) = default;
   ~API() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit API(std::shared_ptr<detail::LoadedApi> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<detail::LoadedApi>& impl() const { return impl_; }
 
- private:
   std::shared_ptr<detail::LoadedApi> impl_;
 };
 
 }  // namespace plinth
+
+namespace std {
+
+/// Hashes a API by identity, consistently with operator==: copies of one loaded backend hash alike.
+/// For unordered containers keyed by API. Never throws.
+template <>
+struct hash<plinth::API> {
+  /// The hash of the loaded backend `api` refers to.
+  std::size_t operator()(const plinth::API& api) const noexcept {
+    return std::hash<const void*>{}(plinth::detail::Access::impl(api).get());
+  }
+};
+
+}  // namespace std

@@ -4,6 +4,7 @@
 #include <plinth/array_metadata.hpp>
 #include <plinth/buffer.hpp>
 #include <plinth/context.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/dtype.hpp>
 #include <plinth/export.hpp>
 #include <plinth/host_array.hpp>
@@ -204,10 +205,11 @@ class PLINTH_EXPORT Array {
   Array& operator=(const Array&) = default;
   ~Array() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit Array(std::shared_ptr<const detail::ArrayImpl> impl) : impl_(std::move(impl)) {}
 
- private:
   std::shared_ptr<const detail::ArrayImpl> impl_;
 };
 

@@ -63,6 +63,7 @@
 /// call the C++ ones as `std::sin`.
 
 #include <plinth/array.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/dtype.hpp>
 #include <plinth/export.hpp>
 #include <plinth/multi_array.hpp>
@@ -142,12 +143,13 @@ class PLINTH_EXPORT ArrayExpression {
   /// True for a C++ scalar leaf (weak: it takes the type of what it is combined with).
   bool is_weak_scalar() const noexcept;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit ArrayExpression(std::shared_ptr<const detail::ExpressionNode> node)
       : node_(std::move(node)) {}
-  const std::shared_ptr<const detail::ExpressionNode>& node() const noexcept { return node_; }
+  const std::shared_ptr<const detail::ExpressionNode>& impl() const noexcept { return node_; }
 
- private:
   std::shared_ptr<const detail::ExpressionNode> node_;
 };
 
@@ -162,7 +164,8 @@ class PLINTH_EXPORT ArrayExpression {
 /// bool; convert with astype() instead) and for an integer out of the dtype's range.
 template <ExpressionScalar T>
 ArrayExpression typed_scalar(T value, const DType& dtype) {
-  return ArrayExpression(detail::typed_scalar_leaf(detail::to_scalar_value(value), dtype));
+  return detail::Access::make<ArrayExpression>(
+      detail::typed_scalar_leaf(detail::to_scalar_value(value), dtype));
 }
 
 // --- Operators (numpy's ufuncs); they throw LogicError when the shapes do not broadcast ---

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <plinth/context.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/export.hpp>
 #include <plinth/managed_memory.hpp>
 #include <plinth/queue.hpp>
@@ -193,12 +194,13 @@ class PLINTH_EXPORT Buffer {
   Buffer& operator=(const Buffer&) = default;
   ~Buffer() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit Buffer(std::shared_ptr<detail::BufferImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<detail::BufferImpl>& impl() const noexcept { return impl_; }
   backend::BufferAdapter& adapter() const;
 
- private:
   std::shared_ptr<detail::BufferImpl> impl_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <plinth/api.hpp>
 #include <plinth/array.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/export.hpp>
 #include <plinth/multi_array.hpp>
 #include <plinth/queue.hpp>
@@ -147,10 +148,11 @@ class PLINTH_EXPORT Communicator {
   Communicator& operator=(const Communicator&) = default;
   ~Communicator() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit Communicator(std::shared_ptr<detail::CommunicatorImpl> impl) : impl_(std::move(impl)) {}
 
- private:
   std::shared_ptr<detail::CommunicatorImpl> impl_;
 };
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <plinth/detail/access.hpp>
 #include <plinth/device.hpp>
 #include <plinth/export.hpp>
 #include <plinth/memory_info.hpp>
@@ -7,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -67,11 +69,12 @@ class PLINTH_EXPORT Context {
   Context& operator=(const Context&) = default;
   ~Context() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit Context(std::shared_ptr<detail::ContextImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<detail::ContextImpl>& impl() const { return impl_; }
 
- private:
   std::shared_ptr<detail::ContextImpl> impl_;
 };
 
@@ -98,10 +101,11 @@ class PLINTH_EXPORT BoundDevice {
     return a.context_ == b.context_ && a.index_ == b.index_;
   }
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   BoundDevice(Context context, std::size_t index) : context_(std::move(context)), index_(index) {}
 
- private:
   Context context_;
   std::size_t index_;
 };
@@ -131,11 +135,27 @@ class PLINTH_EXPORT BoundMultiDevice {
     return a.devices_ == b.devices_;
   }
 
-  /// For the implementation (non-empty, one context).
+ private:
+  friend struct detail::Access;
+
+  // Non-empty, one context.
   explicit BoundMultiDevice(std::vector<BoundDevice> devices);
 
- private:
   std::vector<BoundDevice> devices_;
 };
 
 }  // namespace plinth
+
+namespace std {
+
+/// Hashes a Context by identity, consistently with operator==: copies of one context hash alike.
+/// For unordered containers keyed by Context. Never throws.
+template <>
+struct hash<plinth::Context> {
+  /// The hash of the context `context` refers to.
+  std::size_t operator()(const plinth::Context& context) const noexcept {
+    return std::hash<const void*>{}(plinth::detail::Access::impl(context).get());
+  }
+};
+
+}  // namespace std

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <plinth/detail/access.hpp>
 #include <plinth/device_features.hpp>
 #include <plinth/device_parameters.hpp>
 #include <plinth/export.hpp>
@@ -62,10 +63,11 @@ class PLINTH_EXPORT Device {
     return a.platform_ == b.platform_ && a.index_ == b.index_;
   }
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   Device(Platform platform, std::size_t index) : platform_(std::move(platform)), index_(index) {}
 
- private:
   Platform platform_;
   std::size_t index_;
 };

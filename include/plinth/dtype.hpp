@@ -311,8 +311,12 @@ DType min_scalar_type(T value, bool force_signed = false) {
 
 }  // namespace plinth
 
+namespace std {
+
 /// Hashes a DType (DType::hash), so it can key unordered containers.
 template <>
-struct std::hash<plinth::DType> {
+struct hash<plinth::DType> {
   std::size_t operator()(const plinth::DType& dtype) const noexcept { return dtype.hash(); }
 };
+
+}  // namespace std

@@ -87,6 +87,7 @@
 /// launched, and nothing is compiled, for an empty iteration shape or range.
 
 #include <plinth/array.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/dtype.hpp>
 #include <plinth/export.hpp>
 #include <plinth/multi_array.hpp>
@@ -111,6 +112,9 @@ namespace plinth {
 
 namespace detail {
 struct ElementwiseData;
+/// What an ElementwiseValue holds.
+using ElementwiseVariant = std::variant<Array, MultiArray, bool, std::int64_t, std::uint64_t,
+                                        double, std::complex<double>>;
 }  // namespace detail
 
 /// One declared argument of an ElementwiseKernel: an array (read, written, or both) or a
@@ -220,13 +224,12 @@ class PLINTH_EXPORT ElementwiseValue {
       : value_(std::complex<double>(value)) {}
   ElementwiseValue(std::complex<double> value) : value_(value) {}  // NOLINT
 
-  /// The alternatives, for the implementation.
-  using Variant = std::variant<Array, MultiArray, bool, std::int64_t, std::uint64_t, double,
-                               std::complex<double>>;
-  const Variant& value() const noexcept { return value_; }
-
  private:
-  Variant value_ = false;
+  friend struct detail::Access;
+
+  const detail::ElementwiseVariant& impl() const noexcept { return value_; }
+
+  detail::ElementwiseVariant value_ = false;
 };
 
 /// The types an ElementwiseKernel call takes as arguments (see ElementwiseValue).

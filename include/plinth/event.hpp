@@ -1,6 +1,7 @@
 #pragma once
 
 #include <plinth/context.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/export.hpp>
 
 #include <cstdint>
@@ -13,6 +14,12 @@ class EventAdapter;
 }
 
 class IpcEventHandle;  // ipc.hpp
+
+namespace detail {
+/// Where an Event comes from: Queue::record_event(), Event::create_interprocess(), or
+/// Event::from_ipc_handle().
+enum class EventKind { local, interprocess, imported };
+}  // namespace detail
 
 /// A point in a queue's work (Queue::record_event): wait for it, order another queue of the
 /// same context after it, or time the work between two events of one device. Cheap to copy.
@@ -54,14 +61,15 @@ class PLINTH_EXPORT Event {
   Event& operator=(const Event&) = default;
   ~Event() = default;
 
-  /// For the implementation.
-  enum class Kind { local, interprocess, imported };
+ private:
+  friend struct detail::Access;
+
+  using Kind = detail::EventKind;
   Event(std::shared_ptr<backend::EventAdapter> adapter, BoundDevice device, Kind kind = Kind::local)
       : device_(std::move(device)), adapter_(std::move(adapter)), kind_(kind) {}
   backend::EventAdapter& adapter() const { return *adapter_; }
   Kind kind() const noexcept { return kind_; }
 
- private:
   // In this order: the adapter is destroyed before the context that device_ keeps alive
   // (the SDK's event lifetime rule).
   BoundDevice device_;

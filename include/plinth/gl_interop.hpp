@@ -26,6 +26,7 @@
 /// GL's again; the vendor may not notice).
 
 #include <plinth/context.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/export.hpp>
 #include <plinth/gl_types.hpp>
 #include <plinth/image.hpp>
@@ -73,10 +74,12 @@ class PLINTH_EXPORT GlBufferMapping {
   ~GlBufferMapping();
   GlBufferMapping(GlBufferMapping&&) noexcept;
   GlBufferMapping& operator=(GlBufferMapping&&) noexcept;
-  /// For the implementation.
-  explicit GlBufferMapping(std::unique_ptr<detail::GlMappingImpl> impl);
 
  private:
+  friend struct detail::Access;
+
+  explicit GlBufferMapping(std::unique_ptr<detail::GlMappingImpl> impl);
+
   std::unique_ptr<detail::GlMappingImpl> impl_;
 };
 
@@ -93,10 +96,12 @@ class PLINTH_EXPORT GlTextureMapping {
   ~GlTextureMapping();
   GlTextureMapping(GlTextureMapping&&) noexcept;
   GlTextureMapping& operator=(GlTextureMapping&&) noexcept;
-  /// For the implementation.
-  explicit GlTextureMapping(std::unique_ptr<detail::GlMappingImpl> impl);
 
  private:
+  friend struct detail::Access;
+
+  explicit GlTextureMapping(std::unique_ptr<detail::GlMappingImpl> impl);
+
   std::unique_ptr<detail::GlMappingImpl> impl_;
 };
 

@@ -8,6 +8,7 @@
 
 #include <plinth/buffer.hpp>
 #include <plinth/context.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/export.hpp>
 #include <plinth/image_format.hpp>
 #include <plinth/queue.hpp>
@@ -16,6 +17,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -96,12 +98,13 @@ class PLINTH_EXPORT Image {
   Image& operator=(const Image&) = default;
   friend bool operator==(const Image& a, const Image& b) noexcept { return a.impl_ == b.impl_; }
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit Image(std::shared_ptr<detail::ImageImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<detail::ImageImpl>& impl() const noexcept { return impl_; }
   backend::ImageAdapter& adapter() const;
 
- private:
   std::shared_ptr<detail::ImageImpl> impl_;
 };
 
@@ -125,12 +128,13 @@ class PLINTH_EXPORT Sampler {
   Sampler(const Sampler&) = default;
   Sampler& operator=(const Sampler&) = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit Sampler(std::shared_ptr<detail::SamplerImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<detail::SamplerImpl>& impl() const noexcept { return impl_; }
   backend::SamplerAdapter& adapter() const;
 
- private:
   std::shared_ptr<detail::SamplerImpl> impl_;
 };
 
@@ -167,3 +171,17 @@ PLINTH_EXPORT void copy_image(const Queue& queue, const Image& dst,
                               const ImageBox& src_box);
 
 }  // namespace plinth
+
+namespace std {
+
+/// Hashes a Image by identity, consistently with operator==: copies of one image hash alike.
+/// For unordered containers keyed by Image. Never throws.
+template <>
+struct hash<plinth::Image> {
+  /// The hash of the image `image` refers to.
+  std::size_t operator()(const plinth::Image& image) const noexcept {
+    return std::hash<const void*>{}(plinth::detail::Access::impl(image).get());
+  }
+};
+
+}  // namespace std

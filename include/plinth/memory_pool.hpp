@@ -2,6 +2,7 @@
 
 #include <plinth/buffer.hpp>
 #include <plinth/context.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/export.hpp>
 #include <plinth/queue.hpp>
 
@@ -125,10 +126,11 @@ class PLINTH_EXPORT MemoryPool {
   /// returns fresh allocations and nothing is cached.
   bool enabled() const noexcept;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit MemoryPool(std::shared_ptr<detail::ContextPools> pools) : pools_(std::move(pools)) {}
 
- private:
   std::shared_ptr<detail::ContextPools> pools_;
 };
 

@@ -13,9 +13,11 @@
 ///     // FUNCTION float _mod_mul_0_(float a, float b) { return a * b; }
 ///     // y = _mod_mul_0_(x, 2);
 
+#include <plinth/detail/access.hpp>
 #include <plinth/export.hpp>
 #include <plinth/template.hpp>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,11 +56,15 @@ class PLINTH_EXPORT Snippet {
   Snippet& operator=(const Snippet&) = default;
   ~Snippet() = default;
 
-  /// For the implementation.
+  /// True for copies of one Snippet (identity: two snippets made alike are not equal).
+  friend bool operator==(const Snippet& a, const Snippet& b) noexcept { return a.impl_ == b.impl_; }
+
+ private:
+  friend struct detail::Access;
+
   explicit Snippet(std::shared_ptr<const detail::SnippetData> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<const detail::SnippetData>& impl() const { return impl_; }
 
- private:
   std::shared_ptr<const detail::SnippetData> impl_;
 };
 
@@ -99,12 +105,40 @@ class PLINTH_EXPORT Module {
   Module& operator=(const Module&) = default;
   ~Module() = default;
 
-  /// For the implementation.
+  /// True for copies of one Module (identity: two modules made alike are not equal).
+  friend bool operator==(const Module& a, const Module& b) noexcept { return a.impl_ == b.impl_; }
+
+ private:
+  friend struct detail::Access;
+
   explicit Module(std::shared_ptr<const detail::ModuleData> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<const detail::ModuleData>& impl() const { return impl_; }
 
- private:
   std::shared_ptr<const detail::ModuleData> impl_;
 };
 
 }  // namespace plinth
+
+namespace std {
+
+/// Hashes a Snippet by identity, consistently with operator==: copies of one snippet hash alike.
+/// For unordered containers keyed by Snippet. Never throws.
+template <>
+struct hash<plinth::Snippet> {
+  /// The hash of the snippet `snippet` refers to.
+  std::size_t operator()(const plinth::Snippet& snippet) const noexcept {
+    return std::hash<const void*>{}(plinth::detail::Access::impl(snippet).get());
+  }
+};
+
+/// Hashes a Module by identity, consistently with operator==: copies of one module hash alike.
+/// For unordered containers keyed by Module. Never throws.
+template <>
+struct hash<plinth::Module> {
+  /// The hash of the module `module` refers to.
+  std::size_t operator()(const plinth::Module& module) const noexcept {
+    return std::hash<const void*>{}(plinth::detail::Access::impl(module).get());
+  }
+};
+
+}  // namespace std

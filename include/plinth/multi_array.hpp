@@ -3,6 +3,7 @@
 #include <plinth/allocator.hpp>
 #include <plinth/array.hpp>
 #include <plinth/context.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/dtype.hpp>
 #include <plinth/export.hpp>
 #include <plinth/host_array.hpp>
@@ -87,11 +88,12 @@ class PLINTH_EXPORT MultiArray {
   MultiArray& operator=(const MultiArray&) = default;
   ~MultiArray() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit MultiArray(std::shared_ptr<const detail::MultiArrayImpl> impl)
       : impl_(std::move(impl)) {}
 
- private:
   std::shared_ptr<const detail::MultiArrayImpl> impl_;
 };
 

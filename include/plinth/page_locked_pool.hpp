@@ -1,6 +1,7 @@
 #pragma once
 
 #include <plinth/context.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/export.hpp>
 #include <plinth/memory_pool.hpp>
 
@@ -80,11 +81,12 @@ class PLINTH_EXPORT PageLockedMemoryPool {
   /// it. Throws nothing.
   bool enabled() const noexcept;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit PageLockedMemoryPool(std::shared_ptr<detail::PageLockedPoolState> state) noexcept
       : state_(std::move(state)) {}
 
- private:
   std::shared_ptr<detail::PageLockedPoolState> state_;
 };
 

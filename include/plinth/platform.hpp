@@ -1,6 +1,7 @@
 #pragma once
 
 #include <plinth/api.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/export.hpp>
 
 #include <cstddef>
@@ -52,10 +53,11 @@ class PLINTH_EXPORT Platform {
     return a.api_ == b.api_ && a.index_ == b.index_;
   }
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   Platform(API api, std::size_t index) : api_(std::move(api)), index_(index) {}
 
- private:
   API api_;
   std::size_t index_;
 };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <plinth/context.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/export.hpp>
 #include <plinth/kernel_arg.hpp>
 #include <plinth/per_device.hpp>
@@ -152,11 +153,12 @@ class PLINTH_EXPORT Program {
   Program& operator=(const Program&) = default;
   ~Program() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit Program(std::shared_ptr<detail::ProgramImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<detail::ProgramImpl>& impl() const { return impl_; }
 
- private:
   std::shared_ptr<detail::ProgramImpl> impl_;
 };
 
@@ -239,10 +241,11 @@ class PLINTH_EXPORT Kernel {
   Kernel& operator=(const Kernel&) = default;
   ~Kernel() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit Kernel(std::shared_ptr<detail::KernelImpl> impl) : impl_(std::move(impl)) {}
 
- private:
   /// The same-size MultiQueue call (definition in the "Multi-device calls" block below).
   template <class... Args>
   void launch_all(const MultiQueue& queues, std::span<const std::size_t> global_size,
@@ -290,10 +293,11 @@ class PLINTH_EXPORT PreparedKernel {
   PreparedKernel& operator=(const PreparedKernel&) = default;
   ~PreparedKernel() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit PreparedKernel(std::shared_ptr<detail::KernelImpl> impl) : impl_(std::move(impl)) {}
 
- private:
   std::shared_ptr<detail::KernelImpl> impl_;
 };
 

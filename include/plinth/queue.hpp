@@ -1,10 +1,12 @@
 #pragma once
 
 #include <plinth/context.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/event.hpp>
 #include <plinth/export.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -60,12 +62,13 @@ class PLINTH_EXPORT Queue {
   Queue& operator=(const Queue&) = default;
   ~Queue() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit Queue(std::shared_ptr<detail::QueueImpl> impl) : impl_(std::move(impl)) {}
   const std::shared_ptr<detail::QueueImpl>& impl() const { return impl_; }
   backend::QueueAdapter& adapter() const;
 
- private:
   std::shared_ptr<detail::QueueImpl> impl_;
 };
 
@@ -90,3 +93,17 @@ class PLINTH_EXPORT MultiQueue {
 };
 
 }  // namespace plinth
+
+namespace std {
+
+/// Hashes a Queue by identity, consistently with operator==: copies of one queue hash alike.
+/// For unordered containers keyed by Queue. Never throws.
+template <>
+struct hash<plinth::Queue> {
+  /// The hash of the queue `queue` refers to.
+  std::size_t operator()(const plinth::Queue& queue) const noexcept {
+    return std::hash<const void*>{}(plinth::detail::Access::impl(queue).get());
+  }
+};
+
+}  // namespace std

@@ -73,6 +73,7 @@
 /// so they share it safely; a call allocates nothing else than its result.
 
 #include <plinth/array.hpp>
+#include <plinth/detail/access.hpp>
 #include <plinth/dtype.hpp>
 #include <plinth/elementwise.hpp>
 #include <plinth/export.hpp>
@@ -229,10 +230,11 @@ class PLINTH_EXPORT ReductionKernel {
   ReductionKernel& operator=(const ReductionKernel&) = default;
   ~ReductionKernel() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit ReductionKernel(std::shared_ptr<detail::ReductionData> impl) : impl_(std::move(impl)) {}
 
- private:
   std::shared_ptr<detail::ReductionData> impl_;
 };
 

@@ -14,6 +14,7 @@
 /// language: control flow lives in C++ callables that return source text
 /// (DefTemplate::from_callable).
 
+#include <plinth/detail/access.hpp>
 #include <plinth/export.hpp>
 
 #include <concepts>
@@ -207,14 +208,15 @@ class PLINTH_EXPORT DefTemplate {
   DefTemplate& operator=(const DefTemplate&) = default;
   ~DefTemplate() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   explicit DefTemplate(std::shared_ptr<const detail::DefData> def,
                        std::shared_ptr<const detail::TemplateData> owner = {});
   const std::shared_ptr<const detail::DefData>& impl() const { return def_; }
-  /// The Template this def belongs to (null for a standalone def).
+  // The Template this def belongs to (null for a standalone def).
   const std::shared_ptr<const detail::TemplateData>& owner() const { return owner_; }
 
- private:
   friend class detail::NodeRelease;  // releases a chain of defs without recursion
 
   std::shared_ptr<const detail::DefData> def_;

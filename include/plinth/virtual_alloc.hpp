@@ -158,11 +158,13 @@ class PLINTH_EXPORT VirtualManager {
   VirtualManager& operator=(const VirtualManager&) = default;
   ~VirtualManager() = default;
 
- protected:
-  /// For the implementation: a manager that shares real allocations (`share`) or not.
+ private:
+  friend class TrivialManager;
+  friend class ZeroOffsetManager;
+
+  // A manager that shares real allocations (`share`) or not.
   VirtualManager(const BoundDevice& device, bool share);
 
- private:
   std::shared_ptr<detail::VirtualManagerState> state_;
 };
 

@@ -33,6 +33,7 @@
 /// items that the real grid has beyond the virtual one (padding) are told apart by
 /// `${static.skip}()`.
 
+#include <plinth/detail/access.hpp>
 #include <plinth/device_parameters.hpp>
 #include <plinth/export.hpp>
 #include <plinth/module.hpp>
@@ -162,10 +163,11 @@ class PLINTH_EXPORT VirtualSizes {
   VirtualSizes& operator=(const VirtualSizes&) = default;
   ~VirtualSizes() = default;
 
-  /// For the implementation.
+ private:
+  friend struct detail::Access;
+
   const std::shared_ptr<const detail::VirtualSizesData>& impl() const { return impl_; }
 
- private:
   std::shared_ptr<const detail::VirtualSizesData> impl_;
 };
 

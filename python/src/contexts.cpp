@@ -22,13 +22,11 @@ std::vector<BoundDevice> device_list(const BoundMultiDevice& devices) {
   return std::vector<BoundDevice>(devices.begin(), devices.end());
 }
 
-std::size_t context_hash(const Context& context) {
-  return std::hash<const void*>{}(context.impl().get());
-}
+std::size_t context_hash(const Context& context) { return std::hash<Context>{}(context); }
 
 std::string context_id(const Context& context) {
   char text[32];
-  std::snprintf(text, sizeof(text), "%p", static_cast<const void*>(context.impl().get()));
+  std::snprintf(text, sizeof(text), "0x%zx", context_hash(context));
   return text;
 }
 

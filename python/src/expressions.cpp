@@ -109,7 +109,7 @@ std::optional<ArrayExpression> as_expression(nb::handle object, std::optional<Qu
   // Exact builtins first (the common case): numpy.float64 and numpy.bool_ subclass nothing
   // here but float, which the numpy check below must see first.
   if (PyLong_CheckExact(o) || PyFloat_CheckExact(o) || PyBool_Check(o) || PyComplex_CheckExact(o)) {
-    return ArrayExpression(detail::scalar_leaf(*python_scalar(o)));
+    return detail::Access::make<ArrayExpression>(detail::scalar_leaf(*python_scalar(o)));
   }
   const bool numpy_scalar = PyObject_IsInstance(o, numpy_generic().ptr()) == 1;
   if (numpy_scalar || (PyObject_IsInstance(o, numpy_ndarray().ptr()) == 1 &&
@@ -123,7 +123,8 @@ std::optional<ArrayExpression> as_expression(nb::handle object, std::optional<Qu
     return std::visit([&](const auto& v) { return typed_scalar(v, dtype); }, *value);
   }
   PyErr_Clear();
-  if (auto value = python_scalar(o)) return ArrayExpression(detail::scalar_leaf(*value));
+  if (auto value = python_scalar(o))
+    return detail::Access::make<ArrayExpression>(detail::scalar_leaf(*value));
   return std::nullopt;
 }
 

@@ -492,8 +492,7 @@ void bind_images(nb::module_& m) {
           "is not C-contiguous, or a queue of another device.")
       .def(
           "__eq__", [](const Image& a, const Image& b) { return a == b; }, nb::is_operator())
-      .def("__hash__",
-           [](const Image& image) { return std::hash<const void*>{}(image.impl().get()); })
+      .def("__hash__", [](const Image& image) { return std::hash<Image>{}(image); })
       .def("__repr__", &image_repr);
 
   nb::class_<Sampler>(m, "Sampler",

@@ -48,8 +48,8 @@ void bind_multi_arrays(nb::module_& m) {
           "empty",
           [](const std::vector<BoundDevice>& devices, const ShapeArg& shape, const DType& dtype,
              const std::shared_ptr<BaseSplay>& splay, const std::optional<Allocator>& allocator) {
-            return MultiArray::empty(BoundMultiDevice(devices), shape.shape(), dtype,
-                                     allocator.value_or(Allocator{}), splay);
+            return MultiArray::empty(detail::Access::make<BoundMultiDevice>(devices), shape.shape(),
+                                     dtype, allocator.value_or(Allocator{}), splay);
           },
           nb::arg("devices"), nb::arg("shape"), nb::arg("dtype"), nb::arg("splay") = nb::none(),
           nb::arg("allocator") = nb::none(),

@@ -20,7 +20,7 @@ namespace plinth::python {
 
 namespace {
 
-std::size_t api_hash(const API& api) { return std::hash<const void*>{}(api.impl().get()); }
+std::size_t api_hash(const API& api) { return std::hash<API>{}(api); }
 
 std::size_t platform_hash(const Platform& platform) {
   return api_hash(platform.api()) * 31 + platform.index();

@@ -97,7 +97,7 @@ void bind_queues(nb::module_& m) {
                    "The native queue (cl_command_queue, CUstream, ...) as an int.")
       .def(
           "__eq__", [](const Queue& a, const Queue& b) { return a == b; }, nb::is_operator())
-      .def("__hash__", [](const Queue& q) { return std::hash<const void*>{}(q.impl().get()); })
+      .def("__hash__", [](const Queue& q) { return std::hash<Queue>{}(q); })
       .def("__repr__", [](const Queue& q) {
         return "<plinth.Queue " + hex(q.native_handle()) + " on device " +
                device_label(q.device()) + ">";
@@ -109,7 +109,7 @@ void bind_queues(nb::module_& m) {
       .def_static(
           "on_devices",
           [](const std::vector<BoundDevice>& devices) {
-            return MultiQueue::on_devices(BoundMultiDevice(devices));
+            return MultiQueue::on_devices(detail::Access::make<BoundMultiDevice>(devices));
           },
           nb::arg("devices"),
           "A new queue on each of `devices` (BoundDevices of one context). Raises LogicError "

@@ -276,9 +276,8 @@ void bind_templates(nb::module_& m) {
           },
           nb::arg("args"), "The snippet rendered with `args`.")
       .def(
-          "__eq__", [](const Snippet& a, const Snippet& b) { return a.impl() == b.impl(); },
-          nb::is_operator())
-      .def("__hash__", [](const Snippet& s) { return std::hash<const void*>()(s.impl().get()); })
+          "__eq__", [](const Snippet& a, const Snippet& b) { return a == b; }, nb::is_operator())
+      .def("__hash__", [](const Snippet& s) { return std::hash<Snippet>{}(s); })
       .def("__repr__", [](const Snippet& s) { return "<plinth.Snippet " + s.name() + ">"; });
 
   nb::class_<Module>(m, "Module",
@@ -307,9 +306,8 @@ void bind_templates(nb::module_& m) {
       .def_prop_ro("def_", &Module::def)
       .def_prop_ro("globals", &Module::globals)
       .def(
-          "__eq__", [](const Module& a, const Module& b) { return a.impl() == b.impl(); },
-          nb::is_operator())
-      .def("__hash__", [](const Module& s) { return std::hash<const void*>()(s.impl().get()); })
+          "__eq__", [](const Module& a, const Module& b) { return a == b; }, nb::is_operator())
+      .def("__hash__", [](const Module& s) { return std::hash<Module>{}(s); })
       .def("__repr__", [](const Module& s) { return "<plinth.Module " + s.name() + ">"; });
 
   m.def(

@@ -30,7 +30,7 @@ TEST_P(KernelCachesTest, AContextGoesWithItsLastHandleAfterEveryKernelFamily) {
   std::weak_ptr<detail::ContextImpl> weak;
   {
     const auto context = Context::from_devices({GetParam()});
-    weak = context.impl();
+    weak = detail::Access::impl(context);
     const Queue queue(context.devices()[0]);
     std::vector<float> values(64 * 48);
     for (std::size_t k = 0; k < values.size(); ++k) values[k] = static_cast<float>(k % 17);

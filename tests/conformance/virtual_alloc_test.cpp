@@ -178,12 +178,12 @@ TEST_P(VirtualAllocTest, PackMovesDataAndSubRegionsFollow) {
   // for OpenCL sub-buffers on the devices we know; skip the kernel part otherwise).
   const auto view = a.view({Slice(32, std::nullopt)});
   const auto region = a.base_buffer().get_sub_region(64, 64);
-  const void* old_adapter = &a.base_buffer().adapter();
+  const void* old_adapter = &detail::Access::adapter(a.base_buffer());
 
   manager.pack(queue(), a);
   EXPECT_EQ(manager.statistics().real_num, 1u);
   EXPECT_EQ(manager.statistics().real_size_total, 2048u);
-  EXPECT_NE(&a.base_buffer().adapter(), old_adapter) << "pack() did not move a";
+  EXPECT_NE(&detail::Access::adapter(a.base_buffer()), old_adapter) << "pack() did not move a";
   EXPECT_EQ(a.get(queue()).to_vector<int>(), values);
   EXPECT_EQ(view.get(queue()).to_vector<int>(),
             std::vector<int>(values.begin() + 32, values.end()));

@@ -140,7 +140,8 @@ TEST_F(LaunchAllocations, RecordingAnEventReusesFreeOnesWithoutAllocating) {
   for (int i = 0; i < 4; ++i) held.push_back(queue_->record_event());
   for (std::size_t i = 0; i < held.size(); ++i)
     for (std::size_t j = i + 1; j < held.size(); ++j)
-      EXPECT_NE(&held[i].adapter(), &held[j].adapter()) << i << " and " << j;
+      EXPECT_NE(&detail::Access::adapter(held[i]), &detail::Access::adapter(held[j]))
+          << i << " and " << j;
   held.clear();
   EXPECT_EQ(allocations_of([&] { (void)queue_->record_event(); }), 0u);
 }

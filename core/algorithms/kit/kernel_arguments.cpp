@@ -120,7 +120,7 @@ void check_call(std::string_view kernel, std::span<const ElementwiseArg> args,
   };
   for (std::size_t k = 0; k < args.size(); ++k) {
     const auto& arg = args[k];
-    const auto& value = values[k].value();
+    const auto& value = detail::Access::impl(values[k]);
     if (std::holds_alternative<MultiArray>(value)) fail(arg, std::string(multi_array));
     const auto* array = std::get_if<Array>(&value);
     if (!arg.is_array()) {
@@ -173,7 +173,7 @@ std::vector<std::int64_t> element_strides(std::string_view kernel, const Element
 }
 
 ScalarBytes scalar_value(std::string_view kernel, const ElementwiseArg& arg,
-                         const ElementwiseValue::Variant& value) {
+                         const detail::ElementwiseVariant& value) {
   if (const auto converted = convert_scalar(value, arg.dtype())) return *converted;
   std::string text = "?";
   if (const auto* v = std::get_if<bool>(&value)) text = *v ? "true" : "false";

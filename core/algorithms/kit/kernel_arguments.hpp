@@ -63,7 +63,7 @@ bool broadcasts_to(const Array& array, std::span<const std::size_t> shape) noexc
 /// A scalar value converted to the dtype of scalar argument `arg`. Throws LogicError naming
 /// the value when the dtype cannot hold it exactly.
 ScalarBytes scalar_value(std::string_view kernel, const ElementwiseArg& arg,
-                         const ElementwiseValue::Variant& value);
+                         const detail::ElementwiseVariant& value);
 
 /// Appends a checked call's values (check_call) in declaration order: each array's base
 /// buffer to `buffers` and its first element's offset in elements to `offsets`, each scalar
@@ -75,12 +75,12 @@ void gather_call_values(std::string_view kernel, std::span<const ElementwiseArg>
   for (std::size_t k = 0; k < args.size(); ++k) {
     const auto& arg = args[k];
     if (arg.is_array()) {
-      const auto& array = std::get<Array>(values[k].value());
+      const auto& array = std::get<Array>(detail::Access::impl(values[k]));
       buffers.push_back(array.base_buffer());
       offsets.push_back(
           static_cast<std::int64_t>(array.first_element_offset() / arg.dtype().itemsize()));
     } else {
-      scalars.push_back(scalar_value(kernel, arg, values[k].value()));
+      scalars.push_back(scalar_value(kernel, arg, detail::Access::impl(values[k])));
     }
   }
 }

@@ -78,7 +78,9 @@ void register_kernel_store(const std::shared_ptr<ContextImpl>& context) {
   r.contexts.push_back(context);
 }
 
-KernelStore& kernel_store(const Context& context) noexcept { return *context.impl()->kernels; }
+KernelStore& kernel_store(const Context& context) noexcept {
+  return *detail::Access::impl(context)->kernels;
+}
 
 void for_each_kernel_store(const std::function<void(KernelStore&)>& visit) {
   // The contexts, not their stores, are held meanwhile: a store must not outlive its context
@@ -95,7 +97,8 @@ void for_each_kernel_store(const std::function<void(KernelStore&)>& visit) {
 }
 
 Context unowned(const Context& context) noexcept {
-  return Context(std::shared_ptr<ContextImpl>(std::shared_ptr<void>(), context.impl().get()));
+  return detail::Access::make<Context>(
+      std::shared_ptr<ContextImpl>(std::shared_ptr<void>(), detail::Access::impl(context).get()));
 }
 
 }  // namespace plinth::detail

@@ -147,7 +147,7 @@ std::vector<ElementwiseValue> values_on(std::string_view what, std::span<const E
   std::vector<ElementwiseValue> result;
   result.reserve(values.size());
   for (std::size_t k = 0; k < values.size(); ++k) {
-    const auto* multi = std::get_if<MultiArray>(&values[k].value());
+    const auto* multi = std::get_if<MultiArray>(&detail::Access::impl(values[k]));
     if (multi == nullptr) {
       result.push_back(values[k]);
       continue;

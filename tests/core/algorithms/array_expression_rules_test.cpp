@@ -183,7 +183,7 @@ TEST(ArrayExpressionShapes, BroadcastAsNumpy) {
 
 TEST(ArrayExpressionScalars, ConvertedToTheTypeTheyAreUsedIn) {
   const auto as = [](const ScalarValue& value, const DType& dtype) {
-    return scalar_argument(value, dtype).value();
+    return detail::Access::impl(scalar_argument(value, dtype));
   };
   EXPECT_EQ(std::get<std::int64_t>(as(std::int64_t{-128}, i8)), -128);
   EXPECT_EQ(std::get<std::uint64_t>(as(true, b)), 1u);  // bool as uint8 0/1
@@ -214,7 +214,7 @@ TEST(ArrayExpressionScalars, ConvertedToTheTypeTheyAreUsedIn) {
 // double directly; beyond 65504 inf) and passed as the float that holds it exactly.
 TEST(ArrayExpressionScalars, RealsRoundToFloat16) {
   const auto as = [](const ScalarValue& value) {
-    return std::get<double>(scalar_argument(value, f16).value());
+    return std::get<double>(detail::Access::impl(scalar_argument(value, f16)));
   };
   EXPECT_EQ(as(0.1), 0.0999755859375);
   EXPECT_EQ(as(1.0 + 0x1p-11), 1.0);                      // a tie, to even
@@ -234,7 +234,7 @@ TEST(ArrayExpressionScalars, RealsRoundToFloat32AndComplex64) {
   using C64 = std::complex<float>;
   const auto kernel_value = [](const ScalarValue& value, const DType& dtype) -> std::optional<C64> {
     const auto argument = scalar_argument(value, dtype);
-    const auto bytes = convert_scalar(argument.value(), dtype);
+    const auto bytes = convert_scalar(detail::Access::impl(argument), dtype);
     if (!bytes) return std::nullopt;
     if (dtype == f32) {
       float real = 0;
@@ -254,7 +254,7 @@ TEST(ArrayExpressionScalars, RealsRoundToFloat32AndComplex64) {
   const auto inf = std::numeric_limits<float>::infinity();
   EXPECT_EQ(kernel_value(1e300, f32), C64(inf, 0));  // numpy: float32(3) + 3e100 is inf
   EXPECT_EQ(kernel_value(std::complex<double>(-1e300, 1e-300), c64), C64(-inf, 0));
-  EXPECT_EQ(std::get<std::complex<double>>(scalar_argument(0.1, c64).value()),
+  EXPECT_EQ(std::get<std::complex<double>>(detail::Access::impl(scalar_argument(0.1, c64))),
             std::complex<double>(static_cast<double>(0.1f), 0));
 }
 
@@ -310,13 +310,16 @@ TEST(ArrayExpressionScalars, TypedScalarsPromoteAsArrays) {
   EXPECT_FALSE((-typed_scalar(1, u8)).is_weak_scalar());
   EXPECT_EQ((typed_scalar(1, f16) * std::complex<double>(0, 1)).dtype(), c64);
   // The value as the dtype holds it.
-  EXPECT_EQ(std::get<double>(typed_scalar(0.1, f32).node()->scalar), static_cast<double>(0.1f));
-  EXPECT_EQ(std::get<double>(typed_scalar(0.1, f16).node()->scalar), 0.0999755859375);
-  EXPECT_EQ(std::get<std::complex<double>>(typed_scalar(0.1, c64).node()->scalar),
+  EXPECT_EQ(std::get<double>(detail::Access::impl(typed_scalar(0.1, f32))->scalar),
+            static_cast<double>(0.1f));
+  EXPECT_EQ(std::get<double>(detail::Access::impl(typed_scalar(0.1, f16))->scalar),
+            0.0999755859375);
+  EXPECT_EQ(std::get<std::complex<double>>(detail::Access::impl(typed_scalar(0.1, c64))->scalar),
             std::complex<double>(static_cast<double>(0.1f), 0));
-  EXPECT_EQ(std::get<std::int64_t>(typed_scalar(true, i8).node()->scalar), 1);
-  EXPECT_EQ(std::get<std::uint64_t>(typed_scalar(~std::uint64_t{0}, u64).node()->scalar),
-            ~std::uint64_t{0});
+  EXPECT_EQ(std::get<std::int64_t>(detail::Access::impl(typed_scalar(true, i8))->scalar), 1);
+  EXPECT_EQ(
+      std::get<std::uint64_t>(detail::Access::impl(typed_scalar(~std::uint64_t{0}, u64))->scalar),
+      ~std::uint64_t{0});
   EXPECT_NE(message_of([] { static_cast<void>(typed_scalar(300, i8)); }).find("range of int8"),
             std::string::npos);
   EXPECT_NE(message_of([] { static_cast<void>(typed_scalar(-1, u64)); }).find("range"),

@@ -161,7 +161,7 @@ TEST(ElementwiseSource, StridedArraysGetShapeAndStrideParameters) {
 
 template <class T>
 std::optional<T> converted(const ElementwiseValue& value, const DType& dtype) {
-  const auto bytes = convert_scalar(value.value(), dtype);
+  const auto bytes = convert_scalar(detail::Access::impl(value), dtype);
   if (!bytes) return std::nullopt;
   EXPECT_EQ(bytes->size, sizeof(T));
   T result;

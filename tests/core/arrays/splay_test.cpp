@@ -25,10 +25,10 @@ using Counts = std::vector<std::size_t>;
 
 /// `n` placeholder devices of one (null) context.
 BoundMultiDevice placeholder_devices(std::size_t n) {
-  const Context none{std::shared_ptr<detail::ContextImpl>()};
+  const auto none = detail::Access::make<Context>(std::shared_ptr<detail::ContextImpl>());
   std::vector<BoundDevice> devices;
-  for (std::size_t i = 0; i < n; ++i) devices.emplace_back(none, i);
-  return BoundMultiDevice(std::move(devices));
+  for (std::size_t i = 0; i < n; ++i) devices.push_back(detail::Access::make<BoundDevice>(none, i));
+  return detail::Access::make<BoundMultiDevice>(std::move(devices));
 }
 
 template <class F>

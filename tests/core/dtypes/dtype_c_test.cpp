@@ -178,9 +178,9 @@ TEST(CTypeStruct, EqualDTypesGiveOneModule) {
   };
   const auto first = ctype_struct(make());
   const auto second = ctype_struct(make());
-  EXPECT_EQ(first.impl(), second.impl());
-  EXPECT_EQ(ctype(make()).as_module().impl(), first.impl());
-  EXPECT_NE(ctype_struct(make(), true).impl(), first.impl());
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(ctype(make()).as_module(), first);
+  EXPECT_NE(ctype_struct(make(), true), first);
   // A nested struct used twice is declared once.
   const auto outer = DType::make_struct({{"p", make()}, {"q", make()}});
   const auto text = render(ctype(outer));
@@ -314,7 +314,7 @@ TEST(CConstant, StructsAreInitialisers) {
 
 TEST(ComplexCtr, BuildsFromParts) {
   const auto ctr = complex_ctr(DType::complex64());
-  EXPECT_EQ(ctr.impl(), complex_ctr(DType::complex64()).impl());
+  EXPECT_EQ(ctr, complex_ctr(DType::complex64()));
   EXPECT_EQ(render(ctr, "${t}(1.0f, 2.0f)"),
             "FUNCTION plinth_complex64 _mod_complex_ctr_0_(float re, float im)\n{\n"
             "    plinth_complex64 result;\n    result.x = re;\n    result.y = im;\n"
