@@ -20,7 +20,7 @@ class Platform;
 /// Identifies an API by its shortcut ("cuda", "hip", "opencl", "level_zero", or a
 /// third-party plugin's).
 struct APIID {
-  std::string shortcut;
+  std::string shortcut;  ///< e.g. "opencl"; compared exactly
   friend bool operator==(const APIID&, const APIID&) = default;
 };
 
@@ -55,11 +55,13 @@ class PLINTH_EXPORT API {
 
   friend bool operator==(const API& a, const API& b) { return a.impl_ == b.impl_; }
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from API still refers to its object and every call on it is defined.
   API(const API&) = default;
   API& operator=(const API&) = default;
   ~API() = default;
+  ///@}
 
  private:
   friend struct detail::Access;

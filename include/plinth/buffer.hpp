@@ -188,11 +188,13 @@ class PLINTH_EXPORT Buffer {
   /// share only between buffers not in use at once) never overlap. Throws nothing.
   bool overlaps(const Buffer& other) const noexcept;
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from Buffer still refers to its object and every call on it is defined.
   Buffer(const Buffer&) = default;
   Buffer& operator=(const Buffer&) = default;
   ~Buffer() = default;
+  ///@}
 
  private:
   friend struct detail::Access;
@@ -208,9 +210,9 @@ class PLINTH_EXPORT Buffer {
 /// two rows (>= the width asked for) and between the starts of two slices (row_pitch *
 /// height).
 struct PitchedBuffer {
-  Buffer buffer;
-  std::size_t row_pitch = 0;
-  std::size_t slice_pitch = 0;
+  Buffer buffer;                ///< row_pitch * height * depth bytes
+  std::size_t row_pitch = 0;    ///< bytes from the start of a row to the start of the next
+  std::size_t slice_pitch = 0;  ///< bytes from the start of a slice to the next: row_pitch * height
 };
 
 }  // namespace plinth

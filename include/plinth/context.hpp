@@ -47,9 +47,11 @@ class PLINTH_EXPORT Context {
                                       const std::vector<Device>& devices,
                                       bool take_ownership = false);
 
+  ///@{
   /// The API and platform of the context's devices.
   API api() const;
   Platform platform() const;
+  ///@}
   /// The context's devices, bound to it.
   BoundMultiDevice devices() const;
   /// The unbound devices, in context order.
@@ -63,11 +65,13 @@ class PLINTH_EXPORT Context {
 
   friend bool operator==(const Context& a, const Context& b) { return a.impl_ == b.impl_; }
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from Context still refers to its object and every call on it is defined.
   Context(const Context&) = default;
   Context& operator=(const Context&) = default;
   ~Context() = default;
+  ///@}
 
  private:
   friend struct detail::Access;
@@ -81,12 +85,15 @@ class PLINTH_EXPORT Context {
 /// A device of a context: where memory is allocated and kernels run. Cheap to copy.
 class PLINTH_EXPORT BoundDevice {
  public:
+  /// The context the device is bound to.
   const Context& context() const { return context_; }
   /// The index of this device in its context.
   std::size_t index() const { return index_; }
   /// The unbound device.
   const Device& device() const;
+  /// The device's name (Device::name()).
   const std::string& name() const { return device().name(); }
+  /// The device's parameters (Device::params()).
   const DeviceParameters& params() const { return device().params(); }
   /// The device's features (Device::features()).
   const DeviceFeatures& features() const { return device().features(); }
@@ -115,6 +122,7 @@ class PLINTH_EXPORT BoundMultiDevice {
  public:
   /// The devices with these indices (into this set). Throws LogicError if one is out of range.
   BoundMultiDevice operator[](std::span<const std::size_t> indices) const;
+  /// As above, for a braced list: `devices[{0, 2}]`.
   BoundMultiDevice operator[](std::initializer_list<std::size_t> indices) const {
     return (*this)[std::span<const std::size_t>(indices.begin(), indices.size())];
   }
@@ -122,9 +130,13 @@ class PLINTH_EXPORT BoundMultiDevice {
   /// `const auto& d = context.devices()[0];` holds the device rather than a reference into a
   /// temporary set already gone. Throws LogicError if out of range.
   BoundDevice operator[](std::size_t i) const;
+  /// The number of devices (at least one).
   std::size_t size() const { return devices_.size(); }
+  ///@{
+  /// Iterate over the devices (BoundDevice), in order.
   auto begin() const { return devices_.begin(); }
   auto end() const { return devices_.end(); }
+  ///@}
   /// The devices' context (a copy, for the same reason).
   Context context() const { return devices_.front().context(); }
   /// Whether every device of this set is in `other` (and so in its context).

@@ -18,10 +18,10 @@ namespace plinth {
 /// devices with equal names on a platform, and pure-parallel devices (max_total_local_size
 /// of 1) are dropped unless `exclude_pure_parallel` is false.
 struct DeviceFilter {
-  std::vector<std::string> include_masks;
-  std::vector<std::string> exclude_masks;
-  bool unique_only = false;
-  bool exclude_pure_parallel = false;
+  std::vector<std::string> include_masks;  ///< keep names matching one (if any are given)
+  std::vector<std::string> exclude_masks;  ///< drop names matching one
+  bool unique_only = false;                ///< keep one device of each name per platform
+  bool exclude_pure_parallel = false;      ///< drop devices with max_total_local_size 1
 };
 
 /// A device of a platform. Cheap to copy (shared handle).
@@ -38,8 +38,11 @@ class PLINTH_EXPORT Device {
   /// `native_device`. Throws LogicError if none has it.
   static Device from_backend_device(const API& api, std::uintptr_t native_device);
 
+  /// The platform the device belongs to.
   const Platform& platform() const { return platform_; }
+  /// The platform's API.
   API api() const { return platform_.api(); }
+  /// The index of the device in its platform (Device::all() order).
   std::size_t index() const { return index_; }
   /// The device's name as the vendor reports it.
   const std::string& name() const;

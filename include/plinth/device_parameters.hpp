@@ -17,7 +17,7 @@ PLINTH_EXPORT const char* to_string(DeviceType type) noexcept;
 
 /// A device's properties, in the same units on every backend (grunnur's DeviceParameters).
 struct DeviceParameters {
-  DeviceType type = DeviceType::other;
+  DeviceType type = DeviceType::other;       ///< CPU, GPU, accelerator or other
   std::size_t compute_units = 0;             ///< multiprocessors / compute units
   std::size_t local_mem_banks = 1;           ///< banks of local (shared) memory
   std::size_t local_mem_size = 0;            ///< bytes of local memory per group

@@ -12,6 +12,7 @@ namespace plinth {
 /// Root of every exception plinth throws.
 class PLINTH_EXPORT Error : public std::runtime_error {
  public:
+  /// An error whose what() is `what`.
   explicit Error(const std::string& what) : std::runtime_error(what) {}
   ~Error() override;
 };
@@ -20,6 +21,7 @@ class PLINTH_EXPORT Error : public std::runtime_error {
 /// The message lists every plugin candidate with its state.
 class PLINTH_EXPORT PluginError : public Error {
  public:
+  /// An error whose what() is the message given.
   using Error::Error;
   ~PluginError() override;
 };
@@ -28,13 +30,19 @@ class PLINTH_EXPORT PluginError : public Error {
 class PLINTH_EXPORT BackendError : public Error {
  public:
   /// `api`: e.g. "OpenCL"; `call`: the vendor function; `code_name`: e.g. "CL_INVALID_VALUE".
+  /// what() reads "OpenCL: clFoo failed: CL_INVALID_VALUE (-30)", then ": " and `detail` if
+  /// given.
   BackendError(std::string api, std::string call, std::int64_t code, std::string code_name,
                const std::string& detail = {});
   ~BackendError() override;
 
+  /// The API's display name, e.g. "OpenCL".
   const std::string& api() const noexcept { return api_; }
+  /// The vendor function that failed, e.g. "clCreateBuffer".
   const std::string& call() const noexcept { return call_; }
+  /// The vendor's numeric error code (cl_int, CUresult, hipError_t, ze_result_t).
   std::int64_t code() const noexcept { return code_; }
+  /// The vendor's name for code(), e.g. "CL_INVALID_VALUE".
   const std::string& code_name() const noexcept { return code_name_; }
 
  private:
@@ -47,6 +55,7 @@ class PLINTH_EXPORT BackendError : public Error {
 /// The device (or the host, for staging) ran out of memory.
 class PLINTH_EXPORT OutOfMemoryError : public BackendError {
  public:
+  /// As BackendError's constructor.
   using BackendError::BackendError;
   ~OutOfMemoryError() override;
 };
@@ -55,12 +64,17 @@ class PLINTH_EXPORT OutOfMemoryError : public BackendError {
 /// what() shows all three, the source with line numbers.
 class PLINTH_EXPORT CompileError : public Error {
  public:
+  /// `device`, if given, names the device the program was compiled for in what(); what()
+  /// also names the kernel dialect operations the log says the device lacks.
   CompileError(std::string log, std::vector<std::string> options, std::string source,
                const std::string& device = {});
   ~CompileError() override;
 
+  /// The compiler's build log, whole.
   const std::string& log() const noexcept { return log_; }
+  /// The compiler options the program was built with.
   const std::vector<std::string>& options() const noexcept { return options_; }
+  /// The source that failed to compile.
   const std::string& source() const noexcept { return source_; }
 
  private:
@@ -72,6 +86,7 @@ class PLINTH_EXPORT CompileError : public Error {
 /// A template could not be rendered: names the template, the globals and the cause.
 class PLINTH_EXPORT RenderError : public Error {
  public:
+  /// An error whose what() is the message given.
   using Error::Error;
   ~RenderError() override;
 };
@@ -80,6 +95,7 @@ class PLINTH_EXPORT RenderError : public Error {
 /// an out-of-range view. The objects involved stay usable.
 class PLINTH_EXPORT LogicError : public Error {
  public:
+  /// An error whose what() is the message given.
   using Error::Error;
   ~LogicError() override;
 };
@@ -90,6 +106,7 @@ class PLINTH_EXPORT LogicError : public Error {
 /// than the maximum 1024", "Bounding global size [16384, 2048, 256] is too large").
 class PLINTH_EXPORT VirtualSizeError : public LogicError {
  public:
+  /// An error whose what() is the message given.
   using LogicError::LogicError;
   ~VirtualSizeError() override;
 };

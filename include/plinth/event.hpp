@@ -55,11 +55,13 @@ class PLINTH_EXPORT Event {
   /// The device (and so the context) of the queue that recorded the event.
   const BoundDevice& device() const noexcept { return device_; }
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from Event still refers to its object and every call on it is defined.
   Event(const Event&) = default;
   Event& operator=(const Event&) = default;
   ~Event() = default;
+  ///@}
 
  private:
   friend struct detail::Access;

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Sharing device memory and events with other processes (PyCUDA's IPCMemoryHandle and
 /// Event.ipc_handle): the exporting process writes a handle as bytes or text, another process
 /// reads it and maps the same memory, or waits for the same event.
@@ -112,14 +113,15 @@ class PLINTH_EXPORT IpcEventHandle {
   std::vector<std::byte> vendor_;
 };
 
-/// Whether memory on `device` and interprocess events can be shared with other processes,
-/// or why not (OpenCL has no interprocess sharing; a plugin of SDK 1.5 or older has no IPC
-/// methods; a CUDA device that does not support it). Never throws; any thread may call it.
+/// What ipc_support() returns.
 struct IpcSupport {
   bool memory = false;  ///< Buffer::ipc_handle() and Buffer::from_ipc_handle() work
   bool events = false;  ///< Event::create_interprocess() and Event::from_ipc_handle() work
   std::string reason;   ///< why not (empty when both work)
 };
+/// Whether memory on `device` and interprocess events can be shared with other processes,
+/// or why not (OpenCL has no interprocess sharing; a plugin of SDK 1.5 or older has no IPC
+/// methods; a CUDA device that does not support it). Never throws; any thread may call it.
 PLINTH_EXPORT IpcSupport ipc_support(const BoundDevice& device);
 
 }  // namespace plinth

@@ -20,13 +20,23 @@ class Sampler;
 /// outlives the call.
 class KernelArg {
  public:
-  enum class Kind { buffer, scalar, image, sampler };
+  /// What the argument is (an Array is a buffer: its first element buffer).
+  enum class Kind {
+    buffer,   ///< a Buffer or an Array: buffer()
+    scalar,   ///< bytes passed by value: data() and size()
+    image,    ///< image()
+    sampler,  ///< sampler()
+  };
 
+  /// A Buffer: the kernel receives a pointer to its first byte.
   KernelArg(const Buffer& buffer) : kind_(Kind::buffer), buffer_(&buffer) {}  // NOLINT
   /// An Array: its Array::first_element_buffer(). Defined in <plinth/array.hpp>.
-  inline KernelArg(const Array& array);                                            // NOLINT
+  inline KernelArg(const Array& array);  // NOLINT
+  ///@{
+  /// An Image or a Sampler, for an image or sampler parameter.
   KernelArg(const Image& image) : kind_(Kind::image), image_(&image) {}            // NOLINT
   KernelArg(const Sampler& sampler) : kind_(Kind::sampler), sampler_(&sampler) {}  // NOLINT
+  ///@}
   /// A scalar: any trivially copyable value that is not a pointer (pass device memory as a
   /// Buffer). Its bytes are copied into the kernel's parameter.
   template <class T>
@@ -45,14 +55,21 @@ class KernelArg {
     return KernelArg(bytes.data(), bytes.size());
   }
 
+  /// Which of the forms this is.
   Kind kind() const { return kind_; }
+  ///@{
+  /// The Buffer (an Array's first element buffer), Image or Sampler; null for the other kinds.
   const Buffer* buffer() const { return buffer_; }
   const Image* image() const { return image_; }
   const Sampler* sampler() const { return sampler_; }
+  ///@}
   /// True if the buffer is an Array's first element (for error messages).
   bool is_array() const { return is_array_; }
+  ///@{
+  /// A scalar's bytes and their number; null and 0 for the other kinds.
   const void* data() const { return data_; }
   std::size_t size() const { return size_; }
+  ///@}
 
  private:
   KernelArg(const void* data, std::size_t size) : kind_(Kind::scalar), data_(data), size_(size) {}

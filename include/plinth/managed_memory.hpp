@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Managed (unified, shared) memory: the choices Buffer::allocate_managed(), Buffer::attach(),
 /// Buffer::prefetch() and Buffer::advise() take. Which backend offers what:
 ///

@@ -120,6 +120,8 @@ class PLINTH_EXPORT MemoryPool {
   /// gives back cached segments, then throws OutOfMemoryError naming the limit. Lowering the
   /// limit gives back cached segments at once.
   std::optional<std::size_t> limit() const noexcept;
+  /// Sets limit() for every device's pool (nullopt removes the bound), giving back cached
+  /// segments beyond a lower limit at once.
   void set_limit(std::optional<std::size_t> bytes) const;
 
   /// False when PLINTH_MEMORY_POOL turned the pool off for this context: allocate() then

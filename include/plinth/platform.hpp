@@ -19,8 +19,8 @@ class Device;
 /// "NVIDIA CUDA", "nvidia" does not (a character class such as "[Nn]VIDIA" takes either).
 /// PLINTH_DEVICE's `~text` is the case-insensitive way.
 struct PlatformFilter {
-  std::vector<std::string> include_masks;
-  std::vector<std::string> exclude_masks;
+  std::vector<std::string> include_masks;  ///< keep names matching one (if any are given)
+  std::vector<std::string> exclude_masks;  ///< drop names matching one
 };
 
 /// A platform of an API. Cheap to copy (shared handle).
@@ -37,12 +37,16 @@ class PLINTH_EXPORT Platform {
   /// APIs without platforms) is `native_platform`. Throws LogicError if none has it.
   static Platform from_backend_platform(const API& api, std::uintptr_t native_platform);
 
+  /// The API the platform belongs to.
   API api() const { return api_; }
+  /// The index of the platform in its API (Platform::all() order).
   std::size_t index() const { return index_; }
+  ///@{
   /// The platform's name, vendor and version as its driver reports them.
   const std::string& name() const;
   const std::string& vendor() const;
   const std::string& version() const;
+  ///@}
   /// This platform's devices.
   std::vector<Device> devices() const;
   /// cl_platform_id, ze_driver_handle_t, ... as an integer; 0 where the API has no platforms

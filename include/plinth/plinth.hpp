@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Everything in plinth's public API.
 
 #include <plinth/allocator.hpp>

@@ -29,9 +29,9 @@ struct PluginInfo {
   std::string kind;      ///< "backend" or "layer"; empty if the file carried no metadata
   std::string shortcut;  ///< e.g. "opencl"; empty if unknown
   int abi_major = -1;    ///< the plugin's SDK ABI version; -1 if unknown
-  int abi_minor = -1;
-  PluginState state = PluginState::failed_to_load;
-  std::string reason;  ///< why it ended in `state` (empty for ready)
+  int abi_minor = -1;    ///< the minor part of it; -1 if unknown
+  PluginState state = PluginState::failed_to_load;  ///< how far loading it got
+  std::string reason;                               ///< why it ended in `state` (empty for ready)
   /// Set when users other than the current one (or root) can change the plugin file, the
   /// manifest that named it, or a directory above either: which one, and how. The plugin is
   /// still loaded; plinth-info marks it and PLINTH_DEBUG=loader says so.

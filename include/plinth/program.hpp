@@ -28,10 +28,10 @@ struct KernelImpl;
 
 /// A constant-memory array a program declares (see Program::set_constant_array).
 struct ConstantArray {
-  std::string name;
-  std::string ctype;       ///< element C type, e.g. "float"
-  std::size_t length = 0;  ///< elements
-  std::size_t itemsize = 0;
+  std::string name;          ///< the array's name in the source
+  std::string ctype;         ///< element C type, e.g. "float"
+  std::size_t length = 0;    ///< elements
+  std::size_t itemsize = 0;  ///< bytes per element
 };
 
 /// What a Program is built from: source text or a template, rendered with
@@ -40,7 +40,8 @@ struct ConstantArray {
 class PLINTH_EXPORT ProgramSource {
  public:
   /// Source text, rendered as Template::from_string(text): its `<%def>`s are available.
-  ProgramSource(std::string text) : source_(std::move(text)) {}    // NOLINT: implicit by design
+  ProgramSource(std::string text) : source_(std::move(text)) {}  // NOLINT: implicit by design
+  /// As above.
   ProgramSource(const char* text) : source_(std::string(text)) {}  // NOLINT
   /// A template's top-level text (its defs are available to it).
   ProgramSource(Template tmpl) : source_(std::move(tmpl)) {}  // NOLINT
@@ -64,7 +65,7 @@ struct ProgramOptions {
   /// process itself (Level Zero runs clang-15 to make SPIR-V): there only the options on that
   /// API's allow-list are taken (<plinth/backend/compiler_option_allow_list.hpp>: -D/-U macros,
   /// -cl-* options, -w and -W<warning>), and any other option (-fplugin=, -Xclang, -I,
-  /// -include, @file...) is a LogicError before the compiler starts. `plinth-compile --job`
+  /// -include, `@file`...) is a LogicError before the compiler starts. `plinth-compile --job`
   /// applies the same lists to the options of a job file, for every API.
   std::vector<std::string> compiler_options;
   /// Keep the source and the compiler's intermediate files in a new temporary directory,
@@ -147,11 +148,13 @@ class PLINTH_EXPORT Program {
   /// backend cannot hand out binaries; BackendError.
   std::vector<std::byte> binary(const BoundDevice& device) const;
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from Program still refers to its object and every call on it is defined.
   Program(const Program&) = default;
   Program& operator=(const Program&) = default;
   ~Program() = default;
+  ///@}
 
  private:
   friend struct detail::Access;
@@ -235,11 +238,13 @@ class PLINTH_EXPORT Kernel {
   /// The program the kernel belongs to.
   const Program& program() const;
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from Kernel still refers to its object and every call on it is defined.
   Kernel(const Kernel&) = default;
   Kernel& operator=(const Kernel&) = default;
   ~Kernel() = default;
+  ///@}
 
  private:
   friend struct detail::Access;
@@ -283,15 +288,19 @@ class PLINTH_EXPORT PreparedKernel {
   template <class... Args>
   void operator()(const MultiQueue& queues, const Args&... args) const;
 
+  ///@{
   /// The global and local sizes on `device` (as chosen, when the local size was automatic).
   std::vector<std::size_t> global_size(const BoundDevice& device) const;
   std::vector<std::size_t> local_size(const BoundDevice& device) const;
+  ///@}
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from PreparedKernel still refers to its object and every call on it is defined.
   PreparedKernel(const PreparedKernel&) = default;
   PreparedKernel& operator=(const PreparedKernel&) = default;
   ~PreparedKernel() = default;
+  ///@}
 
  private:
   friend struct detail::Access;

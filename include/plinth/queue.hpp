@@ -56,11 +56,13 @@ class PLINTH_EXPORT Queue {
 
   friend bool operator==(const Queue& a, const Queue& b) { return a.impl_ == b.impl_; }
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from Queue still refers to its object and every call on it is defined.
   Queue(const Queue&) = default;
   Queue& operator=(const Queue&) = default;
   ~Queue() = default;
+  ///@}
 
  private:
   friend struct detail::Access;
@@ -80,6 +82,7 @@ class PLINTH_EXPORT MultiQueue {
   /// A new queue on each of `devices`.
   static MultiQueue on_devices(const BoundMultiDevice& devices);
 
+  /// The queues, in the order given.
   const std::vector<Queue>& queues() const { return queues_; }
   /// The queues' devices, in order.
   BoundMultiDevice devices() const;

@@ -19,19 +19,19 @@ namespace plinth {
 /// the copy's height (slices packed). A pitched buffer's (Buffer::allocate_pitched()) are
 /// PitchedBuffer::row_pitch and slice_pitch.
 struct RectRegion {
-  std::size_t x_bytes = 0;
-  std::size_t y = 0;
-  std::size_t z = 0;
-  std::size_t row_pitch = 0;
-  std::size_t slice_pitch = 0;
+  std::size_t x_bytes = 0;      ///< bytes into a row where the region starts
+  std::size_t y = 0;            ///< the first row
+  std::size_t z = 0;            ///< the first slice
+  std::size_t row_pitch = 0;    ///< bytes between row starts; 0: the copy's width_bytes
+  std::size_t slice_pitch = 0;  ///< bytes between slice starts; 0: row_pitch * height
 };
 
 /// The size of a rectangular copy: `width_bytes` per row, `height` rows per slice, `depth`
 /// slices (1 and 1 for a row; depth 1 for a 2-D copy). A copy with any of them 0 does nothing.
 struct RectExtent {
-  std::size_t width_bytes = 0;
-  std::size_t height = 1;
-  std::size_t depth = 1;
+  std::size_t width_bytes = 0;  ///< bytes per row
+  std::size_t height = 1;       ///< rows per slice
+  std::size_t depth = 1;        ///< slices
 };
 
 /// Copies the `extent` region at `src_region` of `src` to `dst_region` of `dst`, ordered in

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Static kernels (grunnur's StaticKernel): a kernel compiled for one launch shape given as
 /// virtual sizes of any number of dimensions and any extents, which VirtualSizes maps onto
 /// each device's real grid. The kernel finds its place with the `static` render global
@@ -95,16 +96,20 @@ class PLINTH_EXPORT StaticKernel {
   /// The virtual sizes on `device`, as mapped onto its real grid. Throws LogicError for a
   /// device the kernel was not built for.
   const VirtualSizes& virtual_sizes(const BoundDevice& device) const;
+  ///@{
   /// The real global and local sizes the kernel is launched with on `device`. Throw as
   /// virtual_sizes().
   std::vector<std::size_t> real_global_size(const BoundDevice& device) const;
   std::vector<std::size_t> real_local_size(const BoundDevice& device) const;
+  ///@}
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from StaticKernel still refers to its object and every call on it is defined.
   StaticKernel(const StaticKernel&) = default;
   StaticKernel& operator=(const StaticKernel&) = default;
   ~StaticKernel() = default;
+  ///@}
 
  private:
   explicit StaticKernel(std::shared_ptr<const detail::StaticKernelData> impl);

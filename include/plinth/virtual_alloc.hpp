@@ -102,6 +102,7 @@ struct PLINTH_EXPORT VirtualAllocationStatistics {
   /// Size in bytes -> number of virtual buffers of that size.
   std::map<std::size_t, std::size_t> virtual_sizes;
 
+  /// Equal in every field.
   bool operator==(const VirtualAllocationStatistics& other) const = default;
   /// The one-line description above. Throws only std::bad_alloc.
   std::string to_string() const;
@@ -154,9 +155,12 @@ class PLINTH_EXPORT VirtualManager {
   /// The device whose memory the manager hands out.
   const BoundDevice& device() const noexcept;
 
+  ///@{
+  /// Copies share the manager: its real allocations and virtual buffers.
   VirtualManager(const VirtualManager&) = default;
   VirtualManager& operator=(const VirtualManager&) = default;
   ~VirtualManager() = default;
+  ///@}
 
  private:
   friend class TrivialManager;
@@ -174,6 +178,7 @@ class PLINTH_EXPORT VirtualManager {
 /// Throws only std::bad_alloc.
 class PLINTH_EXPORT TrivialManager : public VirtualManager {
  public:
+  /// A manager of `device`'s memory, with no allocations yet.
   explicit TrivialManager(const BoundDevice& device) : VirtualManager(device, false) {}
 };
 
@@ -185,6 +190,7 @@ class PLINTH_EXPORT TrivialManager : public VirtualManager {
 /// Throws only std::bad_alloc.
 class PLINTH_EXPORT ZeroOffsetManager : public VirtualManager {
  public:
+  /// A manager of `device`'s memory, with no allocations yet.
   explicit ZeroOffsetManager(const BoundDevice& device) : VirtualManager(device, true) {}
 };
 

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Virtual sizes (grunnur's `vsize`): a grid of work items with any number of dimensions and
 /// any sizes, mapped onto a device's real grid of at most 3 dimensions with limited sizes, and
 /// the kernel functions that give each work item its virtual ids.
@@ -157,11 +158,13 @@ class PLINTH_EXPORT VirtualSizes {
   VirtualIds ids(const std::array<std::size_t, 3>& real_local_id,
                  const std::array<std::size_t, 3>& real_group_id) const;
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from VirtualSizes still refers to its object and every call on it is defined.
   VirtualSizes(const VirtualSizes&) = default;
   VirtualSizes& operator=(const VirtualSizes&) = default;
   ~VirtualSizes() = default;
+  ///@}
 
  private:
   friend struct detail::Access;
