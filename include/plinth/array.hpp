@@ -89,6 +89,7 @@ class PLINTH_EXPORT Array {
                      std::optional<std::vector<std::ptrdiff_t>> strides = std::nullopt,
                      std::optional<std::size_t> first_element_offset = std::nullopt,
                      const Allocator& allocator = {});
+  ///@{
   /// A new array of `shape` and `dtype` laid out in `order` without gaps (Order::F: the first
   /// index varies fastest, numpy's `order='F'`), on `device` or with the memory for `queue`.
   /// Throws as the overloads above.
@@ -96,6 +97,7 @@ class PLINTH_EXPORT Array {
                      Order order, const Allocator& allocator = {});
   static Array empty(const Queue& queue, std::vector<std::size_t> shape, const DType& dtype,
                      Order order, const Allocator& allocator = {});
+  ///@}
   /// A new C-order array on `device` with the shape and dtype of `like` (grunnur's
   /// empty_like: a view's strides and offset are not copied, so the result is as small as
   /// its elements). `like` may be on any device. Throws as empty().
@@ -105,10 +107,12 @@ class PLINTH_EXPORT Array {
   /// element's size at least) from `allocator`. Throws as empty().
   static Array empty_with_metadata(const BoundDevice& device, const ArrayMetadata& metadata,
                                    const Allocator& allocator = {});
+  ///@{
   /// empty_like() and empty_with_metadata() with the memory for `queue` (see empty()).
   static Array empty_like(const Queue& queue, const Array& like, const Allocator& allocator = {});
   static Array empty_with_metadata(const Queue& queue, const ArrayMetadata& metadata,
                                    const Allocator& allocator = {});
+  ///@}
   /// An array laid out as `metadata` in the existing buffer `base` (shared, not copied).
   /// Throws LogicError if `base` has fewer than metadata.buffer_size() bytes.
   static Array from_buffer(const Buffer& base, const ArrayMetadata& metadata);
@@ -150,6 +154,7 @@ class PLINTH_EXPORT Array {
   /// the extents, as in numpy. Throws LogicError for more indices than dimensions, an
   /// integer index out of bounds, or a slice step of 0.
   Array view(std::span<const Index> indices) const;
+  /// As above, for a braced list: `arr.view({3, Slice(1, 5)})`.
   Array view(std::initializer_list<Index> indices) const {
     return view(std::span<const Index>(indices.begin(), indices.size()));
   }
@@ -174,11 +179,15 @@ class PLINTH_EXPORT Array {
   /// note their queues themselves. As Buffer::record_queue() on base_buffer().
   void record_queue(const Queue& queue) const;
 
+  /// The layout: shape, dtype, strides, first element offset (see ArrayMetadata).
   const ArrayMetadata& metadata() const noexcept;
+  /// The extent of each dimension.
   const std::vector<std::size_t>& shape() const noexcept { return metadata().shape(); }
   /// Strides in bytes.
   const std::vector<std::ptrdiff_t>& strides() const noexcept { return metadata().strides(); }
+  /// The type of the elements.
   const DType& dtype() const noexcept { return metadata().dtype(); }
+  /// The number of dimensions (0 for a scalar).
   std::size_t ndim() const noexcept { return metadata().ndim(); }
   /// Number of elements.
   std::size_t size() const noexcept { return metadata().size(); }
@@ -186,10 +195,15 @@ class PLINTH_EXPORT Array {
   std::size_t nbytes() const noexcept { return metadata().nbytes(); }
   /// Byte offset of the first element in base_buffer().
   std::size_t first_element_offset() const noexcept { return metadata().first_element_offset(); }
+  /// True if the elements lie in C order without gaps (ArrayMetadata::is_contiguous), so
+  /// that transfers take one call.
   bool is_contiguous() const noexcept { return metadata().is_contiguous(); }
+  ///@{
   /// numpy's C_CONTIGUOUS and F_CONTIGUOUS flags (see ArrayMetadata).
   bool is_c_contiguous() const noexcept { return metadata().is_c_contiguous(); }
   bool is_f_contiguous() const noexcept { return metadata().is_f_contiguous(); }
+  ///@}
+  /// The device whose memory holds the array (base_buffer()'s).
   const BoundDevice& device() const noexcept;
   /// The buffer covering the array's whole memory (shared with every view of it).
   const Buffer& base_buffer() const noexcept;
@@ -199,11 +213,13 @@ class PLINTH_EXPORT Array {
   /// comment).
   const Buffer& first_element_buffer() const noexcept;
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from Array still refers to its object and every call on it is defined.
   Array(const Array&) = default;
   Array& operator=(const Array&) = default;
   ~Array() = default;
+  ///@}
 
  private:
   friend struct detail::Access;

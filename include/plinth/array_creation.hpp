@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Array creation (numpy's): zeros, ones, full, arange, linspace, eye, and the *_like forms,
 /// each a new array filled by one generated kernel on a queue (asynchronous, as a launch;
 /// nothing is uploaded from the host).

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Array arithmetic (PyCUDA's GPUArray operators and `cumath`, CuPy's `fuse`): operators and
 /// math functions over Arrays and C++ scalars build a lazy ArrayExpression, which runs as one
 /// generated ElementwiseKernel when it is evaluated on a queue.
@@ -180,6 +181,7 @@ PLINTH_EXPORT ArrayExpression operator*(const ArrayExpression& a, const ArrayExp
 PLINTH_EXPORT ArrayExpression operator/(const ArrayExpression& a, const ArrayExpression& b);
 /// `-a`. Throws LogicError for bool (as numpy). Unsigned integers wrap around.
 PLINTH_EXPORT ArrayExpression operator-(const ArrayExpression& a);
+///@{
 /// Elementwise comparisons, giving bool.
 PLINTH_EXPORT ArrayExpression operator==(const ArrayExpression& a, const ArrayExpression& b);
 PLINTH_EXPORT ArrayExpression operator!=(const ArrayExpression& a, const ArrayExpression& b);
@@ -187,9 +189,13 @@ PLINTH_EXPORT ArrayExpression operator<(const ArrayExpression& a, const ArrayExp
 PLINTH_EXPORT ArrayExpression operator<=(const ArrayExpression& a, const ArrayExpression& b);
 PLINTH_EXPORT ArrayExpression operator>(const ArrayExpression& a, const ArrayExpression& b);
 PLINTH_EXPORT ArrayExpression operator>=(const ArrayExpression& a, const ArrayExpression& b);
+///@}
 
 // --- Math functions (PyCUDA's cumath); real and complex unless said otherwise ---
 
+///@{
+/// The trigonometric, inverse trigonometric and hyperbolic functions (radians), in the float
+/// type of the math functions (see the file comment: integers and bools give floats).
 PLINTH_EXPORT ArrayExpression sin(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression cos(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression tan(const ArrayExpression& a);
@@ -199,19 +205,26 @@ PLINTH_EXPORT ArrayExpression atan(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression sinh(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression cosh(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression tanh(const ArrayExpression& a);
+///@}
 /// e^a; of a complex, with C99 Annex G's special values, as numpy's (`inf + 0j` gives
 /// `inf + 0j`, `nan + 0j` gives `nan + 0j`).
 PLINTH_EXPORT ArrayExpression exp(const ArrayExpression& a);
+///@{
+/// The natural and decimal logarithms, in the float type of the math functions (0 gives
+/// -inf, a negative real NaN; use a complex dtype for complex results).
 PLINTH_EXPORT ArrayExpression log(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression log10(const ArrayExpression& a);
+///@}
 /// The principal square root (a negative real gives NaN, as numpy's; use a complex dtype
 /// for complex roots).
 PLINTH_EXPORT ArrayExpression sqrt(const ArrayExpression& a);
+///@{
 /// Rounding down / up / toward zero, in the operand's dtype (numpy >= 2.1: integers and bools
 /// keep their dtype and value). Throws LogicError for complex.
 PLINTH_EXPORT ArrayExpression floor(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression ceil(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression trunc(const ArrayExpression& a);
+///@}
 /// The absolute value in the same dtype (integers stay integers); the modulus, in the real
 /// type, for complex.
 PLINTH_EXPORT ArrayExpression abs(const ArrayExpression& a);
@@ -247,34 +260,44 @@ PLINTH_EXPORT ArrayExpression floor_divide(const ArrayExpression& a, const Array
 /// numpy's divmod: {floor_divide(a, b), a % b}. Throws as those.
 PLINTH_EXPORT std::pair<ArrayExpression, ArrayExpression> divmod(const ArrayExpression& a,
                                                                  const ArrayExpression& b);
+///@{
 /// Bitwise and / or / exclusive or of integers and bools (bool with bool gives bool), in the
 /// promoted dtype. Throws LogicError naming the dtype for reals and complex (and for an int64
 /// with a uint64, which numpy promotes to float64).
 PLINTH_EXPORT ArrayExpression operator&(const ArrayExpression& a, const ArrayExpression& b);
 PLINTH_EXPORT ArrayExpression operator|(const ArrayExpression& a, const ArrayExpression& b);
 PLINTH_EXPORT ArrayExpression operator^(const ArrayExpression& a, const ArrayExpression& b);
+///@}
+///@{
 /// Shifts of integers (bools as int8), in the promoted dtype, as numpy's: a shift by the bit
 /// width or more, or by a negative count, gives 0 (-1 shifting a negative value right); a
 /// left shift wraps around. Throws LogicError naming the dtype for reals and complex.
 PLINTH_EXPORT ArrayExpression operator<<(const ArrayExpression& a, const ArrayExpression& b);
 PLINTH_EXPORT ArrayExpression operator>>(const ArrayExpression& a, const ArrayExpression& b);
+///@}
 /// Bitwise not of an integer; logical not of a bool. Throws LogicError for reals and complex.
 PLINTH_EXPORT ArrayExpression operator~(const ArrayExpression& a);
+///@{
 /// numpy's logical functions: bool, for operands of any dtype (non-zero is true; a complex
 /// is true where either part is non-zero; NaN is true).
 PLINTH_EXPORT ArrayExpression logical_and(const ArrayExpression& a, const ArrayExpression& b);
 PLINTH_EXPORT ArrayExpression logical_or(const ArrayExpression& a, const ArrayExpression& b);
 PLINTH_EXPORT ArrayExpression logical_xor(const ArrayExpression& a, const ArrayExpression& b);
 PLINTH_EXPORT ArrayExpression logical_not(const ArrayExpression& a);
+///@}
+///@{
 /// The larger / smaller of `a` and `b` in the promoted dtype, NaN if either is NaN (numpy's
 /// maximum/minimum; complex numbers compare lexicographically, a NaN in either part
 /// propagates). Between -0.0 and 0.0 they pick as numpy's loops: maximum(-0.0, 0.0) is 0.0,
 /// maximum(0.0, -0.0) is -0.0.
 PLINTH_EXPORT ArrayExpression maximum(const ArrayExpression& a, const ArrayExpression& b);
 PLINTH_EXPORT ArrayExpression minimum(const ArrayExpression& a, const ArrayExpression& b);
+///@}
+///@{
 /// As maximum/minimum, but a NaN loses to a number (numpy's fmax/fmin; NaN only if both are).
 PLINTH_EXPORT ArrayExpression fmax(const ArrayExpression& a, const ArrayExpression& b);
 PLINTH_EXPORT ArrayExpression fmin(const ArrayExpression& a, const ArrayExpression& b);
+///@}
 /// numpy's clip: minimum(maximum(a, lo), hi), so NaN propagates and lo > hi gives hi.
 PLINTH_EXPORT ArrayExpression clip(const ArrayExpression& a, const ArrayExpression& lo,
                                    const ArrayExpression& hi);
@@ -287,12 +310,14 @@ PLINTH_EXPORT ArrayExpression rint(const ArrayExpression& a);
 /// the dtype's range wrapping around, as numpy's int8 and int16 do, where numpy's own
 /// conversion of wider ones is platform-defined); bools give the float type, as numpy's.
 PLINTH_EXPORT ArrayExpression round(const ArrayExpression& a, int decimals = 0);
+///@{
 /// 2^a, log2, e^a - 1 and log(1 + a) (accurate near 0), in the float type of the math
 /// functions; complex as numpy's (exp2 as exp(a ln 2)).
 PLINTH_EXPORT ArrayExpression exp2(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression log2(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression expm1(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression log1p(const ArrayExpression& a);
+///@}
 /// The real cube root, in the float type of the math functions. Throws LogicError for complex.
 PLINTH_EXPORT ArrayExpression cbrt(const ArrayExpression& a);
 /// -1, 0 or 1 in a's dtype (NaN for NaN; 0 for -0.0); of a complex, numpy 2's a / |a| (0 for
@@ -304,19 +329,23 @@ PLINTH_EXPORT ArrayExpression square(const ArrayExpression& a);
 /// 1 / a in a's dtype (bools as int8). Integers divide as integers (1 for 1, -1 for -1, 0
 /// otherwise) and 1 / 0 gives 0 (numpy's gives 0, or INT_MIN for 64-bit integers).
 PLINTH_EXPORT ArrayExpression reciprocal(const ArrayExpression& a);
+///@{
 /// Bool predicates of any dtype (integers and bools are finite, never NaN or infinite; a
 /// complex is NaN or infinite where either part is).
 PLINTH_EXPORT ArrayExpression isnan(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression isinf(const ArrayExpression& a);
 PLINTH_EXPORT ArrayExpression isfinite(const ArrayExpression& a);
+///@}
 /// True where the sign bit is set (-0.0 and -NaN included; negative integers). Throws
 /// LogicError for complex.
 PLINTH_EXPORT ArrayExpression signbit(const ArrayExpression& a);
+///@{
 /// atan2(y, x), hypot and copysign, in the float type of the math functions of the promoted
 /// dtype. Throw LogicError for complex.
 PLINTH_EXPORT ArrayExpression arctan2(const ArrayExpression& y, const ArrayExpression& x);
 PLINTH_EXPORT ArrayExpression hypot(const ArrayExpression& a, const ArrayExpression& b);
 PLINTH_EXPORT ArrayExpression copysign(const ArrayExpression& a, const ArrayExpression& b);
+///@}
 /// The argument of a complex, in its real type; of a real, arctan2(0, a) as numpy's (0, or pi
 /// for negative values and -0.0; the float type of arctan2 with a weak 0: bool gives float64).
 PLINTH_EXPORT ArrayExpression angle(const ArrayExpression& a);

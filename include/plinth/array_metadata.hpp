@@ -25,9 +25,9 @@ namespace plinth {
 ///
 ///     arr.view({Slice(2, 8), Slice::all(), Slice(std::nullopt, std::nullopt, -1)});
 struct Slice {
-  std::optional<std::ptrdiff_t> start;
-  std::optional<std::ptrdiff_t> stop;
-  std::ptrdiff_t step = 1;
+  std::optional<std::ptrdiff_t> start;  ///< the first position; absent: the first in `step`'s way
+  std::optional<std::ptrdiff_t> stop;   ///< the position after the last; absent: to the end
+  std::ptrdiff_t step = 1;              ///< may be negative; 0 is rejected by the view
 
   /// The whole dimension (`:`).
   Slice() = default;
@@ -39,6 +39,7 @@ struct Slice {
   /// The whole dimension (`:`).
   static Slice all() { return {}; }
 
+  /// Equal start, stop and step (not equal effect: `Slice(0, 100)` differs from all()).
   bool operator==(const Slice& other) const = default;
 };
 
@@ -47,12 +48,16 @@ struct Slice {
 /// both, so `arr.view({3, Slice(1, 5)})` is row 3, columns 1 to 4.
 class Index {
  public:
+  ///@{
+  /// A slice, or an integer position (not a bool).
   Index(const Slice& slice) : slice_(slice) {}  // NOLINT(google-explicit-constructor)
   template <std::integral I>
     requires(!std::is_same_v<I, bool>)
   Index(I position)  // NOLINT(google-explicit-constructor)
       : position_(clamp(position)), is_slice_(false) {}
+  ///@}
 
+  /// True for a Slice, false for an integer position.
   bool is_slice() const noexcept { return is_slice_; }
   /// The slice (meaningful only if is_slice()).
   const Slice& slice() const noexcept { return slice_; }
@@ -110,9 +115,13 @@ class PLINTH_EXPORT ArrayMetadata {
   static std::vector<std::ptrdiff_t> default_strides(std::span<const std::size_t> shape,
                                                      std::size_t itemsize, Order order);
 
+  /// The extent of each dimension.
   const std::vector<std::size_t>& shape() const noexcept { return shape_; }
+  /// The type of the elements.
   const DType& dtype() const noexcept { return dtype_; }
+  /// The bytes between neighbours along each dimension (negative for reversed dimensions).
   const std::vector<std::ptrdiff_t>& strides() const noexcept { return strides_; }
+  /// The number of dimensions (0 for a scalar).
   std::size_t ndim() const noexcept { return shape_.size(); }
   /// Number of elements (1 for zero dimensions, 0 if an extent is 0).
   std::size_t size() const noexcept { return size_; }
@@ -148,6 +157,7 @@ class PLINTH_EXPORT ArrayMetadata {
   /// Throws LogicError for more indices than dimensions, an integer index out of bounds
   /// (after counting negative ones from the end), or a slice step of 0.
   ArrayMetadata view(std::span<const Index> indices) const;
+  /// As above, for a braced list: `m.view({2, Slice(1, 5)})`.
   ArrayMetadata view(std::initializer_list<Index> indices) const {
     return view(std::span<const Index>(indices.begin(), indices.size()));
   }
@@ -159,13 +169,14 @@ class PLINTH_EXPORT ArrayMetadata {
   /// before `origin` or beyond origin + size, or if the region does not fit in the block.
   ArrayMetadata get_sub_region(std::size_t origin, std::size_t size) const;
 
+  struct SubRegion;
+
   /// The smallest region of the block that holds every element, and the layout seen from it
   /// (grunnur's `ArrayMetadata.minimal_subregion`): `origin` is min_offset(), `size` is
   /// span(), and `metadata` is get_sub_region(origin, size) — the same shape and strides,
   /// first element offset first_element_offset() - min_offset(), block size span().
   /// An array with no elements gives an empty region at its first element offset.
   /// Throws nothing but std::bad_alloc.
-  struct SubRegion;
   SubRegion minimal_subregion() const;
 
   /// Equal shapes, dtypes, strides, first element offsets and block sizes.

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// numpy's reductions over Arrays (and MultiArrays, on a MultiQueue) — sum, prod, min, max,
 /// any, all, mean, var, std, nansum, nanmin, nanmax, dot, argmin and argmax (Arrays only) —
 /// each a ReductionKernel (reduction.hpp) built once per process for its dtypes and kept in a

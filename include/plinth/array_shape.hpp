@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Shape operations on Arrays (pygpu's and numpy's): joining arrays (concatenate, stack,
 /// hstack, vstack, dstack), splitting them (split, array_split, hsplit, vsplit, dsplit),
 /// transposing them (transpose, swapaxes, moveaxis), new shapes of the same elements (reshape,
@@ -37,6 +38,7 @@
 
 namespace plinth {
 
+///@{
 /// The arrays joined along the existing axis `axis` (numpy's concatenate): every array has
 /// the same number of dimensions (at least one) and the same extents but in `axis`. The
 /// result's dtype is result_type of theirs (each converted as astype() converts; structs
@@ -46,7 +48,9 @@ PLINTH_EXPORT Array concatenate(const Queue& queue, std::span<const Array> array
                                 std::ptrdiff_t axis = 0);
 PLINTH_EXPORT Array concatenate(const Queue& queue, std::initializer_list<Array> arrays,
                                 std::ptrdiff_t axis = 0);
+///@}
 
+///@{
 /// The arrays joined along a new axis `axis` of the result (numpy's stack): every array has
 /// the same shape; `axis` is in [-(ndim + 1), ndim]. Dtypes as concatenate. Throws as
 /// concatenate.
@@ -54,6 +58,7 @@ PLINTH_EXPORT Array stack(const Queue& queue, std::span<const Array> arrays,
                           std::ptrdiff_t axis = 0);
 PLINTH_EXPORT Array stack(const Queue& queue, std::initializer_list<Array> arrays,
                           std::ptrdiff_t axis = 0);
+///@}
 
 /// numpy's hstack: concatenate along axis 1, or axis 0 for one-dimensional arrays.
 PLINTH_EXPORT Array hstack(const Queue& queue, std::span<const Array> arrays);
@@ -89,21 +94,27 @@ PLINTH_EXPORT Array transpose(const Queue& queue, const Array& array,
 
 // --- pygpu's and numpy's named splits and dstack ---
 
+///@{
 /// numpy's hsplit: split() along axis 1, or axis 0 for one-dimensional arrays. Throws
 /// LogicError for a zero-dimensional array, and as split().
 PLINTH_EXPORT std::vector<Array> hsplit(const Array& array, std::size_t sections);
 PLINTH_EXPORT std::vector<Array> hsplit(const Array& array,
                                         std::span<const std::ptrdiff_t> indices);
+///@}
+///@{
 /// numpy's vsplit: split() along axis 0 of an array of at least two dimensions. Throws
 /// LogicError for fewer dimensions, and as split().
 PLINTH_EXPORT std::vector<Array> vsplit(const Array& array, std::size_t sections);
 PLINTH_EXPORT std::vector<Array> vsplit(const Array& array,
                                         std::span<const std::ptrdiff_t> indices);
+///@}
+///@{
 /// numpy's dsplit: split() along axis 2 of an array of at least three dimensions. Throws
 /// LogicError for fewer dimensions, and as split().
 PLINTH_EXPORT std::vector<Array> dsplit(const Array& array, std::size_t sections);
 PLINTH_EXPORT std::vector<Array> dsplit(const Array& array,
                                         std::span<const std::ptrdiff_t> indices);
+///@}
 /// numpy's dstack: concatenate along axis 2, each array first taken as at least
 /// three-dimensional as numpy's atleast_3d does ((n,) as (1, n, 1), (m, n) as (m, n, 1), a
 /// zero-dimensional one as (1, 1, 1)). Throws as concatenate().
@@ -139,20 +150,24 @@ PLINTH_EXPORT Array flatten(const Queue& queue, const Array& array, Order order 
 /// which has size not equal to one").
 PLINTH_EXPORT Array squeeze(const Array& array,
                             const std::optional<std::vector<std::ptrdiff_t>>& axes = std::nullopt);
+///@{
 /// The view with new dimensions of extent 1 at `axes` of the result (numpy's expand_dims: the
 /// axes count in the result's ndim() + axes.size() dimensions, negative ones from its end).
 /// Throws LogicError for an axis out of range or repeated.
 PLINTH_EXPORT Array expand_dims(const Array& array, const std::vector<std::ptrdiff_t>& axes);
 PLINTH_EXPORT Array expand_dims(const Array& array, std::ptrdiff_t axis);
+///@}
 /// The view with axes `axis1` and `axis2` exchanged (numpy's swapaxes). Throws LogicError for
 /// an axis out of range.
 PLINTH_EXPORT Array swapaxes(const Array& array, std::ptrdiff_t axis1, std::ptrdiff_t axis2);
+///@{
 /// The view with the axes `source` moved to the positions `destination`, the others keeping
 /// their order (numpy's moveaxis). Throws LogicError for lists of different lengths, an axis
 /// out of range or repeated.
 PLINTH_EXPORT Array moveaxis(const Array& array, const std::vector<std::ptrdiff_t>& source,
                              const std::vector<std::ptrdiff_t>& destination);
 PLINTH_EXPORT Array moveaxis(const Array& array, std::ptrdiff_t source, std::ptrdiff_t destination);
+///@}
 /// The view of `array` broadcast to `shape` by numpy's rules (numpy's broadcast_to): the
 /// shapes aligned at their last dimensions, each extent of `array` equal to `shape`'s or 1 (a
 /// stride of 0 then repeats it). numpy's result is read-only; plinth's is an ordinary view, so

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Matrix products on Arrays (pygpu.blas, numpy.matmul): gemm, gemv, ger, batched gemm and
 /// matmul. The vector inner product is dot() in <plinth/array_reductions.hpp> (pygpu's
 /// blas.dot): one home.
@@ -60,13 +61,14 @@ namespace plinth {
 /// `conjugate_transpose` of a real matrix is its transpose.
 enum class Transpose { none, transpose, conjugate_transpose };
 
-/// gemm's and gemm_batched's scalars and transposes: C = alpha op(A) op(B) + beta C.
+/// gemm's and gemm_batched's scalars and transposes: C = alpha op(A) op(B) + beta C. A
+/// scalar with an imaginary part for a real dtype is a LogicError.
 /// Designated initializers name them (`{.alpha = 2.0, .trans_b = Transpose::transpose}`).
 struct GemmOptions {
-  std::complex<double> alpha = 1.0;
-  std::complex<double> beta = 0.0;
-  Transpose trans_a = Transpose::none;
-  Transpose trans_b = Transpose::none;
+  std::complex<double> alpha = 1.0;     ///< scales op(A) op(B); real only for a real dtype
+  std::complex<double> beta = 0.0;      ///< scales C; with 0, C's old contents are not read
+  Transpose trans_a = Transpose::none;  ///< op(A)
+  Transpose trans_b = Transpose::none;  ///< op(B)
   /// float32 through a library with tensor cores (cuBLAS): the inputs may be rounded to
   /// TF32 (10 bits of mantissa), for speed. Off by default: products are strict FP32, as
   /// numpy's are. The generated kernels ignore it.
@@ -75,15 +77,15 @@ struct GemmOptions {
 
 /// gemv's: y = alpha op(A) x + beta y.
 struct GemvOptions {
-  std::complex<double> alpha = 1.0;
-  std::complex<double> beta = 0.0;
-  Transpose trans = Transpose::none;
+  std::complex<double> alpha = 1.0;   ///< scales op(A) x; real only for a real dtype
+  std::complex<double> beta = 0.0;    ///< scales y; with 0, y's old contents are not read
+  Transpose trans = Transpose::none;  ///< op(A)
 };
 
 /// ger's: A = alpha x y^T + A, or alpha x y^H + A with `conjugate_y` (BLAS's gerc).
 struct GerOptions {
-  std::complex<double> alpha = 1.0;
-  bool conjugate_y = false;
+  std::complex<double> alpha = 1.0;  ///< scales the outer product; real only for a real dtype
+  bool conjugate_y = false;          ///< x y^H (gerc) rather than x y^T; no effect on reals
 };
 
 /// C = alpha op(A) op(B) + beta C for matrices (2-D arrays): op(A) is m x k, op(B) k x n and
@@ -138,14 +140,15 @@ PLINTH_EXPORT Array ger(const Queue& queue, const Array& x, const Array& y,
 PLINTH_EXPORT Array matmul(const Queue& queue, const Array& a, const Array& b,
                            const std::optional<Array>& out = std::nullopt);
 
-/// Whether the products on `api`'s queues can run through a vendor BLAS library, and which
-/// ("cuBLAS 13.0.2", "CLBlast 1.5.3"), or why not ("libcublas.so.13: cannot open shared
-/// object file..."). The backend opens the library on the first call. Never throws; any
-/// thread may call it.
+/// What blas_support() returns.
 struct BlasSupport {
   bool library = false;     ///< the library is found: products use it unless PLINTH_BLAS=plinth
   std::string description;  ///< the library and its version, or why there is none
 };
+/// Whether the products on `api`'s queues can run through a vendor BLAS library, and which
+/// ("cuBLAS 13.0.2", "CLBlast 1.5.3"), or why not ("libcublas.so.13: cannot open shared
+/// object file..."). The backend opens the library on the first call. Never throws; any
+/// thread may call it.
 PLINTH_EXPORT BlasSupport blas_support(const API& api);
 
 }  // namespace plinth

@@ -112,41 +112,57 @@ class PLINTH_EXPORT Communicator {
   // of one queue). Every form throws LogicError for arrays on other devices or contexts, of
   // the wrong sizes, of different dtypes, not contiguous, or of a dtype the op cannot take.
 
+  ///@{
   /// Every rank's `dst` gets the reduction of every rank's `src` (same dtype and number of
   /// elements on every rank). `dst` may be `src`.
   void all_reduce(const MultiArray& src, const MultiArray& dst, ReduceOp op) const;
   void all_reduce(const Array& src, const Array& dst, ReduceOp op) const;
+  ///@}
+  ///@{
   /// In place: all_reduce(array, array, op).
   void all_reduce(const MultiArray& array, ReduceOp op) const { all_reduce(array, array, op); }
   void all_reduce(const Array& array, ReduceOp op) const { all_reduce(array, array, op); }
+  ///@}
 
+  ///@{
   /// Rank `root`'s `dst` gets the reduction of every rank's `src`; other ranks' `dst` is not
   /// written (but must be given, of the right size). `dst` may be `src`.
   void reduce(const MultiArray& src, const MultiArray& dst, ReduceOp op, std::size_t root) const;
   void reduce(const Array& src, const Array& dst, ReduceOp op, std::size_t root) const;
+  ///@}
 
+  ///@{
   /// Every rank's `dst` gets rank `root`'s `src` (other ranks' `src` is not read). `dst` may
   /// be `src`.
   void broadcast(const MultiArray& src, const MultiArray& dst, std::size_t root) const;
   void broadcast(const Array& src, const Array& dst, std::size_t root) const;
+  ///@}
+  ///@{
   /// In place: broadcast(array, array, root).
   void broadcast(const MultiArray& array, std::size_t root) const { broadcast(array, array, root); }
   void broadcast(const Array& array, std::size_t root) const { broadcast(array, array, root); }
+  ///@}
 
+  ///@{
   /// Every rank's `dst` (size() times the elements of a `src`) gets every rank's `src`, in
   /// rank order. `src` and `dst` must not overlap.
   void all_gather(const MultiArray& src, const MultiArray& dst) const;
   void all_gather(const Array& src, const Array& dst) const;
+  ///@}
 
+  ///@{
   /// Rank r's `dst` gets part r of the reduction of every rank's `src` (size() times the
   /// elements of a `dst`). `src` and `dst` must not overlap.
   void reduce_scatter(const MultiArray& src, const MultiArray& dst, ReduceOp op) const;
   void reduce_scatter(const Array& src, const Array& dst, ReduceOp op) const;
+  ///@}
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations).
   Communicator(const Communicator&) = default;
   Communicator& operator=(const Communicator&) = default;
   ~Communicator() = default;
+  ///@}
 
  private:
   friend struct detail::Access;
@@ -156,12 +172,13 @@ class PLINTH_EXPORT Communicator {
   std::shared_ptr<detail::CommunicatorImpl> impl_;
 };
 
-/// Whether `api` has a collectives library, and which ("NCCL 2.28.3"), or why not. Never
-/// throws; any thread may call it.
+/// What collectives_support() returns.
 struct CollectivesSupport {
   bool library = false;     ///< multi-process communicators (join()) are possible
   std::string description;  ///< the library and its version, or why there is none
 };
+/// Whether `api` has a collectives library, and which ("NCCL 2.28.3"), or why not. Never
+/// throws; any thread may call it.
 PLINTH_EXPORT CollectivesSupport collectives_support(const API& api);
 
 }  // namespace plinth

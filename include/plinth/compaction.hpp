@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// numpy's counting and selecting of nonzero elements: count_nonzero, nonzero, flatnonzero,
 /// compress and extract (numpy's `a[mask]` for a boolean mask of a's shape).
 ///

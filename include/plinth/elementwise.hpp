@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Elementwise kernels (PyCUDA's ElementwiseKernel): a kernel made from the names and dtypes
 /// of its arguments and one operation on element `i`, compiled for each device and layout of
 /// arrays it is called with.
@@ -148,8 +149,11 @@ class PLINTH_EXPORT ElementwiseArg {
     return {std::move(name), std::move(dtype), Kind::scalar};
   }
 
+  /// The name the operation uses for the argument.
   const std::string& name() const noexcept { return name_; }
+  /// The declared dtype: of the array's elements, or of the scalar.
   const DType& dtype() const noexcept { return dtype_; }
+  /// Whether it is an input, output or inout array, or a scalar.
   Kind kind() const noexcept { return kind_; }
   /// True for input, output and inout.
   bool is_array() const noexcept { return kind_ != Kind::scalar; }
@@ -192,8 +196,8 @@ struct ElementwiseOptions {
 /// A sub-range [begin, end) of the flat indices of the iteration shape (PyCUDA's `range`):
 /// the operation runs only for `begin <= i < end`.
 struct ElementwiseRange {
-  std::size_t begin = 0;
-  std::size_t end = 0;
+  std::size_t begin = 0;  ///< the first flat index
+  std::size_t end = 0;    ///< one past the last flat index
 };
 
 /// What a kernel call passes for one argument: an Array, a MultiArray (MultiQueue calls), or
@@ -205,24 +209,33 @@ struct ElementwiseRange {
 /// constructors throw nothing.
 class PLINTH_EXPORT ElementwiseValue {
  public:
+  ///@{
+  /// An array argument (a MultiArray for MultiQueue calls).
   ElementwiseValue(const Array& array) : value_(array) {}       // NOLINT
   ElementwiseValue(const MultiArray& array) : value_(array) {}  // NOLINT
-  template <std::same_as<bool> T>                               // NOLINT
-  ElementwiseValue(T value) : value_(value) {}                  // NOLINT
-  template <std::integral T>                                    // NOLINT
-    requires(!std::same_as<T, bool>)                            //
-  ElementwiseValue(T value) {                                   // NOLINT
+  ///@}
+  /// A bool scalar.
+  template <std::same_as<bool> T>               // NOLINT
+  ElementwiseValue(T value) : value_(value) {}  // NOLINT
+  /// An integer scalar, kept as std::int64_t or std::uint64_t.
+  template <std::integral T>          // NOLINT
+    requires(!std::same_as<T, bool>)  //
+  ElementwiseValue(T value) {         // NOLINT
     if constexpr (std::is_signed_v<T>) {
       value_ = static_cast<std::int64_t>(value);
     } else {
       value_ = static_cast<std::uint64_t>(value);
     }
   }
+  ///@{
+  /// A real or complex scalar, kept as double or std::complex<double>.
   ElementwiseValue(float value) : value_(static_cast<double>(value)) {}  // NOLINT
   ElementwiseValue(double value) : value_(value) {}                      // NOLINT
   ElementwiseValue(std::complex<float> value)                            // NOLINT
       : value_(std::complex<double>(value)) {}
   ElementwiseValue(std::complex<double> value) : value_(value) {}  // NOLINT
+
+  ///@}
 
  private:
   friend struct detail::Access;
@@ -319,11 +332,13 @@ class PLINTH_EXPORT ElementwiseKernel {
   /// it goes or clear_kernel_caches() is called). Shared by copies.
   std::size_t cached_programs() const;
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from ElementwiseKernel still refers to its object and every call on it is defined.
   ElementwiseKernel(const ElementwiseKernel&) = default;
   ElementwiseKernel& operator=(const ElementwiseKernel&) = default;
   ~ElementwiseKernel() = default;
+  ///@}
 
  private:
   std::shared_ptr<detail::ElementwiseData> impl_;

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// C argument lists (PyCUDA's `"float a, float *x, const float *y"`) as the ElementwiseArgs
 /// of ElementwiseKernel, ReductionKernel and the kernels built on them.
 

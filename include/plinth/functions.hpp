@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Module factories for arithmetic that the kernel dialect cannot write with operators
 /// (grunnur's `functions`): complex numbers are `float2`/`double2` vectors or structs, so
 /// `a * b` is wrong or does not compile for them, and mixed types need explicit conversions.

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// numpy's histogram and bincount on the device.
 ///
 ///     auto [counts, edges] = histogram(queue, x, 256, {{0.0, 1.0}});  // int64, float32 edges
@@ -50,8 +51,8 @@ namespace plinth {
 /// What histogram gives: the counts (int64, one per bin) and the bin edges (bins + 1, of the
 /// bin dtype), both new arrays on the queue's device.
 struct HistogramResult {
-  Array counts;
-  Array edges;
+  Array counts;  ///< int64, one per bin
+  Array edges;   ///< bins + 1 edges, of the bin dtype
 };
 
 /// numpy.histogram(a, bins, range) of `a`'s elements (any shape, any view; real or integer

@@ -100,6 +100,8 @@ class PLINTH_EXPORT HostArray {
   static HostArray from_values(std::span<const T> values) {
     return from_values(values, {values.size()});
   }
+  ///@{
+  /// The two forms above, for a vector.
   template <class T>
   static HostArray from_values(const std::vector<T>& values, std::vector<std::size_t> shape) {
     return from_values(std::span<const T>(values), std::move(shape));
@@ -108,6 +110,7 @@ class PLINTH_EXPORT HostArray {
   static HostArray from_values(const std::vector<T>& values) {
     return from_values(std::span<const T>(values), {values.size()});
   }
+  ///@}
   /// Refers to the caller's `memory` (at least metadata.buffer_size() bytes) laid out as
   /// `metadata`; no copy. Throws LogicError if `memory` is too small.
   static HostArray wrap(std::span<std::byte> memory, const ArrayMetadata& metadata);
@@ -127,15 +130,21 @@ class PLINTH_EXPORT HostArray {
     return wrap(values, {values.size()});
   }
 
+  /// The layout: shape, dtype, strides, first element offset (see ArrayMetadata).
   const ArrayMetadata& metadata() const noexcept { return metadata_; }
+  /// The extent of each dimension.
   const std::vector<std::size_t>& shape() const noexcept { return metadata_.shape(); }
+  /// The bytes between neighbours along each dimension.
   const std::vector<std::ptrdiff_t>& strides() const noexcept { return metadata_.strides(); }
+  /// The type of the elements.
   const DType& dtype() const noexcept { return metadata_.dtype(); }
+  /// The number of dimensions (0 for a scalar).
   std::size_t ndim() const noexcept { return metadata_.ndim(); }
   /// Number of elements.
   std::size_t size() const noexcept { return metadata_.size(); }
   /// size() * itemsize.
   std::size_t nbytes() const noexcept { return metadata_.nbytes(); }
+  /// True if the elements lie in C order without gaps (ArrayMetadata::is_contiguous).
   bool is_contiguous() const noexcept { return metadata_.is_contiguous(); }
   /// Whether the elements lie in page-locked memory that plinth knows of: from page_locked(),
   /// or from HostRegistration::wrap() (which keeps the memory registered while the array
@@ -181,14 +190,17 @@ class PLINTH_EXPORT HostArray {
   /// A view by numpy's basic indexing (see ArrayMetadata::view), sharing the elements.
   /// Throws LogicError as ArrayMetadata::view.
   HostArray view(std::span<const Index> indices) const;
+  /// As above, for a braced list: `host.view({3, Slice(1, 5)})`.
   HostArray view(std::initializer_list<Index> indices) const {
     return view(std::span<const Index>(indices.begin(), indices.size()));
   }
+  ///@{
   /// Copies share the elements. Moving copies too (there are no move operations), so a
   /// moved-from HostArray still refers to its elements and every call on it is defined.
   HostArray(const HostArray&) = default;
   HostArray& operator=(const HostArray&) = default;
   ~HostArray() = default;
+  ///@}
 
   /// A new owning C-order array with a copy of the elements.
   HostArray copy() const;

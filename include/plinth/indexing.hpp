@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// numpy's take, put and integer-array ("advanced") indexing, as copies:
 ///
 ///     Array rows = take(queue, x, idx, 0);                 // numpy.take(x, idx, axis=0)
@@ -60,12 +61,15 @@ enum class IndexMode { raise, wrap, clip };
 /// dimensions as it has). Converts implicitly from each. A value type.
 class PLINTH_EXPORT ArrayIndex {
  public:
+  ///@{
+  /// A slice, an integer position (not a bool), or an index or mask array.
   ArrayIndex(const Slice& slice) : term_(slice) {}  // NOLINT(google-explicit-constructor)
   template <std::integral I>
     requires(!std::is_same_v<I, bool>)
   ArrayIndex(I position)  // NOLINT(google-explicit-constructor)
       : term_(Index(position)) {}
   ArrayIndex(const Array& array) : term_(array) {}  // NOLINT(google-explicit-constructor)
+  ///@}
 
   /// The Slice or integer (as an Index), if the term is one.
   const Index* basic() const noexcept { return std::get_if<Index>(&term_); }

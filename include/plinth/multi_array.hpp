@@ -73,6 +73,7 @@ class PLINTH_EXPORT MultiArray {
   const BoundMultiDevice& devices() const noexcept;
   /// The whole array's shape.
   const std::vector<std::size_t>& shape() const noexcept;
+  /// The type of the elements (of every part).
   const DType& dtype() const noexcept;
   /// Each device's part's shape.
   const PerDevice<std::vector<std::size_t>>& shapes() const noexcept;
@@ -80,13 +81,16 @@ class PLINTH_EXPORT MultiArray {
   const PerDevice<Array>& subarrays() const noexcept;
   /// The part on `device`. Throws LogicError if the array has no part there.
   const Array& operator[](const BoundDevice& device) const;
+  /// How the whole array is divided among the devices.
   const BaseSplay& splay() const noexcept;
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from MultiArray still refers to its object and every call on it is defined.
   MultiArray(const MultiArray&) = default;
   MultiArray& operator=(const MultiArray&) = default;
   ~MultiArray() = default;
+  ///@}
 
  private:
   friend struct detail::Access;

@@ -27,8 +27,10 @@ namespace detail {
 template <class T>
 class PerDevice {
  public:
+  /// An entry: a device and its value.
   using value_type = std::pair<BoundDevice, T>;
 
+  /// No devices.
   PerDevice() = default;
   /// Throws LogicError if a device repeats.
   PerDevice(std::initializer_list<value_type> values) {
@@ -47,6 +49,7 @@ class PerDevice {
     }
     return nullptr;
   }
+  /// Whether `device` has a value.
   bool contains(const BoundDevice& device) const noexcept { return find(device) != nullptr; }
   /// The value of `device`. Throws LogicError if it has none.
   const T& operator[](const BoundDevice& device) const {
@@ -56,11 +59,17 @@ class PerDevice {
     return *value;
   }
 
+  /// The number of devices with a value.
   std::size_t size() const noexcept { return values_.size(); }
+  /// Whether no device has a value.
   bool empty() const noexcept { return values_.empty(); }
+  ///@{
+  /// Iterate over the entries (value_type), in the order they were added.
   auto begin() const noexcept { return values_.begin(); }
   auto end() const noexcept { return values_.end(); }
+  ///@}
 
+  /// Equal entries in the same order (so the order of insertion matters).
   bool operator==(const PerDevice& other) const = default;
 
  private:

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Counter-based random numbers (Philox-4x32-10, Salmon et al., "Parallel random numbers: as
 /// easy as 1, 2, 3", SC 2011 — the generator of Random123, cuRAND and numpy's Philox),
 /// reproducible: the same seed, offset and shape give bit-identical arrays on every backend
@@ -77,6 +78,7 @@ PLINTH_EXPORT Module philox4x32_10();
 /// A bound of RandomGenerator::integers: any C++ integer value, kept exactly (built
 /// implicitly from it). A value type.
 struct IntegerBound {
+  /// `value`, of any integer type (bool included), exactly.
   template <std::integral T>
   IntegerBound(T value) noexcept  // NOLINT(google-explicit-constructor): any integer converts
       : bits(static_cast<std::uint64_t>(value)) {
@@ -84,6 +86,7 @@ struct IntegerBound {
   }
   /// The value is `bits - 2^64` when `negative`, else `bits`.
   std::uint64_t bits = 0;
+  /// Whether the value is below 0.
   bool negative = false;
 };
 

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Reduction kernels (PyCUDA's ReductionKernel, pygpu's reduce1): a *map* expression gives a
 /// value for every element `i` of the arguments, and a *reduce* expression combines two values
 /// into one, over the whole iteration shape or along some of its axes. The result stays on
@@ -224,11 +225,13 @@ class PLINTH_EXPORT ReductionKernel {
   /// How many programs the in-process cache holds now. Shared by copies.
   std::size_t cached_programs() const;
 
+  ///@{
   /// Copies share the object; there are no move operations (a moved-from kernel still
   /// refers to its object).
   ReductionKernel(const ReductionKernel&) = default;
   ReductionKernel& operator=(const ReductionKernel&) = default;
   ~ReductionKernel() = default;
+  ///@}
 
  private:
   friend struct detail::Access;

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Prefix scans (PyCUDA's InclusiveScanKernel and ExclusiveScanKernel): the running
 /// combination of an array's elements under a user's associative operator.
 ///
@@ -234,11 +235,13 @@ class PLINTH_EXPORT ScanKernel {
   /// copies.
   std::size_t cached_programs() const;
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from ScanKernel still refers to its object and every call on it is defined.
   ScanKernel(const ScanKernel&) = default;
   ScanKernel& operator=(const ScanKernel&) = default;
   ~ScanKernel() = default;
+  ///@}
 
  private:
   std::shared_ptr<detail::ScanData> impl_;

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Sorting and searching (numpy's sort, argsort, unique, searchsorted, partition, and a
 /// top-k), on the device, through one stable LSD radix sort.
 ///
