@@ -60,6 +60,10 @@ struct FieldSpec;
 ///     });
 class PLINTH_EXPORT DType {
  public:
+  ///@{
+  /// The scalar type of that name (numpy's `bool_`, `int8`, ..., `complex128`): `boolean` is
+  /// one byte holding 0 or 1, `float16` IEEE half precision, `complex64` two float32 (real,
+  /// imaginary). Never throw.
   static DType boolean();
   static DType int8();
   static DType uint8();
@@ -74,6 +78,7 @@ class PLINTH_EXPORT DType {
   static DType float64();
   static DType complex64();
   static DType complex128();
+  ///@}
 
   /// The scalar type named as numpy names it: "bool", "int8", ..., "float16", ...,
   /// "complex128" (the inverse of name() for scalars).
@@ -92,8 +97,11 @@ class PLINTH_EXPORT DType {
   /// the alignment.
   static DType make_struct(std::vector<FieldSpec> fields, const StructLayout& layout = {});
 
+  ///@{
+  /// Copies share the description (a DType is immutable).
   DType(const DType& other) = default;
   DType& operator=(const DType& other) = default;
+  ///@}
   // No move operations on purpose: moving copies, so no DType is ever empty.
   ~DType() = default;
 
@@ -134,6 +142,8 @@ PLINTH_EXPORT std::ostream& operator<<(std::ostream& os, const DType& dtype);
 /// fixed-array shape (`{3}` is `T name[3]`, `{2, 3}` is `T name[2][3]`) and an optional
 /// explicit byte offset.
 struct FieldSpec {
+  /// A field `name` of `dtype` elements, of `shape` (empty: one element), at `offset`
+  /// (absent: after the previous field, aligned). Checked by DType::make_struct.
   FieldSpec(std::string name_, DType dtype_, std::vector<std::size_t> shape_ = {},
             std::optional<std::size_t> offset_ = std::nullopt)
       : name(std::move(name_)),
@@ -141,14 +151,15 @@ struct FieldSpec {
         shape(std::move(shape_)),
         offset(offset_) {}
 
-  std::string name;
-  DType dtype;
-  std::vector<std::size_t> shape;
-  std::optional<std::size_t> offset;
+  std::string name;                   ///< a C identifier, unique in the struct
+  DType dtype;                        ///< the type of one element
+  std::vector<std::size_t> shape;     ///< extents of a fixed-size array; empty for one element
+  std::optional<std::size_t> offset;  ///< byte offset; absent: placed as C would
 };
 
 /// A field of a struct DType, as laid out.
 struct Field {
+  /// The field's name, as given to DType::make_struct.
   std::string name;
   /// The element type (for an array field, the type of one element).
   DType dtype;
@@ -166,6 +177,7 @@ struct Field {
   /// Bytes the field occupies: dtype.itemsize() * count().
   std::size_t itemsize() const noexcept { return dtype.itemsize() * count(); }
 
+  /// Equal names, dtypes, shapes and offsets.
   bool operator==(const Field& other) const = default;
 };
 
@@ -316,6 +328,7 @@ namespace std {
 /// Hashes a DType (DType::hash), so it can key unordered containers.
 template <>
 struct hash<plinth::DType> {
+  /// DType::hash(): equal DTypes hash alike. Never throws.
   std::size_t operator()(const plinth::DType& dtype) const noexcept { return dtype.hash(); }
 };
 

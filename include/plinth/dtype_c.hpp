@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// DTypes in kernel source (grunnur's `dtypes.ctype`, `ctype_struct`, `c_constant`, ...): the
 /// C type of a DType, struct declarations whose layout equals the DType's on every backend,
 /// constants, and the paths to the scalar fields of a struct.
@@ -144,9 +145,9 @@ using FieldPath = std::vector<FieldPathElement>;
 
 /// A scalar part of a struct: its path, its type and its byte offset in the struct.
 struct FlatField {
-  FieldPath path;
-  DType dtype;
-  std::size_t offset = 0;
+  FieldPath path;          ///< from the struct to the scalar (empty for a scalar dtype)
+  DType dtype;             ///< the scalar's type
+  std::size_t offset = 0;  ///< byte offset from the start of the struct
 };
 
 /// Every scalar of `dtype` in declaration order, array elements in row-major order:
@@ -154,11 +155,11 @@ struct FlatField {
 /// entry with an empty path.
 PLINTH_EXPORT std::vector<FlatField> flatten_dtype(const DType& dtype);
 
-/// The C expression that reaches `path` from a struct variable, as grunnur's `c_path` writes
-/// it, without a leading dot: `{"b", "c", 1}` → `b.c[1]`, used as `var.${c_path(path)}`
-/// (grunnur's templates write `res.${dtypes.c_path(path)}`). A path that starts with an index
-/// (into an array of structs) starts with it: `{2, "x"}` → `[2].x`, used as `var${...}`. An
-/// empty path gives an empty string. Throws nothing but std::bad_alloc.
+/// The C expression that reaches `path` from a struct variable (grunnur's `c_path`). It has
+/// no leading dot: `{"b", "c", 1}` gives `b.c[1]`, used as `var.${c_path(path)}` (grunnur's
+/// templates write `res.${dtypes.c_path(path)}`). A path that starts with an index (into an
+/// array of structs) starts with it: `{2, "x"}` gives `[2].x`, used as `var${...}`. An empty
+/// path gives an empty string. Throws nothing but std::bad_alloc.
 PLINTH_EXPORT std::string c_path(const FieldPath& path);
 
 /// The part of `dtype` that `path` names, as a Field: name (c_path), element dtype,
@@ -173,13 +174,13 @@ PLINTH_EXPORT Field field_at(const DType& dtype, const FieldPath& path);
 PLINTH_EXPORT std::vector<std::byte> extract_field(std::span<const std::byte> data,
                                                    const DType& dtype, const FieldPath& path);
 
-/// As extract_field, as values of T: one per element of `data`, or several if `path` ends
-/// at an array field. Throws LogicError if dtype_of<T>() is not the part's element dtype,
-/// or as the byte form.
 namespace detail {
 PLINTH_EXPORT void check_extract_type(const Field& part, const DType& requested);
 }  // namespace detail
 
+/// As extract_field, as values of T: one per element of `data`, or several if `path` ends
+/// at an array field. Throws LogicError if dtype_of<T>() is not the part's element dtype,
+/// or as the byte form.
 template <class T>
 std::vector<T> extract_field(std::span<const std::byte> data, const DType& dtype,
                              const FieldPath& path) {

@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Sharing buffers and textures with OpenGL (PyCUDA's pycuda.gl: RegisteredBuffer,
 /// RegisteredImage, RegisteredMapping): a kernel writes a GL buffer or texture in place, and
 /// GL draws it without a round trip through the host.
@@ -72,8 +73,12 @@ class PLINTH_EXPORT GlBufferMapping {
   bool mapped() const noexcept;
   /// Unmaps if still mapped (errors are reported to the log, not thrown).
   ~GlBufferMapping();
+  ///@{
+  /// Moves the mapping; the moved-from object is unmapped and holds nothing. Assigning first
+  /// unmaps what the target held.
   GlBufferMapping(GlBufferMapping&&) noexcept;
   GlBufferMapping& operator=(GlBufferMapping&&) noexcept;
+  ///@}
 
  private:
   friend struct detail::Access;
@@ -94,8 +99,12 @@ class PLINTH_EXPORT GlTextureMapping {
   bool mapped() const noexcept;
   /// Unmaps if still mapped (errors are reported to the log, not thrown).
   ~GlTextureMapping();
+  ///@{
+  /// Moves the mapping; the moved-from object is unmapped and holds nothing. Assigning first
+  /// unmaps what the target held.
   GlTextureMapping(GlTextureMapping&&) noexcept;
   GlTextureMapping& operator=(GlTextureMapping&&) noexcept;
+  ///@}
 
  private:
   friend struct detail::Access;
@@ -120,10 +129,12 @@ class PLINTH_EXPORT GlBuffer {
   /// implicit GL synchronisation). Needs the GL context current. Throws LogicError for a
   /// queue of another device or while a mapping of this buffer is live, BackendError.
   GlBufferMapping map(const Queue& queue) const;
+  ///@{
   /// The GL buffer's name, the device and the access it was registered with.
   unsigned name() const noexcept;
   const BoundDevice& device() const noexcept;
   GlAccess access() const noexcept;
+  ///@}
 
  private:
   std::shared_ptr<detail::GlResourceImpl> impl_;
@@ -146,6 +157,7 @@ class PLINTH_EXPORT GlTexture {
             GlAccess access = GlAccess::read_write);
   /// As GlBuffer::map(), giving an Image.
   GlTextureMapping map(const Queue& queue) const;
+  ///@{
   /// The GL texture's name, target and level, the device and the access it was registered
   /// with.
   unsigned name() const noexcept;
@@ -153,10 +165,13 @@ class PLINTH_EXPORT GlTexture {
   int level() const noexcept;
   const BoundDevice& device() const noexcept;
   GlAccess access() const noexcept;
+  ///@}
+  ///@{
   /// What the texture level holds, as read from GL at registration.
   ImageType type() const noexcept;
   ImageFormat format() const noexcept;
   ImageExtent extent() const noexcept;
+  ///@}
   /// The GL internal format (GL_RGBA8, ...).
   unsigned internal_format() const noexcept;
 

@@ -23,9 +23,9 @@ enum class GlWindowSystem : std::uint8_t {
 /// creates, destroys or makes current a GL context: the caller keeps it alive for as long as
 /// a plinth context made with it, and makes it current where a call says so.
 struct GlContext {
-  GlWindowSystem system = GlWindowSystem::egl;
-  void* display = nullptr;
-  void* context = nullptr;
+  GlWindowSystem system = GlWindowSystem::egl;  ///< which window system the handles are of
+  void* display = nullptr;                      ///< EGLDisplay, or X11 Display*
+  void* context = nullptr;                      ///< EGLContext, or GLXContext
 };
 
 /// How kernels will use a registered GL object while it is mapped: a promise that lets the
@@ -46,13 +46,13 @@ struct GlSharing {
 /// A GL texture level as the core read it from GL (SDK 1.9's
 /// ContextAdapter::register_gl_texture()): its GL names and what it holds as a plinth image.
 struct GlTextureDesc {
-  unsigned name = 0;             ///< the texture object
-  unsigned target = 0;           ///< GL_TEXTURE_2D, GL_TEXTURE_3D, GL_TEXTURE_2D_ARRAY...
-  int level = 0;                 ///< the mipmap level
-  unsigned internal_format = 0;  ///< GL_RGBA8, GL_R32F... (GL_TEXTURE_INTERNAL_FORMAT)
-  ImageType type = ImageType::image2d;
-  ImageFormat format;
-  ImageExtent extent;
+  unsigned name = 0;                    ///< the texture object
+  unsigned target = 0;                  ///< GL_TEXTURE_2D, GL_TEXTURE_3D, GL_TEXTURE_2D_ARRAY...
+  int level = 0;                        ///< the mipmap level
+  unsigned internal_format = 0;         ///< GL_RGBA8, GL_R32F... (GL_TEXTURE_INTERNAL_FORMAT)
+  ImageType type = ImageType::image2d;  ///< the plinth image type of the level
+  ImageFormat format;                   ///< the plinth format of internal_format
+  ImageExtent extent;                   ///< the level's size (GL_TEXTURE_WIDTH, ...)
 };
 
 }  // namespace plinth

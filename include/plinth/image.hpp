@@ -56,11 +56,13 @@ class PLINTH_EXPORT Image {
   static Image allocate(const BoundDevice& device, ImageType type, ImageFormat format,
                         ImageExtent extent);
 
+  ///@{
   /// The image's type, format and extent as allocated, and the device it lives on.
   ImageType type() const noexcept;
   ImageFormat format() const noexcept;
   ImageExtent extent() const noexcept;
   const BoundDevice& device() const noexcept;
+  ///@}
   /// The whole image as a box (ImageBox's conventions: the layers of a 1-D array along y).
   ImageBox box() const noexcept;
   /// The bytes of the whole image packed: pixels of pixel_size(), rows of width, no gaps.
@@ -94,8 +96,12 @@ class PLINTH_EXPORT Image {
   /// To a C-contiguous device array as set() takes, ordered in `queue`.
   void get(const Queue& queue, const Array& dst) const;
 
+  ///@{
+  /// Copies share the image.
   Image(const Image&) = default;
   Image& operator=(const Image&) = default;
+  ///@}
+  /// True for copies of one image (identity, not contents).
   friend bool operator==(const Image& a, const Image& b) noexcept { return a.impl_ == b.impl_; }
 
  private:
@@ -118,15 +124,20 @@ class PLINTH_EXPORT Sampler {
   /// images; BackendError.
   static Sampler create(const Context& context, const SamplerDesc& desc);
 
+  ///@{
   /// The settings and the context the sampler was made with.
   const SamplerDesc& desc() const noexcept;
   const Context& context() const noexcept;
+  ///@}
   /// cl_sampler or ze_sampler_handle_t; 0 on CUDA and HIP, whose samplers are part of their
   /// texture objects (made per image and sampler settings).
   std::uintptr_t native_handle() const;
 
+  ///@{
+  /// Copies share the sampler.
   Sampler(const Sampler&) = default;
   Sampler& operator=(const Sampler&) = default;
+  ///@}
 
  private:
   friend struct detail::Access;

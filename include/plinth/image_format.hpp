@@ -46,10 +46,12 @@ enum class ChannelType : std::uint8_t {
   float32,
 };
 
-/// How many ChannelOrder and ChannelType values there are (for tables and masks).
+///@{
+/// How many ChannelOrder, ChannelType and ImageType values there are (for tables and masks).
 inline constexpr std::size_t channel_order_count = 3;
 inline constexpr std::size_t channel_type_count = 12;
 inline constexpr std::size_t image_type_count = 5;
+///@}
 
 /// Which read function returns a channel type's values: read_imagef, read_imagei or
 /// read_imageui (and the matching write).
@@ -57,8 +59,8 @@ enum class ImageReadKind : std::uint8_t { float_, int_, uint_ };
 
 /// A pixel format: channel order and type.
 struct ImageFormat {
-  ChannelOrder order = ChannelOrder::rgba;
-  ChannelType type = ChannelType::float32;
+  ChannelOrder order = ChannelOrder::rgba;  ///< which channels a pixel has
+  ChannelType type = ChannelType::float32;  ///< how each channel is stored
 
   /// 1, 2 or 4.
   constexpr std::size_t channels() const noexcept {
@@ -112,10 +114,10 @@ struct ImageFormat {
 /// height 1 and depth 1; a 2-D image depth 1. For layered images `depth` is unused (1) and
 /// `layers` counts the layers; for the others `layers` is 1.
 struct ImageExtent {
-  std::size_t width = 1;
-  std::size_t height = 1;
-  std::size_t depth = 1;
-  std::size_t layers = 1;
+  std::size_t width = 1;   ///< pixels along x
+  std::size_t height = 1;  ///< pixels along y (1 for 1-D images)
+  std::size_t depth = 1;   ///< pixels along z (3-D images only)
+  std::size_t layers = 1;  ///< layers of a layered image
   friend constexpr bool operator==(const ImageExtent&, const ImageExtent&) = default;
 };
 
@@ -124,8 +126,8 @@ struct ImageExtent {
 /// next free axis, as in OpenCL: a 1-D array's layers are y, a 2-D array's z. Unused axes
 /// have origin 0 and size 1.
 struct ImageBox {
-  std::array<std::size_t, 3> origin{0, 0, 0};
-  std::array<std::size_t, 3> size{1, 1, 1};
+  std::array<std::size_t, 3> origin{0, 0, 0};  ///< the first pixel (x, y, z)
+  std::array<std::size_t, 3> size{1, 1, 1};    ///< width, height, depth in pixels; each > 0
 };
 
 /// What coordinates outside the image read (OpenCL's address modes).
@@ -145,8 +147,8 @@ enum class FilterMode : std::uint8_t {
 
 /// A sampler's settings.
 struct SamplerDesc {
-  AddressMode address = AddressMode::clamp_to_edge;
-  FilterMode filter = FilterMode::nearest;
+  AddressMode address = AddressMode::clamp_to_edge;  ///< what reads outside the image return
+  FilterMode filter = FilterMode::nearest;           ///< how reads between pixels are resolved
   /// Coordinates in [0, 1) across the image rather than in pixels [0, width).
   bool normalized_coords = false;
   friend constexpr bool operator==(const SamplerDesc&, const SamplerDesc&) = default;
@@ -154,13 +156,13 @@ struct SamplerDesc {
 
 /// The largest images a device makes (0: none of that type).
 struct ImageLimits {
-  std::size_t max_width_1d = 0;
-  std::size_t max_width_2d = 0;
-  std::size_t max_height_2d = 0;
-  std::size_t max_width_3d = 0;
-  std::size_t max_height_3d = 0;
-  std::size_t max_depth_3d = 0;
-  std::size_t max_layers = 0;  ///< of 1-D and 2-D layered images (0: no layered images)
+  std::size_t max_width_1d = 0;   ///< of 1-D images
+  std::size_t max_width_2d = 0;   ///< of 2-D images
+  std::size_t max_height_2d = 0;  ///< of 2-D images
+  std::size_t max_width_3d = 0;   ///< of 3-D images
+  std::size_t max_height_3d = 0;  ///< of 3-D images
+  std::size_t max_depth_3d = 0;   ///< of 3-D images
+  std::size_t max_layers = 0;     ///< of 1-D and 2-D layered images (0: no layered images)
 };
 
 /// Whether and how a device makes images (plinth::image_support(), and SDK 1.8's
@@ -168,7 +170,7 @@ struct ImageLimits {
 struct ImageSupport {
   bool available = false;  ///< the device makes images and samplers
   std::string reason;      ///< why not, where `available` is false
-  ImageLimits limits;
+  ImageLimits limits;      ///< the largest images of each type
   /// Bit ImageFormat::index() of formats[ImageType] is set for each format the device makes
   /// images of that type in (reads, writes and copies).
   std::array<std::uint64_t, image_type_count> formats{};
@@ -182,6 +184,7 @@ struct ImageSupport {
   }
 };
 
+///@{
 /// The name of a value, as the API writes it ("image2d", "rgba", "unorm_int8",
 /// "clamp_to_edge", "linear"). Never throws beyond std::bad_alloc.
 PLINTH_EXPORT std::string to_string(ImageType type);
@@ -189,6 +192,7 @@ PLINTH_EXPORT std::string to_string(ChannelOrder order);
 PLINTH_EXPORT std::string to_string(ChannelType type);
 PLINTH_EXPORT std::string to_string(AddressMode mode);
 PLINTH_EXPORT std::string to_string(FilterMode mode);
+///@}
 /// "rgba unorm_int8".
 PLINTH_EXPORT std::string to_string(const ImageFormat& format);
 

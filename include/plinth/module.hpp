@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Snippets and Modules: reusable pieces of kernel source, bound to render globals and used
 /// from templates through placeholders.
 ///
@@ -29,6 +30,7 @@ namespace plinth {
 /// Cheap to copy (shared, immutable).
 class PLINTH_EXPORT Snippet {
  public:
+  /// A snippet that renders `def` with `globals` (its own: not the caller's).
   explicit Snippet(DefTemplate def, RenderGlobals globals = {});
 
   /// `source` is a body with no parameters (the snippet is called `name`), or one
@@ -46,15 +48,20 @@ class PLINTH_EXPORT Snippet {
         std::move(globals));
   }
 
+  /// The def's name.
   const std::string& name() const;
+  /// The def it renders.
   const DefTemplate& def() const;
+  /// The render globals its def sees.
   const RenderGlobals& globals() const;
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from Snippet still refers to its object and every call on it is defined.
   Snippet(const Snippet&) = default;
   Snippet& operator=(const Snippet&) = default;
   ~Snippet() = default;
+  ///@}
 
   /// True for copies of one Snippet (identity: two snippets made alike are not equal).
   friend bool operator==(const Snippet& a, const Snippet& b) noexcept { return a.impl_ == b.impl_; }
@@ -95,15 +102,20 @@ class PLINTH_EXPORT Module {
         std::move(globals));
   }
 
+  /// The def's name (part of the prefix).
   const std::string& name() const;
+  /// The def it renders; its first parameter receives the prefix.
   const DefTemplate& def() const;
+  /// The render globals its def sees.
   const RenderGlobals& globals() const;
 
+  ///@{
   /// Copies share the object. Moving copies too (there are no move operations), so a
   /// moved-from Module still refers to its object and every call on it is defined.
   Module(const Module&) = default;
   Module& operator=(const Module&) = default;
   ~Module() = default;
+  ///@}
 
   /// True for copies of one Module (identity: two modules made alike are not equal).
   friend bool operator==(const Module& a, const Module& b) noexcept { return a.impl_ == b.impl_; }

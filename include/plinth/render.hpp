@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Rendering a template to the final kernel source (grunnur's render_with_modules).
 ///
 ///     auto add = Module::from_string(

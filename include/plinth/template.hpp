@@ -1,5 +1,6 @@
 #pragma once
 
+/// \file
 /// Kernel templates: source text with `${name}` and `${name(arg, ...)}` placeholders.
 ///
 /// A placeholder names a render global or a parameter of the def being rendered, optionally
@@ -15,6 +16,7 @@
 /// (DefTemplate::from_callable).
 
 #include <plinth/detail/access.hpp>
+#include <plinth/detail/arity.hpp>
 #include <plinth/export.hpp>
 
 #include <concepts>
@@ -69,13 +71,18 @@ std::same_as<std::remove_cvref_t<T>, RenderValue>&& requires(const T& object) {
 /// other, as deep as memory allows: they are compared and destroyed in loops, not recursions.
 class PLINTH_EXPORT RenderValue {
  public:
+  /// A list: placeholders index it as `${x.0}` or `${x[0]}`.
   using List = std::vector<RenderValue>;
+  /// A map: placeholders reach its entries as `${x.key}`.
   using Map = std::map<std::string, RenderValue>;
 
   /// Nothing: renders as an error, useful as a default.
   RenderValue() = default;
+  ///@{
+  /// Copies share lists, maps, Snippets and Modules (all immutable).
   RenderValue(const RenderValue&) = default;
   RenderValue& operator=(const RenderValue&) = default;
+  ///@}
   /// Leaves `other` as nothing (never a Snippet or Module without its object).
   RenderValue(RenderValue&& other) noexcept : value_(std::move(other.value_)) {
     other.value_ = std::monostate{};
@@ -87,9 +94,12 @@ class PLINTH_EXPORT RenderValue {
     return *this;
   }
   ~RenderValue() = default;
+  ///@{
+  /// Renders as the text itself (not quoted).
   RenderValue(std::string text) : value_(std::move(text)) {}         // NOLINT
   RenderValue(std::string_view text) : value_(std::string(text)) {}  // NOLINT
   RenderValue(const char* text) : value_(std::string(text)) {}       // NOLINT
+  ///@}
   /// Renders as `true` or `false`.
   template <std::same_as<bool> T>
   RenderValue(T flag) : value_(flag) {}  // NOLINT
@@ -102,29 +112,38 @@ class PLINTH_EXPORT RenderValue {
     else
       value_ = static_cast<std::uint64_t>(number);
   }
-  /// Renders with the fewest digits that read back as the same double, always with a `.` or
+  /// Renders with the fewest digits that read back as the same double, always with a point or
   /// an exponent (`1.0`, `0.1`, `1e+100`), so C parses a double. Non-finite values cannot be
   /// rendered (RenderError when used).
   template <std::floating_point T>
   RenderValue(T number) : value_(static_cast<double>(number)) {}  // NOLINT
-  RenderValue(const Snippet& snippet);                            // NOLINT
-  RenderValue(const Module& module);                              // NOLINT
-  RenderValue(List list);                                         // NOLINT
-  RenderValue(Map map);                                           // NOLINT
+  /// A Snippet, rendered in place where a placeholder names or calls it.
+  RenderValue(const Snippet& snippet);  // NOLINT
+  /// A Module, rendered once at the root; a placeholder that names it renders its prefix.
+  RenderValue(const Module& module);  // NOLINT
+  /// A list, shared (see List).
+  RenderValue(List list);  // NOLINT
+  /// A map, shared (see Map).
+  RenderValue(Map map);  // NOLINT
   /// Through the object's to_render_value() (see RenderConvertible).
   template <RenderConvertible T>
   RenderValue(const T& object) : RenderValue(to_render_value(object)) {}  // NOLINT
 
+  /// Whether this is nothing (the default).
   bool is_none() const { return value_.index() == 0; }
+  /// Whether this is a bool.
   bool is_bool() const { return std::holds_alternative<bool>(value_); }
   /// Whether this is an integer (signed or unsigned).
   bool is_integer() const;
+  ///@{
+  /// Whether this is a double, a string, a Snippet, a Module, a list or a map.
   bool is_double() const { return std::holds_alternative<double>(value_); }
   bool is_string() const { return std::holds_alternative<std::string>(value_); }
   bool is_snippet() const;
   bool is_module() const;
   bool is_list() const;
   bool is_map() const;
+  ///@}
 
   /// The value itself. Each throws LogicError naming both kinds if this is another kind.
   bool as_bool() const;
@@ -132,11 +151,14 @@ class PLINTH_EXPORT RenderValue {
   std::int64_t as_int() const;
   /// Also for an integer.
   double as_double() const;
+  ///@{
+  /// The string, Snippet, Module, list or map itself; LogicError for another kind.
   const std::string& as_string() const;
   Snippet as_snippet() const;
   Module as_module() const;
   const List& as_list() const;
   const Map& as_map() const;
+  ///@}
   /// An element of a list. Throws LogicError if this is not a list or `index` is too large.
   const RenderValue& operator[](std::size_t index) const;
   /// An entry of a map. Throws LogicError if this is not a map or has no `key`.
@@ -195,18 +217,22 @@ class PLINTH_EXPORT DefTemplate {
   static DefTemplate from_callable(std::string name, std::vector<std::string> parameters,
                                    F callable);
 
+  /// The def's name, as placeholders call it.
   const std::string& name() const;
+  /// The parameter names, in call order.
   const std::vector<std::string>& parameters() const;
   /// The body text; empty for a callable body.
   const std::string& text() const;
   /// `name(a, b)`, and where the def comes from (`in templates.cl`), as messages show it.
   std::string signature() const;
 
+  ///@{
   /// Copies share the def. Moving copies too (there are no move operations), so a
   /// moved-from DefTemplate still refers to its def and every call on it is defined.
   DefTemplate(const DefTemplate&) = default;
   DefTemplate& operator=(const DefTemplate&) = default;
   ~DefTemplate() = default;
+  ///@}
 
  private:
   friend struct detail::Access;
@@ -246,6 +272,7 @@ class PLINTH_EXPORT Template {
   /// cannot be read, or as from_string.
   static Template from_file(const std::filesystem::path& path);
 
+  /// The name given to from_string(), or the path given to from_file().
   const std::string& name() const;
   /// The def `name`. Throws RenderError naming the template and its defs if it has none.
   DefTemplate get_def(std::string_view name) const;
@@ -254,11 +281,13 @@ class PLINTH_EXPORT Template {
   /// The top-level text as a def with no parameters, named after the template.
   DefTemplate body() const;
 
+  ///@{
   /// Copies share the template. Moving copies too (there are no move operations), so a
   /// moved-from Template still refers to its template and every call on it is defined.
   Template(const Template&) = default;
   Template& operator=(const Template&) = default;
   ~Template() = default;
+  ///@}
 
  private:
   explicit Template(std::shared_ptr<const detail::TemplateData> impl) : impl_(std::move(impl)) {}
@@ -266,18 +295,6 @@ class PLINTH_EXPORT Template {
 };
 
 namespace detail {
-
-// The number of parameters of a function pointer, a lambda (not a generic one), or a
-// function object with one non-template operator().
-template <class F>
-struct Arity : Arity<decltype(&F::operator())> {};
-template <class R, class... A, bool NE>
-struct Arity<R (*)(A...) noexcept(NE)> : std::integral_constant<std::size_t, sizeof...(A)> {};
-template <class R, class C, class... A, bool NE>
-struct Arity<R (C::*)(A...) const noexcept(NE)>
-    : std::integral_constant<std::size_t, sizeof...(A)> {};
-template <class R, class C, class... A, bool NE>
-struct Arity<R (C::*)(A...) noexcept(NE)> : std::integral_constant<std::size_t, sizeof...(A)> {};
 
 PLINTH_EXPORT void check_arity(const std::string& name, std::size_t parameters, std::size_t arity);
 
