@@ -76,7 +76,7 @@ void read(const Queue& queue, const Array& array, const HostArray& dest, bool as
   auto& buffer = array.base_buffer().adapter();
   if (m.is_contiguous() && dest.is_contiguous()) {
     queue.adapter().read(dest.data(), buffer, m.first_element_offset(), m.nbytes(), async);
-    detail::after_host_transfer(queue, dest, async);
+    detail::after_host_read(queue, dest, async);
     return;
   }
   // A box (a sub-matrix, a sub-volume) in one rectangular read where the backend has one.
@@ -84,7 +84,7 @@ void read(const Queue& queue, const Array& array, const HostArray& dest, bool as
     box->a.offset = m.first_element_offset();
     if (detail::try_read_rect(queue, dest.data(), box->b, array.base_buffer(), box->a, box->shape,
                               async)) {
-      detail::after_host_transfer(queue, dest, async);
+      detail::after_host_read(queue, dest, async);
       return;
     }
   }
@@ -103,14 +103,14 @@ void write(const Queue& queue, const Array& array, const HostArray& src, bool as
   auto& buffer = array.base_buffer().adapter();
   if (m.is_contiguous() && src.is_contiguous()) {
     queue.adapter().write(buffer, m.first_element_offset(), src.data(), m.nbytes(), async);
-    detail::after_host_transfer(queue, src, async);
+    detail::after_host_write(queue, src, async);
     return;
   }
   if (auto box = detail::box_copy(m.shape(), m.strides(), src.strides(), m.dtype().itemsize())) {
     box->a.offset = m.first_element_offset();
     if (detail::try_write_rect(queue, array.base_buffer(), box->a, src.data(), box->b, box->shape,
                                async)) {
-      detail::after_host_transfer(queue, src, async);
+      detail::after_host_write(queue, src, async);
       return;
     }
   }
