@@ -16,6 +16,7 @@
 #include <iostream>
 #include <new>
 #include <stdexcept>
+#include <string_view>
 
 #include <execinfo.h>
 #include <signal.h>
@@ -101,6 +102,12 @@ struct Entry {
 std::vector<Entry>& entries() {
   static std::vector<Entry> list;
   return list;
+}
+
+/// Whether the command line asked for a file of results (--benchmark_out=...).
+bool& writes_results_file() {
+  static bool writes = false;
+  return writes;
 }
 
 Entry* find_entry(const std::string& name) {
@@ -360,6 +367,9 @@ std::vector<char*> with_default_options(int argc, char** argv) {
       "--benchmark_repetitions=" + std::to_string(default_repetitions);
   static char interleave[] = "--benchmark_enable_random_interleaving=true";
   static char aggregates[] = "--benchmark_display_aggregates_only=true";
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]).starts_with("--benchmark_out=")) writes_results_file() = true;
+  }
   std::vector<char*> args{argv[0], repetitions_option.data(), interleave, aggregates};
   args.insert(args.end(), argv + 1, argv + argc);
   args.push_back(nullptr);
@@ -370,6 +380,21 @@ int run_benchmarks() {
   const auto options = ::isatty(STDOUT_FILENO) ? benchmark::ConsoleReporter::OO_Color
                                                : benchmark::ConsoleReporter::OO_None;
   RatioReporter reporter(options);
+  // Each operation's measure and target, for what reads the file of results (bench/plot):
+  // Google Benchmark's JSON has the two sides' times but not what their ratio should be. Only
+  // with a results file: the console's context would open with one line per operation.
+  if (writes_results_file()) {
+    for (const auto& entry : entries()) {
+      const bool latency = entry.op.measure == Measure::latency;
+      std::string value = latency ? "latency" : "throughput";
+      if (entry.op.target > 0) {
+        std::array<char, 32> target{};
+        std::snprintf(target.data(), target.size(), "%.2f", entry.op.target);
+        value += (latency ? " <= " : " >= ") + std::string(target.data());
+      }
+      benchmark::AddCustomContext("plinth_op:" + entry.op.name, value);
+    }
+  }
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return reporter.failed() ? 1 : 0;

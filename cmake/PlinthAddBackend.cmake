@@ -14,7 +14,9 @@ function(plinth_add_backend shortcut)
     target_link_libraries(${target} PRIVATE plinth_sdk plinth_warnings ${ARG_LIBRARIES})
     set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PLINTH_PLUGIN_OUTPUT_DIRECTORY}
       INSTALL_RPATH "$ORIGIN/..")
-    install(TARGETS ${target} LIBRARY DESTINATION ${PLINTH_INSTALL_PLUGINDIR})
+    # Its own install component: one Debian package per backend (PlinthPackaging.cmake).
+    string(REPLACE "_" "-" component backend-${shortcut})
+    install(TARGETS ${target} LIBRARY DESTINATION ${PLINTH_INSTALL_PLUGINDIR} COMPONENT ${component})
   else()
     target_link_libraries(${target} PRIVATE plinth::sdk ${ARG_LIBRARIES})
   endif()

@@ -233,7 +233,11 @@ Image::~Image() {
 }
 
 backend::ArgValue Image::kernel_arg() {
-  if (!objects_made_) {
+  // Launches on several threads may pass the same image: one makes the objects, the others
+  // wait for it and see data_ complete (the flag's release and acquire).
+  if (objects_made_.load(std::memory_order_acquire)) return {&data_, sizeof(data_)};
+  const std::lock_guard lock(objects_mutex_);
+  if (!objects_made_.load(std::memory_order_relaxed)) {
     // Whatever a failed call made stays in data_ (destroyed with the image); the next call
     // makes the rest.
     ScopedContext current((*state_)[device_].context);
@@ -252,7 +256,7 @@ backend::ArgValue Image::kernel_arg() {
       CU_CHECK(cuTexObjectCreate(&texture, &resource, &texture_settings, nullptr));
       data_.tex[setting] = texture;
     }
-    objects_made_ = true;
+    objects_made_.store(true, std::memory_order_release);
   }
   return {&data_, sizeof(data_)};
 }

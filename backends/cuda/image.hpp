@@ -15,8 +15,10 @@
 #include <cuda.h>
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <utility>
 
 namespace plinth::cuda {
@@ -70,6 +72,8 @@ class Image final : public backend::ImageAdapter {
 
   /// The ImageData, with the surface and texture objects made the first time (in the
   /// device's context). Throws BackendError; a failed call makes what is missing next time.
+  /// Any thread: the core calls it at every launch, on the launching thread, and the first
+  /// calls may come from several at once (one makes the objects, the others wait).
   backend::ArgValue kernel_arg() override;
   /// The CUarray.
   backend::NativeHandle native_handle() const override {
@@ -90,7 +94,8 @@ class Image final : public backend::ImageAdapter {
   ImageData data_;
   Array holding_;
   bool surface_;
-  bool objects_made_ = false;
+  std::mutex objects_mutex_;                // held while kernel_arg() makes the objects
+  std::atomic<bool> objects_made_ = false;  // set (release) once data_ holds every object
 };
 
 /// A sampler: only its setting, which kernels use to pick the image's texture object.

@@ -288,7 +288,11 @@ Image::~Image() {
 }
 
 backend::ArgValue Image::kernel_arg() {
-  if (!objects_made_) {
+  // Launches on several threads may pass the same image: one makes the objects, the others
+  // wait for it and see data_ complete (the flag's release and acquire).
+  if (objects_made_.load(std::memory_order_acquire)) return {&data_, sizeof(data_)};
+  const std::lock_guard lock(objects_mutex_);
+  if (!objects_made_.load(std::memory_order_relaxed)) {
     // Whatever a failed call made stays here (destroyed with the image); the next call makes
     // the rest.
     ScopedDevice current((*state_)[device_].device);
@@ -315,7 +319,7 @@ backend::ArgValue Image::kernel_arg() {
     // coordinates) is valid for every format. A read-only image (a GL texture registered
     // so) takes no stores: 0.
     data_.surf = !writable_ ? 0 : normalized ? data_.tex[0] : object_bits(surface_);
-    objects_made_ = true;
+    objects_made_.store(true, std::memory_order_release);
   }
   return {&data_, sizeof(data_)};
 }

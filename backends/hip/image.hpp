@@ -31,9 +31,11 @@
 #include <hip/hip_runtime_api.h>
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -129,7 +131,8 @@ class Image final : public backend::ImageAdapter {
   hipSurfaceObject_t surface_ = nullptr;  // of the formats that are not normalised
   Array holding_;
   bool writable_;
-  bool objects_made_ = false;
+  std::mutex objects_mutex_;                // held while kernel_arg() makes the objects
+  std::atomic<bool> objects_made_ = false;  // set (release) once data_ holds every object
 };
 
 /// A sampler: only its setting, which kernels use to pick the image's texture object.

@@ -77,7 +77,7 @@ void read(const Queue& queue, const Array& array, const HostArray& dest, bool as
   if (m.is_contiguous() && dest.is_contiguous()) {
     detail::Access::adapter(queue).read(dest.data(), buffer, m.first_element_offset(), m.nbytes(),
                                         async);
-    detail::after_host_transfer(queue, dest, async);
+    detail::after_host_read(queue, dest, async);
     return;
   }
   // A box (a sub-matrix, a sub-volume) in one rectangular read where the backend has one.
@@ -85,7 +85,7 @@ void read(const Queue& queue, const Array& array, const HostArray& dest, bool as
     box->a.offset = m.first_element_offset();
     if (detail::try_read_rect(queue, dest.data(), box->b, array.base_buffer(), box->a, box->shape,
                               async)) {
-      detail::after_host_transfer(queue, dest, async);
+      detail::after_host_read(queue, dest, async);
       return;
     }
   }
@@ -105,14 +105,14 @@ void write(const Queue& queue, const Array& array, const HostArray& src, bool as
   if (m.is_contiguous() && src.is_contiguous()) {
     detail::Access::adapter(queue).write(buffer, m.first_element_offset(), src.data(), m.nbytes(),
                                          async);
-    detail::after_host_transfer(queue, src, async);
+    detail::after_host_write(queue, src, async);
     return;
   }
   if (auto box = detail::box_copy(m.shape(), m.strides(), src.strides(), m.dtype().itemsize())) {
     box->a.offset = m.first_element_offset();
     if (detail::try_write_rect(queue, array.base_buffer(), box->a, src.data(), box->b, box->shape,
                                async)) {
-      detail::after_host_transfer(queue, src, async);
+      detail::after_host_write(queue, src, async);
       return;
     }
   }

@@ -269,14 +269,14 @@ void Image::set(const Queue& queue, const HostArray& src, bool no_async) const {
   check_array_like(*this, src.shape(), src.dtype(), src.metadata().is_c_contiguous(), "Image::set",
                    "host array");
   write_image(queue, *this, box(), {src.data(), src.nbytes()}, {}, no_async);
-  detail::after_host_transfer(queue, src, !no_async);
+  detail::after_host_write(queue, src, !no_async);
 }
 
 void Image::get(const Queue& queue, const HostArray& dst, bool async) const {
   check_array_like(*this, dst.shape(), dst.dtype(), dst.metadata().is_c_contiguous(), "Image::get",
                    "host array");
   read_image(queue, {dst.data(), dst.nbytes()}, {}, *this, box(), async);
-  detail::after_host_transfer(queue, dst, async);
+  detail::after_host_read(queue, dst, async);
 }
 
 void Image::set(const Queue& queue, const Array& src) const {

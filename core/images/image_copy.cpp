@@ -86,7 +86,8 @@ void write_image(const Queue& queue, const Image& dst, const ImageBox& box,
       refused_packed(function);
     }
   }
-  if (no_async) detail::queue_idle(queue);
+  // No queue_idle() when blocking: the write waits for `src` to be copied out, not for the
+  // queue's work.
 }
 
 void read_image(const Queue& queue, std::span<std::byte> dst, const RectRegion& dst_region,

@@ -10,7 +10,7 @@
 namespace plinth::detail {
 
 /// Shared by a queue and the pool blocks it used, and outliving the queue: `epoch` counts the
-/// times the queue was known idle (synchronize(), a blocking transfer), so work enqueued
+/// times the queue was known idle (synchronize(), a blocking read), so work enqueued
 /// before an epoch was read is done once the epoch has grown. A destroyed queue that the pool
 /// knew of was synchronized first and its epoch set to `finished`.
 struct QueueTrack {

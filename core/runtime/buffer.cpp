@@ -203,8 +203,9 @@ void Buffer::set(const Queue& queue, std::span<const std::byte> src, bool no_asy
   check_queue(*this, queue, "set");
   check_size(*this, src.size(), "set");
   detail::note_use(*this, queue);
+  // No queue_idle() when blocking: the write returns once `src` is copied out, not once
+  // the queue's work is done.
   detail::Access::adapter(queue).write(*impl_->adapter, 0, src.data(), src.size(), !no_async);
-  if (no_async) detail::queue_idle(queue);
 }
 
 void Buffer::set(const Queue& queue, const Buffer& src, bool no_async) const {

@@ -88,7 +88,8 @@ struct ContextImpl {
 /// Host arrays that a queue's asynchronous transfers still read or write: a HostArray handle
 /// is shared, so `array.set(queue, HostArray::from_values(...))` with a temporary is correct
 /// only if the queue keeps the elements alive until the copy is done. Released when the queue
-/// is next known to be idle (synchronize(), a blocking transfer, the queue's end), and the
+/// is next known to be idle (synchronize(), a blocking read, the queue's end; not a blocking
+/// write, which may return before earlier work is done: see queue_idle()), and the
 /// queue is synchronized once too many pile up. Any thread may call the members.
 class PendingHostArrays {
  public:
@@ -135,20 +136,32 @@ struct QueueImpl {
   ~QueueImpl();
 };
 
-/// After a blocking call on `queue` (all earlier work is done): drops the kept host arrays.
+/// After a call that waited for all of `queue`'s earlier work: synchronize(), or a blocking
+/// read (on an in-order queue it ends after everything enqueued before it). Drops the kept
+/// host arrays and tells the memory pool that the queue is idle. Not after a blocking write:
+/// it returns once its data have left the host memory (QueueAdapter::write), with the copy
+/// and earlier work possibly still running.
 inline void queue_idle(const Queue& queue) noexcept {
   if (detail::Access::impl(queue)->pending.any()) detail::Access::impl(queue)->pending.release();
   detail::Access::impl(queue)->track->idle();
 }
 
-/// After a transfer to or from `host` through `queue`: an asynchronous one keeps `host` alive
-/// until the queue is idle (the caller's handle may be a temporary); a blocking one means the
-/// queue is idle.
-inline void after_host_transfer(const Queue& queue, const HostArray& host, bool async) {
-  auto& pending = detail::Access::impl(queue)->pending;
+/// After a read from `queue` into `host`: an asynchronous one keeps `host` alive until the
+/// queue is idle (the caller's handle may be a temporary); a blocking one means the queue is
+/// idle.
+inline void after_host_read(const Queue& queue, const HostArray& host, bool async) {
   if (!async) {
     queue_idle(queue);
-  } else if (pending.keep(host)) {
+  } else if (detail::Access::impl(queue)->pending.keep(host)) {
+    queue.synchronize();  // too many in flight: wait, and release them
+  }
+}
+
+/// After a write from `host` through `queue`: an asynchronous one keeps `host` alive until
+/// the queue is idle; a blocking one needs nothing kept (its data have left `host`) and says
+/// nothing of the queue's progress.
+inline void after_host_write(const Queue& queue, const HostArray& host, bool async) {
+  if (async && detail::Access::impl(queue)->pending.keep(host)) {
     queue.synchronize();  // too many in flight: wait, and release them
   }
 }

@@ -34,7 +34,7 @@ void copy_through_host(const Queue& queue, const Buffer& dst, std::size_t dst_of
                                          staging.data(), chunk, false);
     done += chunk;
   }
-  queue_idle(queue);
+  // No queue_idle(): the blocking writes have copied `staging` out, but may still run.
 }
 
 // An overlapping copy goes in pieces that do not overlap where at most this many are needed

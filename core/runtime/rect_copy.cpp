@@ -155,8 +155,8 @@ void copy_between_devices(const Queue& queue, const Buffer& dst, const RectSide&
   std::vector<std::byte> staging(s.width * s.height * s.depth);
   const RectSide packed{0, s.width, s.width * s.height};
   read_rect_sides(*src_queue, staging.data(), packed, src, src_side, shape, false);
+  // Blocking: `staging` may go once it returns, but the write may still run (no queue_idle()).
   write_rect_sides(queue, dst, dst_side, staging.data(), packed, shape, false);
-  queue_idle(queue);
 }
 
 }  // namespace
@@ -282,7 +282,7 @@ void write_rect(const Queue& queue, const Buffer& dst, const RectRegion& dst_reg
       detail::rect_side(src_region, extent, src.size(), function, "host source's");
   detail::write_rect_sides(queue, dst, dst_side, src.data(), src_side, detail::rect_shape(extent),
                            !no_async);
-  if (no_async) detail::queue_idle(queue);
+  // No queue_idle() when blocking: a blocking write waits for its source, not for the queue.
 }
 
 void read_rect(const Queue& queue, std::span<std::byte> dst, const RectRegion& dst_region,

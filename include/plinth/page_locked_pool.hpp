@@ -26,7 +26,7 @@
 ///
 /// **No ordering needed.** Host blocks are reused at once on release: an asynchronous transfer
 /// keeps the HostArray it reads or writes alive until its queue is next known to be idle
-/// (synchronize(), a blocking transfer, the queue's end), so once the last handle is gone no
+/// (synchronize(), a blocking read, the queue's end), so once the last handle is gone no
 /// queue still uses the memory. Memory used through a raw pointer (data()) by work plinth
 /// does not see must keep a handle to its array until that work is done
 /// (MemoryPoolStats::queue_waits stays 0).

@@ -1,5 +1,5 @@
 // A backend whose device is the host and whose kernels are C++ functions, for testing the
-// SDK's versions end to end through the public API. It is built seven times (CMakeLists.txt):
+// SDK's versions end to end through the public API. It is built eight times (CMakeLists.txt):
 //   hostv10  against tests/plugins/sdk-1.0/, the SDK exactly as released at ABI 1.0, so its
 //            vtables end where 1.0's did;
 //   hostv11  against the current SDK but exported as ABI 1.1 (HOST_ABI_MINOR=1), implementing
@@ -24,7 +24,11 @@
 //            ("exported" within the process through a table of ids: see "SDK 1.6:
 //            interprocess memory" below), managed memory and memory info (calls noted in
 //            $PLINTH_TEST_MANAGED) and fills of 1-, 2- and 4-byte patterns (recorded in
-//            $PLINTH_TEST_HOST_FILLS).
+//            $PLINTH_TEST_HOST_FILLS);
+//   hostdeferred against the current SDK (ABI 1.6), as hostv16 but with HOST_DEFERRED: its
+//            queues run transfers later, as a device does (see Queue below), so that the core's
+//            bookkeeping of what a queue still uses is tested (host_transfer_order_test.cpp);
+//            one device, without rectangular copies.
 // Every device's memory is host memory, so reads and writes through any device's queue work.
 // A program "compiles" by checking that its source declares each kernel it is asked for
 // (`KERNEL void name(`); the kernels themselves are below:
@@ -44,6 +48,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -62,6 +67,13 @@
 #define HOST_SDK_MINOR HOST_ABI_MINOR
 #else
 #define HOST_SDK_MINOR PLINTH_ABI_MINOR
+#endif
+
+// Whether queues run transfers later (Queue).
+#ifdef HOST_DEFERRED
+[[maybe_unused]] constexpr bool deferred = true;
+#else
+[[maybe_unused]] constexpr bool deferred = false;
 #endif
 
 // The platform's number of devices.
@@ -202,19 +214,65 @@ class Event final : public EventAdapter {
   Alive context_;
 };
 
-/// Work runs at once.
+/// Work runs at once, except with HOST_DEFERRED: then reads and writes (asynchronous ones,
+/// and blocking writes, whose source is first copied into staging, as CUDA's staging ring
+/// does) are queued and run in order at synchronize(), at a blocking read, before any other
+/// work of the queue (which runs at once after them: events are complete when recorded), and
+/// when the queue goes. The host memory they use must stay valid until then, as on a device:
+/// a host array released too early is written after its release. The rectangular copies are
+/// refused, so that the core's fallbacks go through the deferred reads and writes. (One
+/// thread at a time per queue: two flushing at once could run its work out of order.)
 class Queue final : public QueueAdapter {
  public:
   explicit Queue(Alive context) : context_(std::move(context)) {}
-  void write(BufferAdapter& dst, std::size_t offset, const void* src, std::size_t size,
-             bool) override {
-    std::memcpy(own(dst).data() + offset, src, size);
+#ifdef HOST_DEFERRED
+  ~Queue() override { flush(); }
+  Queue(const Queue&) = delete;
+  Queue& operator=(const Queue&) = delete;
+#endif
+  /// Runs the queued work (HOST_DEFERRED; nothing is queued otherwise).
+  void flush() {
+#ifdef HOST_DEFERRED
+    std::vector<std::function<void()>> work;
+    {
+      std::lock_guard lock(mutex_);
+      work.swap(work_);
+    }
+    for (auto& step : work) step();
+#endif
   }
-  void read(void* dst, BufferAdapter& src, std::size_t offset, std::size_t size, bool) override {
+  void write(BufferAdapter& dst, std::size_t offset, const void* src, std::size_t size,
+             [[maybe_unused]] bool async) override {
+#ifdef HOST_DEFERRED
+    auto* to = own(dst).data() + offset;
+    if (!async) {
+      auto staged = std::make_shared<std::vector<std::byte>>(
+          static_cast<const std::byte*>(src), static_cast<const std::byte*>(src) + size);
+      later([memory = own(dst).memory(), to, staged] {
+        std::memcpy(to, staged->data(), staged->size());
+      });
+      return;
+    }
+    later([memory = own(dst).memory(), to, src, size] { std::memcpy(to, src, size); });
+#else
+    std::memcpy(own(dst).data() + offset, src, size);
+#endif
+  }
+  void read(void* dst, BufferAdapter& src, std::size_t offset, std::size_t size,
+            [[maybe_unused]] bool async) override {
+#ifdef HOST_DEFERRED
+    if (async) {
+      const auto* from = own(src).data() + offset;
+      later([memory = own(src).memory(), dst, from, size] { std::memcpy(dst, from, size); });
+      return;
+    }
+    flush();
+#endif
     std::memcpy(dst, own(src).data() + offset, size);
   }
   void copy(BufferAdapter& dst, std::size_t dst_offset, BufferAdapter& src, std::size_t src_offset,
             std::size_t size) override {
+    flush();
 #if HOST_SDK_MINOR >= 4
     // From 1.4 on, copy() is within one device (copy_peer() is between two).
     if (own(dst).device() != own(src).device()) {
@@ -225,14 +283,19 @@ class Queue final : public QueueAdapter {
 #endif
     std::memmove(own(dst).data() + dst_offset, own(src).data() + src_offset, size);
   }
-  void synchronize() override {}
+  void synchronize() override { flush(); }
+  // Events are complete when recorded: the queued work runs first.
   std::unique_ptr<EventAdapter> record_event() override {
+    flush();
     return std::make_unique<Event>(context_);
   }
 #if HOST_SDK_MINOR >= 2
-  bool record_event_again(EventAdapter&) override { return true; }
+  bool record_event_again(EventAdapter&) override {
+    flush();
+    return true;
+  }
 #endif
-  void wait_for(EventAdapter&) override {}
+  void wait_for(EventAdapter&) override { flush(); }
   NativeHandle native_handle() const override { return 0; }
 #if HOST_SDK_MINOR >= 6
   // ---- SDK 1.6: fills ----
@@ -242,6 +305,7 @@ class Queue final : public QueueAdapter {
   // "<pattern size>:<offset from the allocation>+<size>;" for the tests to check.
   bool fill(BufferAdapter& buffer, std::size_t offset, std::size_t size,
             std::span<const std::byte> pattern) override {
+    flush();
     const std::size_t n = pattern.size();
     if (n != 1 && n != 2 && n != 4) return false;
     const std::size_t at = own(buffer).offset() + offset;
@@ -261,6 +325,7 @@ class Queue final : public QueueAdapter {
   // Each call is appended to $PLINTH_TEST_MANAGED ("prefetch host 16+8;"), so that tests see
   // what the core passed. Accessed-by advice is what this backend lacks.
   bool prefetch(BufferAdapter& buffer, plinth::ManagedLocation to) override {
+    flush();
     note("prefetch", plinth::to_string(to), buffer);
     return true;
   }
@@ -299,17 +364,20 @@ class Queue final : public QueueAdapter {
   // CU_DEVICE_ATTRIBUTE_MAX_PITCH.
   bool copy_rect(BufferAdapter& dst, const RectSide& dst_side, BufferAdapter& src,
                  const RectSide& src_side, const RectShape& shape) override {
+    if (deferred) return false;
     if (own(dst).device() != own(src).device())
       throw plinth::LogicError("host: copy_rect() between two devices");
     return rect("copy_rect", own(dst).data(), dst_side, own(src).data(), src_side, shape);
   }
   bool write_rect(BufferAdapter& dst, const RectSide& dst_side, const void* src,
                   const RectSide& src_side, const RectShape& shape, bool) override {
+    if (deferred) return false;
     return rect("write_rect", own(dst).data(), dst_side, static_cast<const std::byte*>(src),
                 src_side, shape);
   }
   bool read_rect(void* dst, const RectSide& dst_side, BufferAdapter& src, const RectSide& src_side,
                  const RectShape& shape, bool) override {
+    if (deferred) return false;
     return rect("read_rect", static_cast<std::byte*>(dst), dst_side, own(src).data(), src_side,
                 shape);
   }
@@ -318,6 +386,7 @@ class Queue final : public QueueAdapter {
                       const RectShape& shape) override {
     if (own(dst).device() != dst_device || own(src).device() != src_device)
       throw plinth::LogicError("host: copy_rect_peer() with the wrong device indices");
+    if (deferred) return false;
     return rect("copy_rect_peer", own(dst).data(), dst_side, own(src).data(), src_side, shape);
   }
 
@@ -352,6 +421,14 @@ class Queue final : public QueueAdapter {
 #endif
 
  private:
+#ifdef HOST_DEFERRED
+  void later(std::function<void()> step) {
+    std::lock_guard lock(mutex_);
+    work_.push_back(std::move(step));
+  }
+  std::mutex mutex_;
+  std::vector<std::function<void()>> work_;
+#endif
   Alive context_;
 };
 
@@ -386,7 +463,9 @@ class Kernel final : public KernelAdapter {
   }
   std::span<const ParamInfo> parameters() const override { return params_; }
   std::size_t max_total_local_size() const override { return max_group; }
-  void launch(QueueAdapter&, const LaunchShape& shape, std::span<const ArgValue> args) override {
+  void launch(QueueAdapter& queue, const LaunchShape& shape,
+              std::span<const ArgValue> args) override {
+    static_cast<Queue&>(queue).flush();
     const std::size_t n = shape.global[0];
     if (name_ == "scale") {
       if (args.size() != 3) throw plinth::LogicError("scale: the core passed a wrong count");
@@ -755,6 +834,7 @@ class Context final : public ContextAdapter {
 
 #if HOST_SDK_MINOR >= 6
 void Queue::record_ipc_event(EventAdapter& event) {
+  flush();
   // A plain event here would be the core's mistake: it checks that the event is interprocess.
   ++*dynamic_cast<IpcEvent&>(event).recordings();
 }

@@ -3,10 +3,13 @@
 #include "driver.hpp"
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <sstream>
+#include <thread>
 #include <utility>
 
 namespace plinth::cuda::test {
@@ -308,6 +311,10 @@ std::uintptr_t next_array = 0xa100;
 unsigned long long next_surface = 0x5100;
 unsigned long long next_texture = 0x3100;
 std::map<unsigned long long, FakeDriver::Texture> textures;
+// Surface and texture objects may be made on several threads at once (kernel_arg() of one
+// image on two launching threads): their records are kept under this lock, after the delay.
+std::mutex objects_mutex;
+std::chrono::milliseconds object_create_delay{0};
 
 // "u8" for CU_AD_FORMAT_UNSIGNED_INT8, "half", "float"...
 std::string array_format(CUarray_format format) {
@@ -355,6 +362,8 @@ std::string resource(const CUDA_RESOURCE_DESC* desc) {
 }
 
 CUresult CUDAAPI surface_create(CUsurfObject* surface, const CUDA_RESOURCE_DESC* desc) {
+  std::this_thread::sleep_for(object_create_delay);
+  const std::lock_guard lock(objects_mutex);
   *surface = next_surface++;
   recorded.push_back("cuSurfObjectCreate " + hex(*surface) + " " + resource(desc) +
                      " current=" + describe(current_context));
@@ -370,6 +379,8 @@ CUresult CUDAAPI surface_destroy(CUsurfObject surface) {
 CUresult CUDAAPI texture_create(CUtexObject* texture, const CUDA_RESOURCE_DESC* desc,
                                 const CUDA_TEXTURE_DESC* settings,
                                 const CUDA_RESOURCE_VIEW_DESC* view) {
+  std::this_thread::sleep_for(object_create_delay);
+  const std::lock_guard lock(objects_mutex);
   *texture = next_texture++;
   textures[*texture] = {desc->res.array.hArray, *settings, view != nullptr};
   recorded.push_back("cuTexObjectCreate " + hex(*texture) + " " + resource(desc) +
@@ -643,6 +654,7 @@ FakeDriver::FakeDriver() {
   next_surface = 0x5100;
   next_texture = 0x3100;
   textures.clear();
+  object_create_delay = std::chrono::milliseconds{0};
   next_resource = 0x6100;
   gl_resources.clear();
   gl_buffer_size = 4096;
@@ -727,6 +739,10 @@ void FakeDriver::set_host_base(const void* base) {
 }
 
 void FakeDriver::set_ipc_supported(bool supported) { ipc_attribute = supported ? 1 : 0; }
+
+void FakeDriver::set_object_create_delay(std::chrono::milliseconds delay) {
+  object_create_delay = delay;
+}
 
 void FakeDriver::set_attribute(CUdevice_attribute attribute, CUdevice device, int value) {
   attributes[{static_cast<int>(attribute), device}] = value;

@@ -7,6 +7,7 @@
 
 #include <cuda.h>
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -55,6 +56,9 @@ class FakeDriver {
   };
   /// The texture object `object`'s record, or null if the fake made none such.
   static const Texture* texture(unsigned long long object);
+  /// Makes cuSurfObjectCreate and cuTexObjectCreate sleep `delay` first (0 unless set), so
+  /// that callers on several threads overlap. Both may be called on several threads at once.
+  static void set_object_create_delay(std::chrono::milliseconds delay);
 
   /// OpenGL interop (SDK 1.9): a registered GL object is a resource numbered from 0x6100 (by
   /// 0x100), recorded with its flags by name ("flags=write_discard|surface_ldst"). A mapped

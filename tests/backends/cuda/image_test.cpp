@@ -15,12 +15,14 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace cuda_image_test {
@@ -229,6 +231,33 @@ TEST_F(CudaImages, TheKernelArgumentIsTheDialectsStructWithATextureObjectPerVali
   EXPECT_EQ(FakeDriver::calls().size(), 6U + 2U);  // textures, surface, array
   EXPECT_EQ(FakeDriver::calls().back(), "cuArrayDestroy 0xa100 current=dev1");
   EXPECT_EQ(FakeDriver::current(), nullptr);
+}
+
+// The core calls kernel_arg() at every launch, on the launching thread: launches on several
+// threads with one new image once made its objects on each of them (leaking all but one set,
+// and writing the kernel argument's struct from several threads at once).
+TEST_F(CudaImages, TheFirstKernelArgumentsOnSeveralThreadsMakeTheObjectsOnce) {
+  auto image = context_.create_image(
+      1, desc(ImageType::image2d, ChannelOrder::r, ChannelType::uint8, {40, 30, 1, 1}));
+  FakeDriver::calls().clear();
+  FakeDriver::set_object_create_delay(std::chrono::milliseconds{20});
+  constexpr std::size_t thread_count = 4;
+  std::array<ImageData, thread_count> seen{};
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < thread_count; ++t) {
+    threads.emplace_back([&, t] {
+      const auto arg = image->kernel_arg();
+      std::memcpy(&seen[t], arg.data, sizeof(ImageData));
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  // One surface object and one texture object per valid setting (6 for uint8: see above).
+  EXPECT_EQ(FakeDriver::calls().size(), 1U + 6U);
+  for (const auto& data : seen) {
+    EXPECT_EQ(data.surf, 0x5100U);
+    EXPECT_EQ(data.tex[9], seen[0].tex[9]);
+    EXPECT_NE(data.tex[9], 0U);
+  }
 }
 
 TEST_F(CudaImages, TextureFlagsFollowTheChannelType) {
